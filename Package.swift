@@ -1,0 +1,118 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Settings every target shares: Swift 6 mode plus the upcoming features the style guide asks for.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "SwiftChat",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "chat-server", targets: ["ChatServerMain"]),
+        .executable(name: "chat-bench", targets: ["ChatBench"]),
+        .library(name: "ChatProtocol", targets: ["ChatProtocol"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/vapor/vapor.git", from: "4.122.3"),
+        .package(url: "https://github.com/vapor/fluent.git", from: "4.13.0"),
+        .package(url: "https://github.com/vapor/fluent-kit.git", from: "1.57.0"),
+        .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.9.0"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/websocket-kit.git", from: "2.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+    ],
+    targets: [
+        .target(
+            name: "ChatProtocol",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ChatCore",
+            dependencies: [
+                "ChatProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ChatPersistence",
+            dependencies: [
+                "ChatCore",
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "FluentSQL", package: "fluent-kit"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ChatServer",
+            dependencies: [
+                "ChatProtocol", "ChatCore", "ChatPersistence",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "ChatServerMain",
+            dependencies: ["ChatServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "ChatBench",
+            dependencies: [
+                "ChatProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ChatTestSupport",
+            dependencies: [
+                "ChatServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "WebSocketKit", package: "websocket-kit"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ChatProtocolTests",
+            dependencies: ["ChatProtocol", .product(name: "NIOEmbedded", package: "swift-nio")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ChatCoreTests",
+            dependencies: ["ChatCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ChatServerTests",
+            dependencies: ["ChatServer", "ChatTestSupport", "ChatPersistence"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,43 @@
+import Logging
+
+/// The registry of open rooms. Each room is opened (its sequence and recent history read from the store) once,
+/// on first use; concurrent first uses share the same opening.
+public actor Hub {
+    private let store: any MessageStore
+    private let recentCapacity: Int
+    private let logger: Logger
+    private var rooms: [RoomID: Task<Room, any Error>] = [:]
+
+    /// - Parameter recentCapacity: how many recent messages each room keeps in memory for history bursts.
+    public init(store: any MessageStore, recentCapacity: Int, logger: Logger) {
+        self.store = store
+        self.recentCapacity = recentCapacity
+        self.logger = logger
+    }
+
+    /// The room with this id, opened if needed.
+    public func room(_ id: RoomID) async throws -> Room {
+        if let opening = self.rooms[id] {
+            return try await opening.value
+        }
+        let opening = Task { [store, recentCapacity, logger] in
+            try await Room.open(id, store: store, recentCapacity: recentCapacity, logger: logger)
+        }
+        self.rooms[id] = opening
+        do {
+            return try await opening.value
+        } catch {
+            self.rooms[id] = nil
+            throw error
+        }
+    }
+
+    /// Waits until every open room has committed and delivered everything submitted so far.
+    public func waitUntilIdle() async {
+        for opening in self.rooms.values {
+            if let room = try? await opening.value {
+                await room.waitUntilIdle()
+            }
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// One chat room: the single owner of its members, its next sequence number and its recent history.
+///
+/// Commands (submit, join, leave, announce) enter through a lock-protected inbox and are processed strictly in
+/// the order they were enqueued, by one drain task at a time. Enqueueing is synchronous, so a connection's
+/// event loop never waits for the room, and two frames from one connection can never overtake each other (as
+/// they could if each became its own `Task` calling into the actor).
+///
+/// A message is committed before anyone sees it: consecutive submits are sequenced and written to the store as
+/// one batch (group commit), and only after the batch is durable is it fanned out to the members, in order. If
+/// the store fails, the batch's senders get the error and its sequence numbers are reused, so `seq` stays
+/// gap-free.
+public actor Room {
+    /// Called once a submitted message is committed, or when it could not be.
+    public typealias Completion = @Sendable (Result<StoredMessage, any Error>) -> Void
+
+    enum Command: Sendable {
+        case submit(MessageDraft, Completion?)
+        case join(any EventSink, history: Int, announcement: PresenceChange?)
+        case leave(any EventSink, announcement: PresenceChange?)
+        case announce(PresenceChange)
+    }
+
+    private struct Inbox {
+        var commands: [Command] = []
+        var draining = false
+    }
+
+    /// The most messages written in one store transaction.
+    static let maxBatch = 256
+
+    public nonisolated let id: RoomID
+    private let store: any MessageStore
+    private let logger: Logger
+    private nonisolated let inbox = NIOLockedValueBox(Inbox())
+    private var nextSeq: Int64
+    private var recent: RecentMessages
+    private var members = FanOut()
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Opens a room, reading where its sequence stands and its recent history from the store.
+    public static func open(
+        _ id: RoomID, store: any MessageStore, recentCapacity: Int, logger: Logger
+    ) async throws -> Room {
+        let lastSeq = try await store.lastSequence(in: id)
+        let recent = try await store.latest(in: id, limit: recentCapacity)
+        return Room(id: id, store: store, nextSeq: lastSeq + 1, recent: RecentMessages(capacity: recentCapacity, messages: recent), logger: logger)
+    }
+
+    private init(id: RoomID, store: any MessageStore, nextSeq: Int64, recent: RecentMessages, logger: Logger) {
+        self.id = id
+        self.store = store
+        self.nextSeq = nextSeq
+        self.recent = recent
+        var logger = logger
+        logger[metadataKey: "chat.room"] = "\(id)"
+        self.logger = logger
+    }
+
+    /// The number of connections in the room.
+    public var memberCount: Int { self.members.count }
+
+    /// Submits a message. It is committed, then delivered to every member, the sender included.
+    public nonisolated func submit(_ draft: MessageDraft, completion: Completion? = nil) {
+        self.enqueue(.submit(draft, completion))
+    }
+
+    /// Adds a connection. It first receives up to `history` recent messages, oldest first, then live events; a
+    /// non-nil `announcing` name is announced as joined to every member, the joiner included.
+    public nonisolated func join(_ sink: any EventSink, history: Int = 0, announcing name: String? = nil) {
+        self.enqueue(.join(sink, history: history, announcement: name.map { PresenceChange(.joined, name: $0) }))
+    }
+
+    /// Removes a connection; a non-nil `announcing` name is announced as left if it was a member.
+    public nonisolated func leave(_ sink: any EventSink, announcing name: String? = nil) {
+        self.enqueue(.leave(sink, announcement: name.map { PresenceChange(.left, name: $0) }))
+    }
+
+    /// Announces a presence change to every member, in order with the messages.
+    public nonisolated func announce(_ change: PresenceChange) {
+        self.enqueue(.announce(change))
+    }
+
+    /// Returns once every command enqueued so far has been processed (used at shutdown and by tests).
+    public func waitUntilIdle() async {
+        guard self.inbox.withLockedValue({ $0.draining }) else { return }
+        await withCheckedContinuation { self.idleWaiters.append($0) }
+    }
+
+    private nonisolated func enqueue(_ command: Command) {
+        let startDrain = self.inbox.withLockedValue { inbox in
+            inbox.commands.append(command)
+            defer { inbox.draining = true }
+            return !inbox.draining
+        }
+        if startDrain {
+            Task { await self.drain() }
+        }
+    }
+
+    private func drain() async {
+        while true {
+            let commands = self.inbox.withLockedValue { inbox in
+                if inbox.commands.isEmpty { inbox.draining = false }
+                defer { inbox.commands.removeAll(keepingCapacity: true) }
+                return inbox.commands
+            }
+            if commands.isEmpty { break }
+            await self.process(commands)
+        }
+        let waiters = self.idleWaiters
+        self.idleWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func process(_ commands: [Command]) async {
+        var batch: [(MessageDraft, Completion?)] = []
+        for command in commands {
+            if case .submit(let draft, let completion) = command {
+                batch.append((draft, completion))
+                if batch.count == Self.maxBatch {
+                    await self.commit(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+                continue
+            }
+            if !batch.isEmpty {
+                await self.commit(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+            self.apply(command)
+        }
+        if !batch.isEmpty {
+            await self.commit(batch)
+        }
+    }
+
+    private func apply(_ command: Command) {
+        switch command {
+        case .submit:
+            preconditionFailure("submits are committed in batches")
+        case .join(let sink, let history, let announcement):
+            let payloads = self.recent.payloads(limit: history, renderer: sink.renderer)
+            if !payloads.isEmpty {
+                FanOut.write(payloads, to: [ObjectIdentifier(sink): sink], on: sink.eventLoop)
+            }
+            self.members.insert(sink)
+            if let announcement {
+                self.members.deliver([.presence(announcement)])
+            }
+        case .leave(let sink, let announcement):
+            if self.members.remove(sink), let announcement {
+                self.members.deliver([.presence(announcement)])
+            }
+        case .announce(let change):
+            self.members.deliver([.presence(change)])
+        }
+    }
+
+    private func commit(_ drafts: [(MessageDraft, Completion?)]) async {
+        let date = Date()
+        let messages = drafts.enumerated().map { offset, entry in
+            StoredMessage(
+                room: self.id, seq: self.nextSeq + Int64(offset), id: UUID(), sender: entry.0.sender,
+                text: entry.0.text, date: date)
+        }
+        do {
+            try await self.store.append(messages)
+        } catch {
+            self.logger.error("could not store \(messages.count) message(s): \(error)")
+            for (_, completion) in drafts { completion?(.failure(error)) }
+            return
+        }
+        self.nextSeq += Int64(messages.count)
+        for message in messages { self.recent.append(message) }
+        self.members.deliver(messages.map(RoomEvent.message))
+        for (message, (_, completion)) in zip(messages, drafts) { completion?(.success(message)) }
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Something a room tells its members.
+public enum RoomEvent: Sendable {
+    /// A committed message.
+    case message(StoredMessage)
+    /// Someone joined or left. Presence is announced live and never stored: it has no sequence number.
+    case presence(PresenceChange)
+}
+
+/// A join or leave announcement.
+public struct PresenceChange: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        case joined
+        case left
+    }
+
+    public var kind: Kind
+    public var name: String
+    /// Identifies the announcement itself, for transports that show it as a message.
+    public var id: UUID
+    public var date: Date
+
+    public init(_ kind: Kind, name: String, id: UUID = UUID(), date: Date = Date()) {
+        self.kind = kind
+        self.name = name
+        self.id = id
+        self.date = date
+    }
+}

@@ -1,0 +1,15 @@
+/// Durable storage of room messages.
+///
+/// A room hands its messages to ``append(_:)`` in batches and waits for the batch to be durable before anyone
+/// sees one of them. Implementations must make a batch all-or-nothing: either every message in it is stored or
+/// none is (the room then reports the failure to each sender and reuses the sequence numbers).
+public protocol MessageStore: Sendable {
+    /// Stores the messages atomically, in the order given.
+    func append(_ messages: [StoredMessage]) async throws
+
+    /// The last `limit` messages of a room, oldest first.
+    func latest(in room: RoomID, limit: Int) async throws -> [StoredMessage]
+
+    /// The highest sequence number stored in a room, or 0 when it has none.
+    func lastSequence(in room: RoomID) async throws -> Int64
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Turns one `/chat` text frame into a ``SubmittedChatMessage``, or says exactly why it cannot.
+public struct LobbyChatDecoder: Sendable {
+    /// Why a frame was rejected. The `description` is what the client sees in `{"error": …}`.
+    public enum Rejection: Error, Equatable, Sendable, CustomStringConvertible {
+        case notJSON
+        case missingMessage
+        case emptyMessage
+        case messageTooLong(limit: Int)
+        case userTooLong(limit: Int)
+
+        public var description: String {
+            switch self {
+            case .notJSON: "frame is not a JSON object"
+            case .missingMessage: "frame has no string field \"message\""
+            case .emptyMessage: "message is empty"
+            case .messageTooLong(let limit): "message is longer than \(limit) bytes"
+            case .userTooLong(let limit): "user is longer than \(limit) bytes"
+            }
+        }
+    }
+
+    /// The largest accepted `message`, in UTF-8 bytes.
+    public var maxMessageBytes: Int
+
+    /// Creates a decoder that accepts messages up to `maxMessageBytes` UTF-8 bytes.
+    public init(maxMessageBytes: Int) {
+        self.maxMessageBytes = maxMessageBytes
+    }
+
+    /// Decodes and validates one frame's text.
+    ///
+    /// Only `message` is required. A `user` or `userID` of the wrong type is ignored rather than rejected,
+    /// so the tutorial's first stage (which sends `message` alone) and sloppy clients still get through.
+    public func decode(_ text: String) -> Result<SubmittedChatMessage, Rejection> {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+            return .failure(.notJSON)
+        }
+        guard let message = object["message"] as? String else {
+            return .failure(.missingMessage)
+        }
+        if message.allSatisfy(\.isWhitespace) {
+            return .failure(.emptyMessage)
+        }
+        if message.utf8.count > self.maxMessageBytes {
+            return .failure(.messageTooLong(limit: self.maxMessageBytes))
+        }
+        let user = (object["user"] as? String).flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+        if let user, user.utf8.count > LegacyName.maxBytes {
+            return .failure(.userTooLong(limit: LegacyName.maxBytes))
+        }
+        let userID = (object["userID"] as? String).flatMap(UUID.init(uuidString:))
+        return .success(SubmittedChatMessage(message: message, user: user, userID: userID))
+    }
+}

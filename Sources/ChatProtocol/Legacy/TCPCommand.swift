@@ -1,0 +1,51 @@
+/// One command of the DogeChat TCP text protocol: `iam:NAME` joins, `msg:TEXT` talks.
+///
+/// The whole text after the first colon is kept, colons included (the tutorial's Go server dropped
+/// everything after a second colon).
+public enum TCPCommand: Equatable, Sendable {
+    case iam(name: String)
+    case msg(text: String)
+
+    /// Why a line was not a command. The `description` is the reason sent back as `err:<reason>\n`.
+    public enum Rejection: Error, Equatable, Sendable, CustomStringConvertible {
+        case unknownCommand
+        case invalidName
+        case emptyMessage
+        case notJoined
+        case lineTooLong(limit: Int)
+        case invalidUTF8
+
+        public var description: String {
+            switch self {
+            case .unknownCommand: "unknown command, expected iam:NAME or msg:TEXT"
+            case .invalidName: "name must be 1 to \(LegacyName.maxBytes) bytes, without ':' or control characters"
+            case .emptyMessage: "message is empty"
+            case .notJoined: "send iam:NAME before msg:TEXT"
+            case .lineTooLong(let limit): "line is longer than \(limit) bytes"
+            case .invalidUTF8: "line is not valid UTF-8"
+            }
+        }
+    }
+
+    /// Parses one complete line, its terminator already removed.
+    public static func parse(_ line: String) -> Result<TCPCommand, Rejection> {
+        if let name = line.dropPrefix("iam:") {
+            // A colon would make `NAME:TEXT` ambiguous for the DogeChat client, which splits at the first one.
+            guard let name = LegacyName.normalized(String(name)), !name.contains(":") else {
+                return .failure(.invalidName)
+            }
+            return .success(.iam(name: name))
+        }
+        if let text = line.dropPrefix("msg:") {
+            guard !text.allSatisfy(\.isWhitespace) else { return .failure(.emptyMessage) }
+            return .success(.msg(text: String(text)))
+        }
+        return .failure(.unknownCommand)
+    }
+}
+
+extension String {
+    fileprivate func dropPrefix(_ prefix: String) -> Substring? {
+        self.hasPrefix(prefix) ? self.dropFirst(prefix.count) : nil
+    }
+}

@@ -1,0 +1,91 @@
+import ChatCore
+import ChatPersistence
+import Fluent
+import FluentSQLiteDriver
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import Vapor
+
+/// A running SwiftChat server: HTTP and WebSocket on one port, the TCP text protocol on another, one SQLite
+/// database, one hub of rooms. `chat-server` runs exactly one; every integration test starts its own on port 0.
+public final class ChatService: Sendable {
+    private let application: Application
+    private let tcpListener: TCPListener
+    private let hub: Hub
+    private let logger: Logger
+
+    /// The HTTP/WebSocket port actually bound (useful with port 0).
+    public let httpPort: Int
+    /// The TCP port actually bound.
+    public let tcpPort: Int
+    /// The address both listen on.
+    public let host: String
+
+    private init(application: Application, tcpListener: TCPListener, hub: Hub, logger: Logger, host: String, httpPort: Int, tcpPort: Int) {
+        self.application = application
+        self.tcpListener = tcpListener
+        self.hub = hub
+        self.logger = logger
+        self.host = host
+        self.httpPort = httpPort
+        self.tcpPort = tcpPort
+    }
+
+    /// Opens (and if needed creates and migrates) the database, then starts both listeners.
+    public static func start(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "swiftchat")) async throws -> ChatService {
+        var logger = logger
+        logger.logLevel = configuration.logLevel
+        let application = try await Application.make(
+            Environment(name: "production", arguments: ["chat-server"]),
+            .shared(MultiThreadedEventLoopGroup.singleton))
+        application.logger = logger
+        do {
+            let hub = try await self.openStorage(application, configuration: configuration, logger: logger)
+            let lobby = try await hub.room(.lobby)
+            application.registerRoutes(lobby: lobby, configuration: configuration)
+            application.http.server.configuration.hostname = configuration.host
+            application.http.server.configuration.port = configuration.port
+            // Vapor's own "Server started" notice would repeat the listener line we print below.
+            var httpLogger = logger
+            httpLogger.logLevel = max(logger.logLevel, .warning)
+            application.http.server.configuration.logger = httpLogger
+            try await application.server.start(address: .hostname(configuration.host, port: configuration.port))
+            let tcp = try await TCPListener.start(
+                host: configuration.host, port: configuration.tcpPort, group: application.eventLoopGroup, lobby: lobby,
+                configuration: configuration)
+            let httpPort = application.http.server.shared.localAddress?.port ?? configuration.port
+            let tcpPort = tcp.port ?? configuration.tcpPort
+            logger.notice("HTTP and WebSocket listening on http://\(configuration.host):\(httpPort) (/chat, /echo/?id=NAME)")
+            logger.notice("TCP text protocol listening on \(configuration.host):\(tcpPort) (iam:NAME, msg:TEXT)")
+            return ChatService(application: application, tcpListener: tcp, hub: hub, logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)
+        } catch {
+            await application.server.shutdown()
+            try? await application.asyncShutdown()
+            throw error
+        }
+    }
+
+    private static func openStorage(_ application: Application, configuration: ServerConfiguration, logger: Logger) async throws -> Hub {
+        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        application.databases.use(.sqlite(.file(configuration.databasePath)), as: .sqlite)
+        try await SQLiteTuning.enableWAL(application.db)
+        application.migrations.add(ChatMigrations.all)
+        try await application.autoMigrate()
+        // One `Database` handle: its pool lives on one event loop with one connection, so every write goes
+        // through a single SQLite connection in order, and batches never contend for the write lock.
+        let store = FluentMessageStore(database: application.db)
+        return Hub(store: store, recentCapacity: max(configuration.historyOnJoin, configuration.tcpHistoryOnJoin), logger: logger)
+    }
+
+    /// Graceful shutdown: stop accepting, close TCP clients, close WebSockets with 1001, finish every pending
+    /// commit, close the database.
+    public func shutdown() async {
+        self.logger.notice("shutting down")
+        await self.tcpListener.shutdown()
+        await self.application.server.shutdown()
+        await self.hub.waitUntilIdle()
+        try? await self.application.asyncShutdown()
+    }
+}

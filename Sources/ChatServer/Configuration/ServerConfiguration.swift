@@ -1,0 +1,61 @@
+import Foundation
+import Logging
+import NIOCore
+
+/// Every setting of the server, read once at start-up.
+///
+/// Each setting has a command-line flag and an environment variable; a flag wins over the variable, the
+/// variable over the default. `chat-server --help` prints the same table.
+///
+/// | flag | variable | type | default |
+/// |---|---|---|---|
+/// | `--host` | `CHAT_HOST` | address | `127.0.0.1` |
+/// | `--port` | `CHAT_PORT` | port (0 = any free) | `8080` |
+/// | `--tcp-port` | `CHAT_TCP_PORT` | port (0 = any free) | `8081` |
+/// | `--data-dir` | `CHAT_DATA_DIR` | directory | `./data` |
+/// | `--history-on-join` | `CHAT_HISTORY_ON_JOIN` | count | `50` |
+/// | `--tcp-history-on-join` | `CHAT_TCP_HISTORY_ON_JOIN` | count | `0` |
+/// | `--max-message-bytes` | `CHAT_MAX_MESSAGE_BYTES` | bytes | `4096` |
+/// | `--max-frame-bytes` | `CHAT_MAX_FRAME_BYTES` | bytes | `65536` |
+/// | `--echo-max-message-bytes` | `CHAT_ECHO_MAX_MESSAGE_BYTES` | bytes | `16777216` |
+/// | `--outbound-queue-bytes` | `CHAT_OUTBOUND_QUEUE_BYTES` | bytes | `1048576` |
+/// | `--announce-joins` | `CHAT_ANNOUNCE_JOINS` | bool | `true` |
+/// | `--log-level` | `LOG_LEVEL` | trace…critical | `info` |
+public struct ServerConfiguration: Sendable, Equatable {
+    /// The address both listeners bind to.
+    public var host = "127.0.0.1"
+    /// The HTTP and WebSocket port; 0 picks a free one.
+    public var port = 8080
+    /// The TCP text-protocol port; 0 picks a free one.
+    public var tcpPort = 8081
+    /// Where `chat.sqlite` lives; created on first start.
+    public var dataDirectory = "./data"
+    /// How many lobby messages a `/chat` client receives when it connects.
+    public var historyOnJoin = 50
+    /// How many lobby messages a TCP client receives after `iam:`. 0, because the DogeChat client reads each
+    /// chunk as one message and would garble a burst.
+    public var tcpHistoryOnJoin = 0
+    /// The largest message text accepted on `/chat` (UTF-8 bytes); longer gets an error frame.
+    public var maxMessageBytes = 4096
+    /// The largest WebSocket message on `/chat`; larger closes the connection with 1009.
+    public var maxFrameBytes = 65536
+    /// The largest WebSocket message relayed by `/echo` (the star-sign client sends photos as base64).
+    public var echoMaxMessageBytes = 16 * 1024 * 1024
+    /// How many bytes may wait to be sent to one client before it is disconnected as too slow.
+    public var outboundQueueBytes = 1024 * 1024
+    /// Whether `/chat` clients see joins and leaves as messages from `SwiftChat`.
+    public var announceJoins = true
+    /// The least severe level that is logged.
+    public var logLevel = Logger.Level.info
+    /// How long unterminated TCP bytes wait for more before they count as one command.
+    public var tcpIdleFlush: TimeAmount = .milliseconds(100)
+    /// The longest TCP command line.
+    public var maxTCPLineBytes = 4096
+
+    public init() {}
+
+    /// The SQLite file inside ``dataDirectory``.
+    public var databasePath: String {
+        URL(fileURLWithPath: self.dataDirectory).appendingPathComponent("chat.sqlite").path
+    }
+}

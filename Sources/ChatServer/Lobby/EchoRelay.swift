@@ -1,0 +1,59 @@
+import ChatCore
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOWebSocket
+
+/// The gorilla/websocket relay of the star-sign tutorial: every frame any `/echo` client sends goes, unchanged
+/// (same opcode, same bytes), to every `/echo` client, the sender included. Nothing is parsed or stored.
+///
+/// The registry is a lock-protected dictionary: connections on any event loop join, leave and broadcast, and
+/// each write is handed to the recipient's own event loop, so one sender's frames keep their order everywhere.
+final class EchoRelay: Sendable {
+    private let connections = NIOLockedValueBox<[ObjectIdentifier: WebSocketConnection]>([:])
+
+    func add(_ connection: WebSocketConnection) {
+        self.connections.withLockedValue { $0[ObjectIdentifier(connection)] = connection }
+    }
+
+    func remove(_ connection: WebSocketConnection) {
+        _ = self.connections.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(connection)) }
+    }
+
+    func broadcast(_ payload: ByteBuffer, opcode: WebSocketOpcode) {
+        let recipients = self.connections.withLockedValue { Array($0.values) }
+        for recipient in recipients {
+            recipient.eventLoop.execute {
+                recipient.send(payload, opcode: opcode)
+                recipient.flush()
+            }
+        }
+    }
+}
+
+/// One `/echo` connection.
+final class EchoSession: WebSocketSession {
+    private let connection: WebSocketConnection
+    private let relay: EchoRelay
+
+    init(connection: WebSocketConnection, relay: EchoRelay) {
+        self.connection = connection
+        self.relay = relay
+        relay.add(connection)
+    }
+
+    func didReceive(_ message: WebSocketMessage) {
+        switch message {
+        case .text(_, let bytes): self.relay.broadcast(bytes, opcode: .text)
+        case .binary(let bytes): self.relay.broadcast(bytes, opcode: .binary)
+        }
+    }
+
+    func didClose() {
+        self.relay.remove(self.connection)
+    }
+}
+
+/// `/echo` frames are relayed as they came, never rendered from room events.
+final class VerbatimRenderer: EventRenderer {
+    func render(_ event: RoomEvent) -> ByteBuffer? { nil }
+}

@@ -1,0 +1,39 @@
+import ChatCore
+import ChatProtocol
+import Foundation
+import NIOCore
+
+/// Renders lobby events as the `/chat` protocol's `ReceivingChatMessage` JSON.
+final class LobbyChatRenderer: EventRenderer {
+    /// Whether joins and leaves appear as messages from ``LegacyIdentity/server``.
+    let announceJoins: Bool
+
+    /// A default `JSONEncoder` (so `date` is seconds since 2001 and UUIDs are uppercase), with sorted keys so
+    /// the bytes are the same every time.
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
+
+    init(announceJoins: Bool) {
+        self.announceJoins = announceJoins
+    }
+
+    func render(_ event: RoomEvent) -> ByteBuffer? {
+        let message: ReceivingChatMessage
+        switch event {
+        case .message(let stored):
+            message = ReceivingChatMessage(
+                date: stored.date, id: stored.id, message: stored.text, user: stored.sender.name,
+                userID: stored.sender.id)
+        case .presence(let change):
+            guard self.announceJoins else { return nil }
+            let verb = change.kind == .joined ? "joined" : "left"
+            message = ReceivingChatMessage(
+                date: change.date, id: change.id, message: "\(change.name) has \(verb) the chat",
+                user: LegacyIdentity.server.name, userID: LegacyIdentity.server.id)
+        }
+        return try? ByteBuffer(bytes: Self.encoder.encode(message))
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// `chat-server`: runs SwiftChat until SIGINT or SIGTERM.
+///
+/// Every option is also read from its environment variable (flag wins); the table and the validation live in
+/// ``ServerConfiguration/settings``, so `--help`, the README and the checks cannot disagree.
+public struct ServerCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "chat-server",
+        abstract: "SwiftChat: a chat server for the tutorial protocols and the modern one.",
+        discussion: "Each option can also be set with the environment variable shown in brackets.")
+
+    @Option(help: Self.help("host")) var host: String?
+    @Option(help: Self.help("port")) var port: String?
+    @Option(help: Self.help("tcp-port")) var tcpPort: String?
+    @Option(help: Self.help("data-dir")) var dataDir: String?
+    @Option(help: Self.help("history-on-join")) var historyOnJoin: String?
+    @Option(help: Self.help("tcp-history-on-join")) var tcpHistoryOnJoin: String?
+    @Option(help: Self.help("max-message-bytes")) var maxMessageBytes: String?
+    @Option(help: Self.help("max-frame-bytes")) var maxFrameBytes: String?
+    @Option(help: Self.help("echo-max-message-bytes")) var echoMaxMessageBytes: String?
+    @Option(help: Self.help("outbound-queue-bytes")) var outboundQueueBytes: String?
+    @Option(help: Self.help("announce-joins")) var announceJoins: String?
+    @Option(help: Self.help("log-level")) var logLevel: String?
+
+    public init() {}
+
+    /// The flag values given, keyed by flag name.
+    var flags: [String: String] {
+        let given: [(String, String?)] = [
+            ("host", self.host), ("port", self.port), ("tcp-port", self.tcpPort), ("data-dir", self.dataDir),
+            ("history-on-join", self.historyOnJoin), ("tcp-history-on-join", self.tcpHistoryOnJoin),
+            ("max-message-bytes", self.maxMessageBytes), ("max-frame-bytes", self.maxFrameBytes),
+            ("echo-max-message-bytes", self.echoMaxMessageBytes), ("outbound-queue-bytes", self.outboundQueueBytes),
+            ("announce-joins", self.announceJoins), ("log-level", self.logLevel),
+        ]
+        return Dictionary(uniqueKeysWithValues: given.compactMap { name, value in value.map { (name, $0) } })
+    }
+
+    public func run() async throws {
+        let configuration: ServerConfiguration
+        do {
+            configuration = try ServerConfiguration.resolve(flags: self.flags, environment: ProcessInfo.processInfo.environment)
+        } catch let error as ServerConfiguration.InvalidSettings {
+            throw ValidationError(error.description)
+        }
+        let level = configuration.logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardOutput(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let service = try await ChatService.start(configuration)
+        await ShutdownSignal.wait()
+        await service.shutdown()
+    }
+
+    private static func help(_ flag: String) -> ArgumentHelp {
+        guard let setting = ServerConfiguration.settings.first(where: { $0.flag == flag }) else {
+            preconditionFailure("no setting named \(flag)")
+        }
+        let defaults = ServerConfiguration.defaultDescriptions[flag] ?? ""
+        return ArgumentHelp("\(setting.help) [\(setting.variable), default \(defaults)]", valueName: "value")
+    }
+}

@@ -1,0 +1,121 @@
+import ChatCore
+import ChatProtocol
+import NIOCore
+
+/// One TCP client of the DogeChat text protocol (`iam:NAME`, `msg:TEXT`), usable with `nc`.
+///
+/// Lines end at `\n` or `\r\n`; bytes with no terminator count as one command once the client has been quiet
+/// for ``idleFlush`` (the DogeChat iOS client sends each command as one unterminated write). Every mistake gets
+/// an `err:` line and the connection stays open.
+final class TCPChatHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let lobby: Room
+    private let renderer: TCPLineRenderer
+    private let idleFlush: TimeAmount
+    private let history: Int
+    private var framer: TCPLineFramer
+    private var connection: TCPConnection?
+    private var name: String?
+    private var pendingFlush: Scheduled<Void>?
+
+    init(lobby: Room, renderer: TCPLineRenderer, maxLineBytes: Int, idleFlush: TimeAmount, history: Int) {
+        self.lobby = lobby
+        self.renderer = renderer
+        self.framer = TCPLineFramer(maxLineBytes: maxLineBytes)
+        self.idleFlush = idleFlush
+        self.history = history
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.connection = TCPConnection(channel: context.channel, renderer: self.renderer)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        self.pendingFlush?.cancel()
+        self.pendingFlush = nil
+        for frame in self.framer.append(Self.unwrapInboundIn(data)) {
+            self.handle(frame)
+        }
+        if self.framer.hasPendingBytes {
+            let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+            self.pendingFlush = context.eventLoop.scheduleTask(in: self.idleFlush) {
+                loopBound.value.flushPendingLine()
+            }
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        self.pendingFlush?.cancel()
+        if let connection = self.connection, let name = self.name {
+            self.lobby.leave(connection, announcing: name)
+        }
+        context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    private func flushPendingLine() {
+        self.pendingFlush = nil
+        if let frame = self.framer.flushPendingLine() {
+            self.handle(frame)
+        }
+    }
+
+    private func handle(_ frame: TCPLineFramer.Frame) {
+        switch frame {
+        case .overlong:
+            self.reject(.lineTooLong(limit: self.framer.maxLineBytes))
+        case .invalidUTF8:
+            self.reject(.invalidUTF8)
+        case .line(let line):
+            switch TCPCommand.parse(line) {
+            case .failure(let rejection):
+                self.reject(rejection)
+            case .success(.iam(let name)):
+                self.join(as: name)
+            case .success(.msg(let text)):
+                self.say(text)
+            }
+        }
+    }
+
+    private func join(as name: String) {
+        guard let connection = self.connection else { return }
+        if let current = self.name {
+            // A second iam: renames, announced as the old name leaving and the new one joining.
+            self.lobby.announce(PresenceChange(.left, name: current))
+            self.lobby.announce(PresenceChange(.joined, name: name))
+        } else {
+            self.lobby.join(connection, history: self.history, announcing: name)
+        }
+        self.name = name
+    }
+
+    private func say(_ text: String) {
+        guard let name = self.name, let connection = self.connection else {
+            self.reject(.notJoined)
+            return
+        }
+        let draft = MessageDraft(sender: Sender(name: name, id: LegacyIdentity.userID(forName: name)), text: text)
+        self.lobby.submit(draft) { result in
+            guard case .failure = result else { return }
+            connection.eventLoop.execute { connection.send("err:the message could not be stored; try again\n") }
+        }
+    }
+
+    private func reject(_ rejection: TCPCommand.Rejection) {
+        self.connection?.send(TCPLine.error(rejection))
+    }
+}

@@ -1,0 +1,33 @@
+import ChatCore
+import NIOCore
+
+/// The sending side of one TCP client. Like ``WebSocketConnection`` its queue is bounded by the channel's
+/// high-water mark; a client that stops reading is disconnected.
+final class TCPConnection: EventSink {
+    let channel: any Channel
+    let renderer: any EventRenderer
+
+    var eventLoop: any EventLoop { self.channel.eventLoop }
+
+    init(channel: any Channel, renderer: any EventRenderer) {
+        self.channel = channel
+        self.renderer = renderer
+    }
+
+    func write(_ payload: ByteBuffer) {
+        guard self.channel.isWritable else {
+            self.channel.close(promise: nil)
+            return
+        }
+        self.channel.write(payload, promise: nil)
+    }
+
+    func flush() {
+        self.channel.flush()
+    }
+
+    func send(_ line: String) {
+        self.write(ByteBuffer(string: line))
+        self.flush()
+    }
+}

@@ -1,0 +1,64 @@
+import ChatCore
+import NIOCore
+import NIOHTTP1
+import NIOWebSocket
+import Vapor
+
+/// The limits of one WebSocket endpoint.
+struct WebSocketLimits: Sendable {
+    /// The largest message (and frame) accepted; larger closes with 1009.
+    var maxMessageBytes: Int
+    /// Bytes that may wait to be sent before the client is dropped with 1008.
+    var outboundQueueBytes: Int
+}
+
+/// A Vapor `Upgrader` that installs our own WebSocket handlers (``WebSocketConnectionHandler``) instead of
+/// WebSocketKit's, so each endpoint controls framing, UTF-8 checks, close codes and buffering itself.
+struct RawWebSocketUpgrader: Upgrader {
+    let limits: WebSocketLimits
+    let renderer: any EventRenderer
+    let makeSession: @Sendable (WebSocketConnection) -> any WebSocketSession
+
+    func applyUpgrade(req: Request, res: Response) -> any HTTPServerProtocolUpgrader {
+        let limits = self.limits
+        let renderer = self.renderer
+        let makeSession = self.makeSession
+        return NIOWebSocketServerUpgrader(
+            maxFrameSize: limits.maxMessageBytes,
+            automaticErrorHandling: true,
+            shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture([:]) },
+            upgradePipelineHandler: { channel, _ in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.syncOptions?.setOption(
+                        .writeBufferWaterMark,
+                        value: .init(low: limits.outboundQueueBytes / 2, high: limits.outboundQueueBytes))
+                    let connection = WebSocketConnection(channel: channel, renderer: renderer)
+                    try channel.pipeline.syncOperations.addHandlers([
+                        WebSocketFrameValidator(),
+                        NIOWebSocketFrameAggregator(
+                            minNonFinalFragmentSize: 0,
+                            maxAccumulatedFrameCount: Int.max,
+                            maxAccumulatedFrameSize: limits.maxMessageBytes),
+                        WebSocketConnectionHandler(connection: connection, makeSession: makeSession),
+                    ])
+                }
+            })
+    }
+}
+
+extension Request {
+    /// Answers a WebSocket handshake on this request with our own handlers, or 426 if it is not one.
+    func upgradeToWebSocket(
+        limits: WebSocketLimits, renderer: any EventRenderer,
+        makeSession: @escaping @Sendable (WebSocketConnection) -> any WebSocketSession
+    ) throws -> Response {
+        let connection = Set(self.headers[canonicalForm: "connection"].map { $0.lowercased() })
+        let upgrade = self.headers.first(name: .upgrade)?.lowercased()
+        guard connection.contains("upgrade"), upgrade == "websocket" else {
+            throw Abort(.upgradeRequired, headers: ["Upgrade": "websocket"], reason: "This endpoint speaks WebSocket only.")
+        }
+        let response = Response(status: .switchingProtocols)
+        response.upgrader = RawWebSocketUpgrader(limits: limits, renderer: renderer, makeSession: makeSession)
+        return response
+    }
+}

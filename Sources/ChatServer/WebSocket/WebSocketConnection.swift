@@ -1,0 +1,68 @@
+import ChatCore
+import NIOCore
+import NIOWebSocket
+
+/// The sending side of one WebSocket connection; thread-safe to hold, used on its event loop.
+///
+/// Its outbound queue is bounded by the channel's write-buffer high-water mark: a write that finds the channel
+/// unwritable (more than the bound already waiting) closes the connection with 1008 instead of queueing more,
+/// so a client that stops reading costs the server at most that bound and slows nobody else.
+final class WebSocketConnection: EventSink {
+    let channel: any Channel
+    let renderer: any EventRenderer
+    private let closing: NIOLoopBoundBox<Bool>
+
+    var eventLoop: any EventLoop { self.channel.eventLoop }
+
+    /// Call on the channel's event loop.
+    init(channel: any Channel, renderer: any EventRenderer) {
+        self.channel = channel
+        self.renderer = renderer
+        self.closing = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
+    }
+
+    /// Whether a close frame has been sent: nothing more is written after it.
+    var isClosing: Bool { self.closing.value }
+
+    func write(_ payload: ByteBuffer) {
+        self.send(payload, opcode: .text)
+    }
+
+    func flush() {
+        self.channel.flush()
+    }
+
+    /// Queues one unfragmented message; call ``flush()`` after a batch.
+    func send(_ payload: ByteBuffer, opcode: WebSocketOpcode) {
+        guard !self.closing.value else { return }
+        guard self.channel.isWritable else {
+            self.close(.policyViolation, reason: "client is not reading fast enough", waitForPeer: false)
+            return
+        }
+        self.channel.write(WebSocketFrame(fin: true, opcode: opcode, data: payload), promise: nil)
+    }
+
+    /// Sends a close frame once. With `waitForPeer` the TCP connection stays open for the peer's close frame
+    /// (at most ``closeHandshakeTimeout``); without, it is closed as soon as the frame is written, as RFC 6455
+    /// asks when the connection is failed.
+    func close(_ code: WebSocketErrorCode, reason: String = "", waitForPeer: Bool) {
+        guard !self.closing.value else { return }
+        self.closing.value = true
+        var payload = self.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
+        payload.write(webSocketErrorCode: code)
+        payload.writeString(reason)
+        let frame = WebSocketFrame(fin: true, opcode: .connectionClose, data: payload)
+        let channel = self.channel
+        if waitForPeer {
+            channel.writeAndFlush(frame, promise: nil)
+            channel.eventLoop.scheduleTask(in: Self.closeHandshakeTimeout) { channel.close(promise: nil) }
+        } else {
+            channel.writeAndFlush(frame).whenComplete { _ in channel.close(promise: nil) }
+            // A peer that is not reading may never take the frame: do not wait for it for ever.
+            channel.eventLoop.scheduleTask(in: Self.closeHandshakeTimeout) { channel.close(promise: nil) }
+        }
+    }
+
+    /// How long a close handshake may take before the TCP connection is closed anyway.
+    static let closeHandshakeTimeout = TimeAmount.seconds(2)
+}

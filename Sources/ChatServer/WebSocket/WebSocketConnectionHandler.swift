@@ -1,0 +1,107 @@
+import NIOCore
+import NIOWebSocket
+
+/// Speaks RFC 6455 for one upgraded connection and hands complete messages to its ``WebSocketSession``.
+///
+/// Below it in the pipeline: NIO's frame decoder (frames over the limit → 1009), its protocol-error handler, our
+/// ``WebSocketFrameValidator`` (reserved bits and opcodes → 1002) and NIO's fragment aggregator. This handler
+/// answers pings, runs the closing handshake, checks that text is UTF-8 (else 1007), and closes with 1001 when
+/// the server shuts down.
+///
+/// We use this instead of WebSocketKit (behind `app.webSocket`) because WebSocketKit replaces invalid UTF-8
+/// instead of failing with 1007, and because a connection here costs only its channel and these handlers.
+final class WebSocketConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private let connection: WebSocketConnection
+    private let makeSession: (WebSocketConnection) -> any WebSocketSession
+    private var session: (any WebSocketSession)?
+
+    init(connection: WebSocketConnection, makeSession: @escaping (WebSocketConnection) -> any WebSocketSession) {
+        self.connection = connection
+        self.makeSession = makeSession
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.session = self.makeSession(self.connection)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = Self.unwrapInboundIn(data)
+        switch frame.opcode {
+        case .text:
+            guard !self.connection.isClosing else { return }
+            let bytes = frame.unmaskedData
+            guard let text = bytes.validatedUTF8() else {
+                self.connection.close(.dataInconsistentWithMessage, reason: "text is not valid UTF-8", waitForPeer: false)
+                return
+            }
+            self.session?.didReceive(.text(text, bytes: bytes))
+        case .binary:
+            guard !self.connection.isClosing else { return }
+            self.session?.didReceive(.binary(frame.unmaskedData))
+        case .ping:
+            guard !self.connection.isClosing else { return }
+            context.writeAndFlush(Self.wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+        case .pong:
+            break
+        case .connectionClose:
+            self.receivedClose(frame.unmaskedData, context: context)
+        default:
+            self.connection.close(.protocolError, waitForPeer: false)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent {
+            self.connection.close(.goingAway, reason: "server is shutting down", waitForPeer: true)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        let code: WebSocketErrorCode =
+            switch error {
+            case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge,
+                NIOWebSocketFrameAggregator.Error.tooManyFragments:
+                .messageTooLarge
+            case is NIOWebSocketFrameAggregator.Error, is WebSocketFrameValidator.ProtocolViolation:
+                .protocolError
+            default:
+                .unexpectedServerError
+            }
+        self.connection.close(code, waitForPeer: false)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        self.session?.didClose()
+        self.session = nil
+        context.fireChannelInactive()
+    }
+
+    /// The closing handshake. A close we started is complete when the peer's arrives; a close the peer started
+    /// is answered with the same status code, unless its frame is malformed.
+    private func receivedClose(_ payload: ByteBuffer, context: ChannelHandlerContext) {
+        if self.connection.isClosing {
+            context.close(promise: nil)
+            return
+        }
+        switch CloseFrameCheck.check(payload) {
+        case .valid(let code):
+            self.connection.close(code ?? .normalClosure, waitForPeer: false)
+        case .invalid(let code):
+            self.connection.close(code, waitForPeer: false)
+        }
+    }
+}
+
+extension ByteBuffer {
+    /// The readable bytes as a `String`, or `nil` if they are not valid UTF-8.
+    func validatedUTF8() -> String? {
+        self.withUnsafeReadableBytes { raw in
+            String(validating: raw.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+        }
+    }
+}
