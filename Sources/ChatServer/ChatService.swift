@@ -79,6 +79,11 @@ public final class ChatService: Sendable {
         return Hub(store: store, recentCapacity: max(configuration.historyOnJoin, configuration.tcpHistoryOnJoin), logger: logger)
     }
 
+    /// How many connections are in the lobby right now (for tests and diagnostics).
+    package func lobbyMemberCount() async throws -> Int {
+        try await self.hub.room(.lobby).memberCount
+    }
+
     /// Graceful shutdown: stop accepting, close TCP clients, close WebSockets with 1001, finish every pending
     /// commit, close the database.
     public func shutdown() async {

@@ -54,14 +54,14 @@ public struct TCPLineFramer: Sendable {
     private mutating func buffer(_ chunk: ByteBuffer, into frames: inout [Frame]) {
         if self.discardingOverlongLine { return }
         var chunk = chunk
-        if self.pending.readableBytes + chunk.readableBytes > self.maxLineBytes + 1 {
-            // One spare byte keeps a `\r` that may still be followed by `\n` within the limit.
+        self.pending.writeBuffer(&chunk)
+        // A line may exceed the limit by one byte only while that byte is a `\r` still waiting for its `\n`.
+        let excess = self.pending.readableBytes - self.maxLineBytes
+        if excess > 1 || (excess == 1 && self.pending.readableBytesView.last != UInt8(ascii: "\r")) {
             self.pending.clear()
             self.discardingOverlongLine = true
             frames.append(.overlong)
-            return
         }
-        self.pending.writeBuffer(&chunk)
     }
 
     private mutating func takeLine() -> Frame? {

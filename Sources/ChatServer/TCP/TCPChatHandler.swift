@@ -47,7 +47,9 @@ final class TCPChatHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        // No more bytes can arrive: an unterminated command is complete, as it would be after the idle pause.
         self.pendingFlush?.cancel()
+        self.flushPendingLine()
         if let connection = self.connection, let name = self.name {
             self.lobby.leave(connection, announcing: name)
         }

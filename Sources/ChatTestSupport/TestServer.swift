@@ -1,0 +1,62 @@
+import ChatServer
+import Foundation
+import Logging
+
+/// A real SwiftChat server for one test: ephemeral ports, its own temporary data directory.
+public final class TestServer: Sendable {
+    public let service: ChatService
+    public let configuration: ServerConfiguration
+
+    public var host: String { self.service.host }
+    public var httpPort: Int { self.service.httpPort }
+    public var tcpPort: Int { self.service.tcpPort }
+
+    /// `ws://host:port` followed by `path`.
+    public func webSocketURL(_ path: String) -> String { "ws://\(self.host):\(self.httpPort)\(path)" }
+
+    private init(service: ChatService, configuration: ServerConfiguration) {
+        self.service = service
+        self.configuration = configuration
+    }
+
+    /// Starts a server; `configure` may change any setting (ports and data directory are already test ones).
+    public static func start(dataDirectory: String? = nil, _ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.tcpPort = 0
+        configuration.dataDirectory = dataDirectory ?? Self.makeTemporaryDirectory()
+        configuration.logLevel = .warning
+        configure(&configuration)
+        let service = try await ChatService.start(configuration, logger: Logger(label: "test-server"))
+        return TestServer(service: service, configuration: configuration)
+    }
+
+    /// Shuts the server down gracefully; the data directory is kept so a test can restart on it.
+    public func stop() async {
+        await self.service.shutdown()
+    }
+
+    /// A fresh directory under the system's temporary directory.
+    public static func makeTemporaryDirectory() -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("swiftchat-test-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}
+
+/// Starts a server, runs the body, and always stops the server and removes its data directory.
+public func withTestServer<T>(
+    _ configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (TestServer) async throws -> T
+) async throws -> T {
+    let server = try await TestServer.start(configure)
+    do {
+        let result = try await body(server)
+        await server.stop()
+        try? FileManager.default.removeItem(atPath: server.configuration.dataDirectory)
+        return result
+    } catch {
+        await server.stop()
+        try? FileManager.default.removeItem(atPath: server.configuration.dataDirectory)
+        throw error
+    }
+}
