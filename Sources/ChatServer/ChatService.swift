@@ -47,6 +47,8 @@ public final class ChatService: Sendable {
             application.registerRoutes(lobby: lobby, configuration: configuration)
             application.http.server.configuration.hostname = configuration.host
             application.http.server.configuration.port = configuration.port
+            // Thousands of clients may connect at once (a reconnect storm, a benchmark); the kernel caps this.
+            application.http.server.configuration.backlog = 4096
             // Vapor's own "Server started" notice would repeat the listener line we print below.
             var httpLogger = logger
             httpLogger.logLevel = max(logger.logLevel, .warning)

@@ -9,7 +9,7 @@ import Logging
 public struct ServerCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "chat-server",
-        abstract: "SwiftChat: a chat server for the tutorial protocols and the modern one.",
+        abstract: "SwiftChat: a chat server that speaks the Vapor /chat, DogeChat TCP and /echo relay protocols.",
         discussion: "Each option can also be set with the environment variable shown in brackets.")
 
     @Option(help: Self.help("host")) var host: String?
@@ -52,6 +52,7 @@ public struct ServerCommand: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
+        FileDescriptorLimit.raiseToHardLimit()
         let service = try await ChatService.start(configuration)
         await ShutdownSignal.wait()
         await service.shutdown()

@@ -42,9 +42,17 @@ struct LobbyChatDecoderTests {
         #expect(self.decoder.decode(#"{"message":"ééééééééé"}"#) == .failure(.messageTooLong(limit: 16)))
     }
 
-    @Test func rejectsOverlongNames() {
-        let frame = #"{"message":"hi","user":"\#(String(repeating: "n", count: 65))"}"#
-        #expect(self.decoder.decode(frame) == .failure(.userTooLong(limit: 64)))
+    @Test(
+        "names follow the TCP protocol's rule, since they end up in its lines",
+        arguments: [String(repeating: "n", count: 65), "evil\nsystem", "a:b", "tab\there"])
+    func rejectsNamesThatWouldBreakTCPLines(name: String) throws {
+        let frame = String(decoding: try JSONEncoder().encode(["message": "hi", "user": name]), as: UTF8.self)
+        #expect(self.decoder.decode(frame) == .failure(.invalidUser))
+    }
+
+    @Test func trimsNamesAndTreatsBlankOnesAsGuests() {
+        #expect(self.decoder.decode(#"{"message":"hi","user":"  Ann "}"#) == .success(SubmittedChatMessage(message: "hi", user: "Ann")))
+        #expect(self.decoder.decode(#"{"message":"hi","user":"  "}"#) == .success(SubmittedChatMessage(message: "hi")))
     }
 
     /// The tutorial's client decodes with a default `JSONDecoder` into exactly this shape.

@@ -108,6 +108,7 @@ struct LobbyChatTests {
             (#"{"message":""}"#, "message is empty"),
             (#"{"message":"   "}"#, "message is empty"),
             (#"{"message":"\#(String(repeating: "x", count: 4097))"}"#, "message is longer than 4096 bytes"),
+            (#"{"message":"x","user":"evil\nsystem:forged"}"#, "user: name must be 1 to 64 bytes, without ':' or control characters"),
         ])
     func badFrames(frame: String, reason: String) async throws {
         try await withTestServer({ $0.announceJoins = false }) { server in
@@ -153,6 +154,32 @@ struct LobbyChatTests {
             try await fragmented.send(opcode: WebSocketTestClient.Opcode.text, payload: Array(repeating: 0x61, count: 800), fin: false)
             try await fragmented.send(opcode: WebSocketTestClient.Opcode.continuation, payload: Array(repeating: 0x61, count: 800))
             #expect(try await fragmented.nextCloseCode() == 1009)
+        }
+    }
+
+    @Test("a client frame without a mask fails the connection with 1002")
+    func unmaskedFrame() async throws {
+        try await withTestServer { server in
+            let client = try await server.chatClient()
+            let payload = Array(#"{"message":"hi"}"#.utf8)
+            try await client.send(frame: [0x81, UInt8(payload.count)] + payload)
+            #expect(try await client.nextCloseCode() == 1002)
+        }
+    }
+
+    @Test(
+        "a broken handshake gets an HTTP error, not silence",
+        arguments: [
+            ("Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n", "HTTP/1.1 426"),
+            ("Sec-WebSocket-Version: 13\r\n", "HTTP/1.1 400"),
+            ("Sec-WebSocket-Key: short\r\nSec-WebSocket-Version: 13\r\n", "HTTP/1.1 400"),
+        ])
+    func brokenHandshake(headers: String, status: String) async throws {
+        try await withTestServer { server in
+            let client = try await LineClient.connect(host: server.host, port: server.httpPort)
+            try await client.write("GET /chat HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\(headers)\r\n")
+            #expect(try await client.nextLine().hasPrefix(status))
+            await client.close()
         }
     }
 

@@ -5,11 +5,15 @@ public enum LegacyName {
     /// The longest accepted name, in UTF-8 bytes.
     public static let maxBytes = 64
 
-    /// The name with surrounding whitespace removed, or `nil` when nothing is left, it is too long, or it
-    /// holds a control character (a line break in a name would forge a line on the TCP protocol).
+    /// What the rule says, as both protocols report it.
+    public static let rule = "name must be 1 to \(maxBytes) bytes, without ':' or control characters"
+
+    /// The name with surrounding whitespace removed, or `nil` when nothing is left, it is too long, or it holds
+    /// a colon or a control character. Names from either protocol end up in TCP lines (`NAME:TEXT\n`): a line
+    /// break would forge a line, and a colon would move the boundary between name and text.
     public static func normalized(_ raw: String) -> String? {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty, name.utf8.count <= self.maxBytes else { return nil }
+        guard !name.isEmpty, name.utf8.count <= self.maxBytes, !name.contains(":") else { return nil }
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
         return name
     }

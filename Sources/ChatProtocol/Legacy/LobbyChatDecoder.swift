@@ -8,7 +8,7 @@ public struct LobbyChatDecoder: Sendable {
         case missingMessage
         case emptyMessage
         case messageTooLong(limit: Int)
-        case userTooLong(limit: Int)
+        case invalidUser
 
         public var description: String {
             switch self {
@@ -16,7 +16,7 @@ public struct LobbyChatDecoder: Sendable {
             case .missingMessage: "frame has no string field \"message\""
             case .emptyMessage: "message is empty"
             case .messageTooLong(let limit): "message is longer than \(limit) bytes"
-            case .userTooLong(let limit): "user is longer than \(limit) bytes"
+            case .invalidUser: "user: \(LegacyName.rule)"
             }
         }
     }
@@ -46,9 +46,11 @@ public struct LobbyChatDecoder: Sendable {
         if message.utf8.count > self.maxMessageBytes {
             return .failure(.messageTooLong(limit: self.maxMessageBytes))
         }
-        let user = (object["user"] as? String).flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
-        if let user, user.utf8.count > LegacyName.maxBytes {
-            return .failure(.userTooLong(limit: LegacyName.maxBytes))
+        // A blank name means a guest, as if none was sent; any other name must follow the shared rule.
+        var user: String?
+        if let raw = object["user"] as? String, !raw.allSatisfy(\.isWhitespace) {
+            guard let name = LegacyName.normalized(raw) else { return .failure(.invalidUser) }
+            user = name
         }
         let userID = (object["userID"] as? String).flatMap(UUID.init(uuidString:))
         return .success(SubmittedChatMessage(message: message, user: user, userID: userID))

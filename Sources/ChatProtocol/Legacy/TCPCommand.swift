@@ -1,7 +1,7 @@
 /// One command of the DogeChat TCP text protocol: `iam:NAME` joins, `msg:TEXT` talks.
 ///
 /// The whole text after the first colon is kept, colons included (the tutorial's Go server dropped
-/// everything after a second colon).
+/// everything after a second colon; its iOS client still shows only the part after the last colon).
 public enum TCPCommand: Equatable, Sendable {
     case iam(name: String)
     case msg(text: String)
@@ -18,7 +18,7 @@ public enum TCPCommand: Equatable, Sendable {
         public var description: String {
             switch self {
             case .unknownCommand: "unknown command, expected iam:NAME or msg:TEXT"
-            case .invalidName: "name must be 1 to \(LegacyName.maxBytes) bytes, without ':' or control characters"
+            case .invalidName: LegacyName.rule
             case .emptyMessage: "message is empty"
             case .notJoined: "send iam:NAME before msg:TEXT"
             case .lineTooLong(let limit): "line is longer than \(limit) bytes"
@@ -30,10 +30,7 @@ public enum TCPCommand: Equatable, Sendable {
     /// Parses one complete line, its terminator already removed.
     public static func parse(_ line: String) -> Result<TCPCommand, Rejection> {
         if let name = line.dropPrefix("iam:") {
-            // A colon would make `NAME:TEXT` ambiguous for the DogeChat client, which splits at the first one.
-            guard let name = LegacyName.normalized(String(name)), !name.contains(":") else {
-                return .failure(.invalidName)
-            }
+            guard let name = LegacyName.normalized(String(name)) else { return .failure(.invalidName) }
             return .success(.iam(name: name))
         }
         if let text = line.dropPrefix("msg:") {

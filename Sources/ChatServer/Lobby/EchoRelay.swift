@@ -22,9 +22,16 @@ final class EchoRelay: Sendable {
     func broadcast(_ payload: ByteBuffer, opcode: WebSocketOpcode) {
         let recipients = self.connections.withLockedValue { Array($0.values) }
         for recipient in recipients {
-            recipient.eventLoop.execute {
+            // On the recipient's own loop (the sender, at least) write now: a frame later in the same read may
+            // fail the connection, and the echo of the valid frames before it must go out first.
+            if recipient.eventLoop.inEventLoop {
                 recipient.send(payload, opcode: opcode)
                 recipient.flush()
+            } else {
+                recipient.eventLoop.execute {
+                    recipient.send(payload, opcode: opcode)
+                    recipient.flush()
+                }
             }
         }
     }

@@ -22,7 +22,7 @@ final class TCPListener: Sendable {
         let quiesce = ServerQuiescingHelper(group: group)
         let renderer = TCPLineRenderer()
         let channel = try await ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 512)
+            .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {

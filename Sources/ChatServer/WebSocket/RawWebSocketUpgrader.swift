@@ -1,4 +1,5 @@
 import ChatCore
+import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOWebSocket
@@ -56,6 +57,13 @@ extension Request {
         let upgrade = self.headers.first(name: .upgrade)?.lowercased()
         guard connection.contains("upgrade"), upgrade == "websocket" else {
             throw Abort(.upgradeRequired, headers: ["Upgrade": "websocket"], reason: "This endpoint speaks WebSocket only.")
+        }
+        // NIO's upgrader would drop these without any response; answer them as RFC 6455 §4.2.2 asks.
+        guard self.headers.first(name: "Sec-WebSocket-Version") == "13" else {
+            throw Abort(.upgradeRequired, headers: ["Sec-WebSocket-Version": "13"], reason: "Only WebSocket version 13 is supported.")
+        }
+        guard let key = self.headers.first(name: "Sec-WebSocket-Key"), Data(base64Encoded: key)?.count == 16 else {
+            throw Abort(.badRequest, reason: "Sec-WebSocket-Key must be 16 bytes in base64.")
         }
         let response = Response(status: .switchingProtocols)
         response.upgrader = RawWebSocketUpgrader(limits: limits, renderer: renderer, makeSession: makeSession)

@@ -42,6 +42,11 @@ final class WebSocketConnection: EventSink {
         self.channel.write(WebSocketFrame(fin: true, opcode: opcode, data: payload), promise: nil)
     }
 
+    /// Records that a close frame was sent by another handler, so nothing more is written.
+    func markClosing() {
+        self.closing.value = true
+    }
+
     /// Sends a close frame once. With `waitForPeer` the TCP connection stays open for the peer's close frame
     /// (at most ``closeHandshakeTimeout``); without, it is closed as soon as the frame is written, as RFC 6455
     /// asks when the connection is failed.

@@ -62,6 +62,11 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is NIOWebSocketError {
+            // NIO's protocol-error handler has already sent the close frame (1002 or 1009) and is closing.
+            self.connection.markClosing()
+            return
+        }
         let code: WebSocketErrorCode =
             switch error {
             case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge,

@@ -2,7 +2,8 @@ import NIOCore
 import NIOWebSocket
 
 /// Fails the connection (close 1002) on frames RFC 6455 forbids and NIO's decoder lets through: reserved bits
-/// set without a negotiated extension, and reserved opcodes. Sits between the frame decoder and the aggregator.
+/// set without a negotiated extension, reserved opcodes, and client frames without a mask (§5.1). Sits between
+/// the frame decoder and the aggregator, which drops the mask of the frames it joins.
 final class WebSocketFrameValidator: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = WebSocketFrame
@@ -12,17 +13,17 @@ final class WebSocketFrameValidator: ChannelInboundHandler, RemovableChannelHand
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !self.failed else { return }
         let frame = Self.unwrapInboundIn(data)
-        if Self.definedOpcodes.contains(frame.opcode) && !frame.rsv1 && !frame.rsv2 && !frame.rsv3 {
+        if Self.definedOpcodes.contains(frame.opcode) && !frame.rsv1 && !frame.rsv2 && !frame.rsv3 && frame.maskKey != nil {
             context.fireChannelRead(data)
         } else {
             self.failed = true
-            context.fireErrorCaught(ProtocolViolation.reservedBitsOrOpcode)
+            context.fireErrorCaught(ProtocolViolation.reservedBitsOpcodeOrMissingMask)
         }
     }
 
     private static let definedOpcodes: [WebSocketOpcode] = [.continuation, .text, .binary, .connectionClose, .ping, .pong]
 
     enum ProtocolViolation: Error {
-        case reservedBitsOrOpcode
+        case reservedBitsOpcodeOrMissingMask
     }
 }
