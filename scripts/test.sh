@@ -4,5 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build
-swift test
+# Strict mode turns misuse of a stopped event loop into a crash instead of a log line.
+SWIFTNIO_STRICT=1 swift test
 scripts/autobahn.sh

@@ -4,6 +4,7 @@ import Fluent
 import FluentSQLiteDriver
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import Vapor
@@ -12,7 +13,10 @@ import Vapor
 /// database, one hub of rooms. `chat-server` runs exactly one; every integration test starts its own on port 0.
 public final class ChatService: Sendable {
     private let application: Application
-    private let tcpListener: TCPListener
+    private let eventLoops: MultiThreadedEventLoopGroup
+    /// Released at shutdown before the event loops stop: NIO's quiescing helper inside it completes a promise
+    /// on one of them when it is deallocated.
+    private let tcpListener: NIOLockedValueBox<TCPListener?>
     private let hub: Hub
     private let logger: Logger
 
@@ -23,9 +27,10 @@ public final class ChatService: Sendable {
     /// The address both listen on.
     public let host: String
 
-    private init(application: Application, tcpListener: TCPListener, hub: Hub, logger: Logger, host: String, httpPort: Int, tcpPort: Int) {
+    private init(application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub, logger: Logger, host: String, httpPort: Int, tcpPort: Int) {
         self.application = application
-        self.tcpListener = tcpListener
+        self.eventLoops = eventLoops
+        self.tcpListener = NIOLockedValueBox(tcpListener)
         self.hub = hub
         self.logger = logger
         self.host = host
@@ -37,9 +42,10 @@ public final class ChatService: Sendable {
     public static func start(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "swiftchat")) async throws -> ChatService {
         var logger = logger
         logger.logLevel = configuration.logLevel
+        let threads = configuration.eventLoops > 0 ? configuration.eventLoops : AvailableCPUs.count
+        let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let application = try await Application.make(
-            Environment(name: "production", arguments: ["chat-server"]),
-            .shared(MultiThreadedEventLoopGroup.singleton))
+            Environment(name: "production", arguments: ["chat-server"]), .shared(eventLoops))
         application.logger = logger
         do {
             let hub = try await self.openStorage(application, configuration: configuration, logger: logger)
@@ -61,10 +67,11 @@ public final class ChatService: Sendable {
             let tcpPort = tcp.port ?? configuration.tcpPort
             logger.notice("HTTP and WebSocket listening on http://\(configuration.host):\(httpPort) (/chat, /echo/?id=NAME)")
             logger.notice("TCP text protocol listening on \(configuration.host):\(tcpPort) (iam:NAME, msg:TEXT)")
-            return ChatService(application: application, tcpListener: tcp, hub: hub, logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)
+            return ChatService(application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)
         } catch {
             await application.server.shutdown()
             try? await application.asyncShutdown()
+            try? await eventLoops.shutdownGracefully()
             throw error
         }
     }
@@ -78,7 +85,7 @@ public final class ChatService: Sendable {
         // One `Database` handle: its pool lives on one event loop with one connection, so every write goes
         // through a single SQLite connection in order, and batches never contend for the write lock.
         let store = FluentMessageStore(database: application.db)
-        return Hub(store: store, recentCapacity: max(configuration.historyOnJoin, configuration.tcpHistoryOnJoin), logger: logger)
+        return Hub(eventLoops: application.eventLoopGroup, store: store, recentCapacity: max(configuration.historyOnJoin, configuration.tcpHistoryOnJoin), logger: logger)
     }
 
     /// How many connections are in the lobby right now (for tests and diagnostics).
@@ -87,12 +94,14 @@ public final class ChatService: Sendable {
     }
 
     /// Graceful shutdown: stop accepting, close TCP clients, close WebSockets with 1001, finish every pending
-    /// commit, close the database.
+    /// commit, close the database, stop the event loops.
     public func shutdown() async {
         self.logger.notice("shutting down")
-        await self.tcpListener.shutdown()
+        await self.tcpListener.withLockedValue { $0 }?.shutdown()
+        self.tcpListener.withLockedValue { $0 = nil }
         await self.application.server.shutdown()
-        await self.hub.waitUntilIdle()
+        await self.hub.close()
         try? await self.application.asyncShutdown()
+        try? await self.eventLoops.shutdownGracefully()
     }
 }

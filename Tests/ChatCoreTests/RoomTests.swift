@@ -54,7 +54,7 @@ struct RoomTests {
     let alice = Sender(name: "alice", id: UUID())
 
     func openRoom(_ store: InMemoryMessageStore, recent: Int = 10) async throws -> Room {
-        try await Room.open("r", store: store, recentCapacity: recent, logger: Logger(label: "test"))
+        try await Room.open("r", on: MultiThreadedEventLoopGroup.singleton.next(), store: store, recentCapacity: recent, logger: Logger(label: "test"))
     }
 
     @Test func sequencesGapFreeAndDeliversInOrderAfterStoring() async throws {

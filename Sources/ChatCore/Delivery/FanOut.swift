@@ -63,15 +63,21 @@ struct FanOut {
         }
     }
 
-    /// Writes payloads to sinks that all live on `loop`, flushing each sink once.
+    /// Writes payloads to sinks that all live on `loop`, flushing each sink once: at once when the caller is
+    /// on that loop (the room's own), else as one task on it.
     static func write(_ payloads: [ByteBuffer], to sinks: [ObjectIdentifier: any EventSink], on loop: any EventLoop) {
-        loop.execute {
+        @Sendable func writeAll() {
             for sink in sinks.values {
                 for payload in payloads {
                     sink.write(payload)
                 }
                 sink.flush()
             }
+        }
+        if loop.inEventLoop {
+            writeAll()
+        } else {
+            loop.execute(writeAll)
         }
     }
 

@@ -1,15 +1,18 @@
 import Logging
+import NIOCore
 
 /// The registry of open rooms. Each room is opened (its sequence and recent history read from the store) once,
-/// on first use; concurrent first uses share the same opening.
+/// on first use, on the next event loop of the group; concurrent first uses share the same opening.
 public actor Hub {
+    private let eventLoops: any EventLoopGroup
     private let store: any MessageStore
     private let recentCapacity: Int
     private let logger: Logger
     private var rooms: [RoomID: Task<Room, any Error>] = [:]
 
     /// - Parameter recentCapacity: how many recent messages each room keeps in memory for history bursts.
-    public init(store: any MessageStore, recentCapacity: Int, logger: Logger) {
+    public init(eventLoops: any EventLoopGroup, store: any MessageStore, recentCapacity: Int, logger: Logger) {
+        self.eventLoops = eventLoops
         self.store = store
         self.recentCapacity = recentCapacity
         self.logger = logger
@@ -20,8 +23,8 @@ public actor Hub {
         if let opening = self.rooms[id] {
             return try await opening.value
         }
-        let opening = Task { [store, recentCapacity, logger] in
-            try await Room.open(id, store: store, recentCapacity: recentCapacity, logger: logger)
+        let opening = Task { [store, recentCapacity, logger, eventLoop = self.eventLoops.next()] in
+            try await Room.open(id, on: eventLoop, store: store, recentCapacity: recentCapacity, logger: logger)
         }
         self.rooms[id] = opening
         do {
@@ -37,6 +40,15 @@ public actor Hub {
         for opening in self.rooms.values {
             if let room = try? await opening.value {
                 await room.waitUntilIdle()
+            }
+        }
+    }
+
+    /// Finishes every room's pending work and stops their tasks (at shutdown).
+    public func close() async {
+        for opening in self.rooms.values {
+            if let room = try? await opening.value {
+                await room.close()
             }
         }
     }

@@ -6,9 +6,13 @@ import NIOCore
 /// One chat room: the single owner of its members, its next sequence number and its recent history.
 ///
 /// Commands (submit, join, leave, announce) enter through a lock-protected inbox and are processed strictly in
-/// the order they were enqueued, by one drain task at a time. Enqueueing is synchronous, so a connection's
+/// the order they were enqueued, by the room's one long-lived task. Enqueueing is synchronous, so a connection's
 /// event loop never waits for the room, and two frames from one connection can never overtake each other (as
 /// they could if each became its own `Task` calling into the actor).
+///
+/// The actor runs on one NIO event loop (its custom executor): the room's work, the resumption after each store
+/// write, and the delivery to members on that same loop all happen on one thread without a hop through Swift's
+/// global executor.
 ///
 /// A message is committed before anyone sees it: consecutive submits are sequenced and written to the store as
 /// one batch (group commit), and only after the batch is durable is it fanned out to the members, in order. If
@@ -34,25 +38,44 @@ public actor Room {
     static let maxBatch = 256
 
     public nonisolated let id: RoomID
+    private nonisolated let eventLoop: any EventLoop
     private let store: any MessageStore
     private let logger: Logger
     private nonisolated let inbox = NIOLockedValueBox(Inbox())
+    /// Wakes the room's task when the inbox goes from empty to non-empty.
+    private nonisolated let wakeups: AsyncStream<Void>.Continuation
+    /// The room's task, kept so that ``close()`` can wait for it to end before the event loop stops.
+    private nonisolated let runner = NIOLockedValueBox<Task<Void, Never>?>(nil)
     private var nextSeq: Int64
     private var recent: RecentMessages
     private var members = FanOut()
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
-    /// Opens a room, reading where its sequence stands and its recent history from the store.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        self.eventLoop.executor.asUnownedSerialExecutor()
+    }
+
+    /// Opens a room on `eventLoop`, reading where its sequence stands and its recent history from the store.
     public static func open(
-        _ id: RoomID, store: any MessageStore, recentCapacity: Int, logger: Logger
+        _ id: RoomID, on eventLoop: any EventLoop, store: any MessageStore, recentCapacity: Int, logger: Logger
     ) async throws -> Room {
         let lastSeq = try await store.lastSequence(in: id)
         let recent = try await store.latest(in: id, limit: recentCapacity)
-        return Room(id: id, store: store, nextSeq: lastSeq + 1, recent: RecentMessages(capacity: recentCapacity, messages: recent), logger: logger)
+        let (wakeups, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let room = Room(
+            id: id, eventLoop: eventLoop, store: store, nextSeq: lastSeq + 1,
+            recent: RecentMessages(capacity: recentCapacity, messages: recent), wakeups: continuation, logger: logger)
+        room.runner.withLockedValue { $0 = Task { await room.run(wakeups) } }
+        return room
     }
 
-    private init(id: RoomID, store: any MessageStore, nextSeq: Int64, recent: RecentMessages, logger: Logger) {
+    private init(
+        id: RoomID, eventLoop: any EventLoop, store: any MessageStore, nextSeq: Int64, recent: RecentMessages,
+        wakeups: AsyncStream<Void>.Continuation, logger: Logger
+    ) {
         self.id = id
+        self.eventLoop = eventLoop
+        self.wakeups = wakeups
         self.store = store
         self.nextSeq = nextSeq
         self.recent = recent
@@ -91,14 +114,27 @@ public actor Room {
         await withCheckedContinuation { self.idleWaiters.append($0) }
     }
 
+    /// Stops the room's task once everything enqueued is processed; later commands are ignored.
+    public func close() async {
+        await self.waitUntilIdle()
+        self.wakeups.finish()
+        await self.runner.withLockedValue { $0 }?.value
+    }
+
     private nonisolated func enqueue(_ command: Command) {
-        let startDrain = self.inbox.withLockedValue { inbox in
+        let wake = self.inbox.withLockedValue { inbox in
             inbox.commands.append(command)
             defer { inbox.draining = true }
             return !inbox.draining
         }
-        if startDrain {
-            Task { await self.drain() }
+        if wake {
+            self.wakeups.yield()
+        }
+    }
+
+    private func run(_ wakeups: AsyncStream<Void>) async {
+        for await _ in wakeups {
+            await self.drain()
         }
     }
 

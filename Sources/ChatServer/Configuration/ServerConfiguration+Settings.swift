@@ -33,6 +33,7 @@ extension ServerConfiguration {
         .integer("echo-max-message-bytes", "CHAT_ECHO_MAX_MESSAGE_BYTES", "Largest /echo WebSocket message, in bytes", 125...1 << 28) { $0.echoMaxMessageBytes = $1 },
         .integer("outbound-queue-bytes", "CHAT_OUTBOUND_QUEUE_BYTES", "Bytes queued for one slow client before it is dropped", 1024...1 << 30) { $0.outboundQueueBytes = $1 },
         .boolean("announce-joins", "CHAT_ANNOUNCE_JOINS", "Announce joins and leaves to /chat clients (true/false)") { $0.announceJoins = $1 },
+        .integer("event-loops", "CHAT_EVENT_LOOPS", "Event loop threads (0 = one per CPU this process may use)", 0...256) { $0.eventLoops = $1 },
         .logLevel("log-level", "LOG_LEVEL", "trace, debug, info, notice, warning, error or critical") { $0.logLevel = $1 },
     ]
 
@@ -117,7 +118,7 @@ extension ServerConfiguration {
             "tcp-history-on-join": "\(defaults.tcpHistoryOnJoin)", "max-message-bytes": "\(defaults.maxMessageBytes)",
             "max-frame-bytes": "\(defaults.maxFrameBytes)", "echo-max-message-bytes": "\(defaults.echoMaxMessageBytes)",
             "outbound-queue-bytes": "\(defaults.outboundQueueBytes)", "announce-joins": "\(defaults.announceJoins)",
-            "log-level": defaults.logLevel.rawValue,
+            "event-loops": "\(defaults.eventLoops)", "log-level": defaults.logLevel.rawValue,
         ]
     }()
 }

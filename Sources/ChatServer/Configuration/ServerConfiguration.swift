@@ -20,6 +20,7 @@ import NIOCore
 /// | `--echo-max-message-bytes` | `CHAT_ECHO_MAX_MESSAGE_BYTES` | bytes | `16777216` |
 /// | `--outbound-queue-bytes` | `CHAT_OUTBOUND_QUEUE_BYTES` | bytes | `1048576` |
 /// | `--announce-joins` | `CHAT_ANNOUNCE_JOINS` | bool | `true` |
+/// | `--event-loops` | `CHAT_EVENT_LOOPS` | count (0 = one per CPU the process may use) | `0` |
 /// | `--log-level` | `LOG_LEVEL` | trace…critical | `info` |
 public struct ServerConfiguration: Sendable, Equatable {
     /// The address both listeners bind to.
@@ -45,6 +46,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var outboundQueueBytes = 1024 * 1024
     /// Whether `/chat` clients see joins and leaves as messages from `SwiftChat`.
     public var announceJoins = true
+    /// How many NIO event loops (threads) serve connections and rooms; 0 means one per CPU in the process's
+    /// affinity mask, so a server pinned to one core (`taskset -c 0`) runs one loop instead of contending.
+    public var eventLoops = 0
     /// The least severe level that is logged.
     public var logLevel = Logger.Level.info
     /// How long unterminated TCP bytes wait for more before they count as one command.

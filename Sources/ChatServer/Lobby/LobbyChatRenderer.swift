@@ -2,8 +2,10 @@ import ChatCore
 import ChatProtocol
 import Foundation
 import NIOCore
+import NIOWebSocket
 
-/// Renders lobby events as the `/chat` protocol's `ReceivingChatMessage` JSON.
+/// Renders lobby events as the `/chat` protocol's `ReceivingChatMessage` JSON, each as a complete WebSocket text
+/// frame ready to be shared by every `/chat` connection.
 final class LobbyChatRenderer: EventRenderer {
     /// Whether joins and leaves appear as messages from ``LegacyIdentity/server``.
     let announceJoins: Bool
@@ -15,6 +17,8 @@ final class LobbyChatRenderer: EventRenderer {
         encoder.outputFormatting = .sortedKeys
         return encoder
     }()
+
+    private static let allocator = ByteBufferAllocator()
 
     init(announceJoins: Bool) {
         self.announceJoins = announceJoins
@@ -34,6 +38,7 @@ final class LobbyChatRenderer: EventRenderer {
                 date: change.date, id: change.id, message: "\(change.name) has \(verb) the chat",
                 user: LegacyIdentity.server.name, userID: LegacyIdentity.server.id)
         }
-        return try? ByteBuffer(bytes: Self.encoder.encode(message))
+        guard let json = try? Self.encoder.encode(message) else { return nil }
+        return WebSocketFrameBytes.frame(opcode: .text, payload: ByteBuffer(bytes: json), allocator: Self.allocator)
     }
 }

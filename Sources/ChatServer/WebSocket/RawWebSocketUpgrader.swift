@@ -33,7 +33,9 @@ struct RawWebSocketUpgrader: Upgrader {
                     try channel.syncOptions?.setOption(
                         .writeBufferWaterMark,
                         value: .init(low: limits.outboundQueueBytes / 2, high: limits.outboundQueueBytes))
-                    let connection = WebSocketConnection(channel: channel, renderer: renderer)
+                    let rawWriter = RawFrameWriter()
+                    try channel.pipeline.syncOperations.addHandler(rawWriter, position: .first)
+                    let connection = WebSocketConnection(channel: channel, renderer: renderer, rawWriter: rawWriter)
                     try channel.pipeline.syncOperations.addHandlers([
                         WebSocketFrameValidator(),
                         NIOWebSocketFrameAggregator(

@@ -4,6 +4,9 @@ import NIOWebSocket
 
 /// The sending side of one WebSocket connection; thread-safe to hold, used on its event loop.
 ///
+/// Room events arrive already framed (see ``WebSocketFrameBytes``) and go out through a ``RawFrameWriter`` below
+/// NIO's frame encoder: one shared buffer per event for all connections, one write each.
+///
 /// Its outbound queue is bounded by the channel's write-buffer high-water mark: a write that finds the channel
 /// unwritable (more than the bound already waiting) closes the connection with 1008 instead of queueing more,
 /// so a client that stops reading costs the server at most that bound and slows nobody else.
@@ -11,35 +14,48 @@ final class WebSocketConnection: EventSink {
     let channel: any Channel
     let renderer: any EventRenderer
     private let closing: NIOLoopBoundBox<Bool>
+    private let rawWriter: NIOLoopBound<RawFrameWriter>
 
     var eventLoop: any EventLoop { self.channel.eventLoop }
 
-    /// Call on the channel's event loop.
-    init(channel: any Channel, renderer: any EventRenderer) {
+    /// Call on the channel's event loop, once `rawWriter` is in the pipeline.
+    init(channel: any Channel, renderer: any EventRenderer, rawWriter: RawFrameWriter) {
         self.channel = channel
         self.renderer = renderer
         self.closing = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
+        self.rawWriter = NIOLoopBound(rawWriter, eventLoop: channel.eventLoop)
     }
 
     /// Whether a close frame has been sent: nothing more is written after it.
     var isClosing: Bool { self.closing.value }
 
-    func write(_ payload: ByteBuffer) {
-        self.send(payload, opcode: .text)
+    /// Queues a frame rendered by ``renderer`` (header included).
+    func write(_ frame: ByteBuffer) {
+        guard self.admitWrite() else { return }
+        self.rawWriter.value.write(frame)
     }
 
     func flush() {
         self.channel.flush()
     }
 
-    /// Queues one unfragmented message; call ``flush()`` after a batch.
+    /// Queues one unfragmented message; call ``flush()`` after a batch. The payload is not copied: the header
+    /// goes out as a separate buffer (the relay forwards messages of megabytes).
     func send(_ payload: ByteBuffer, opcode: WebSocketOpcode) {
-        guard !self.closing.value else { return }
+        guard self.admitWrite() else { return }
+        self.rawWriter.value.write(WebSocketFrameBytes.header(opcode: opcode, length: payload.readableBytes, allocator: self.channel.allocator))
+        self.rawWriter.value.write(payload)
+    }
+
+    /// Whether another message may be queued: not after a close frame, and not past the bound, where the client
+    /// is dropped with 1008 instead.
+    private func admitWrite() -> Bool {
+        guard !self.closing.value else { return false }
         guard self.channel.isWritable else {
             self.close(.policyViolation, reason: "client is not reading fast enough", waitForPeer: false)
-            return
+            return false
         }
-        self.channel.write(WebSocketFrame(fin: true, opcode: opcode, data: payload), promise: nil)
+        return true
     }
 
     /// Records that a close frame was sent by another handler, so nothing more is written.

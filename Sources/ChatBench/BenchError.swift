@@ -1,0 +1,21 @@
+/// Why a run stopped; the description is what the user reads before the tool exits non-zero.
+enum BenchError: Error, CustomStringConvertible {
+    case invalidURL(String)
+    case connectFailed(String)
+    case upgradeTimeout(upgraded: Int, total: Int)
+    case procUnavailable(path: String)
+
+    var description: String {
+        switch self {
+        case .invalidURL(let text):
+            "\(text) is not a ws:// URL with a host (wss:// is not supported)."
+        case .connectFailed(let reason):
+            "Could not open the WebSocket clients: \(reason). Is the server running at that address?"
+        case .upgradeTimeout(let upgraded, let total):
+            "Only \(upgraded) of \(total) clients completed the WebSocket upgrade in time; "
+                + "the server may be overloaded."
+        case .procUnavailable(let path):
+            "Cannot read \(path): is --server-pid right, and is this Linux?"
+        }
+    }
+}

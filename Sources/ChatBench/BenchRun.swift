@@ -1,0 +1,42 @@
+import NIOCore
+
+/// Everything the clients share. Created on, and confined to, the generator's single event loop.
+final class BenchRun {
+    let recorder: DeliveryRecorder
+    let tracker: ConnectionTracker
+    let pacer: SendPacer
+
+    init(identity: RunIdentity, clients: Int, senders: Int, rate: Double, textBytes: Int) {
+        self.recorder = DeliveryRecorder(marker: identity.marker)
+        self.tracker = ConnectionTracker(clients: clients)
+        self.pacer = SendPacer(run: identity, senders: senders, rate: rate, textBytes: textBytes)
+    }
+
+    /// Called once client `index` has upgraded: it is now tracked, and sends if it is a sender.
+    func clientOpened(index: Int, handler: BenchClientHandler) {
+        self.tracker.opened(index: index, handler: handler)
+        self.pacer.register(index: index, handler: handler)
+    }
+
+    func makeHandler(index: Int) -> BenchClientHandler {
+        BenchClientHandler(index: index, recorder: self.recorder, tracker: self.tracker)
+    }
+}
+
+/// The async side's handle on a ``BenchRun``: every access hops onto the event loop.
+struct BenchRunHandle: Sendable {
+    let loop: any EventLoop
+    let bound: NIOLoopBound<BenchRun>
+
+    /// Runs `body` with the run on its event loop and returns what it returns.
+    func read<Result: Sendable>(_ body: @escaping @Sendable (BenchRun) throws -> Result) async throws -> Result {
+        let bound = self.bound
+        return try await self.loop.submit { try body(bound.value) }.get()
+    }
+
+    /// Closes every client with a closing handshake and waits until their connections are gone.
+    func closeAll() async throws {
+        let closing = try await self.read { $0.tracker.closeAll() }
+        try await EventLoopFuture.andAllComplete(closing, on: self.loop).get()
+    }
+}

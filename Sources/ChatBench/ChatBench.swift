@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+
+/// `chat-bench`: a load generator for the `/chat` WebSocket endpoint.
+///
+/// All clients live on one event loop, so the generator uses a single core; the report says so when that core
+/// was saturated, because the figures then measure the generator rather than the server.
+@main
+struct ChatBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chat-bench",
+        abstract: "Measure delivery rate, latency, CPU and memory of a SwiftChat server's /chat endpoint."
+    )
+
+    @Option(help: "The /chat endpoint to load (ws:// only).")
+    var url = "ws://127.0.0.1:8080/chat"
+
+    @Option(help: "How many WebSocket clients to open.")
+    var clients = 100
+
+    @Option(help: "How many of the clients send messages (the first ones); at most --clients.")
+    var senders = 10
+
+    @Option(help: "Messages per second, summed over all senders.")
+    var rate = 200.0
+
+    @Option(help: "Length of the measured window, in seconds.")
+    var duration = 10.0
+
+    @Option(help: "Size of each message's text, in bytes (64...4096).")
+    var messageBytes = 128
+
+    @Option(help: "The server's process id: adds its CPU time and resident memory (read from /proc) to the report.")
+    var serverPid: Int32?
+
+    @Option(help: "Seconds of sending at the full rate before the measured window; not recorded.")
+    var warmup = 2.0
+
+    @Flag(help: "Measure idle memory: open the clients, send nothing, report the server's RSS per connection.")
+    var idle = false
+
+    @Option(help: "Most new connections started per second, to stay under the server's listen backlog.")
+    var connectRate = 2000
+
+    @Flag(help: "Print only the one-line JSON report.")
+    var jsonOnly = false
+
+    private static let idleNeedsServer = ValidationError("--idle needs --server-pid to read the server's memory.")
+
+    func validate() throws {
+        guard self.clients >= 1 else { throw ValidationError("--clients must be at least 1.") }
+        guard self.connectRate >= 1 else { throw ValidationError("--connect-rate must be at least 1.") }
+        _ = try ServerURL(self.url)
+        if self.idle {
+            guard self.serverPid != nil else { throw Self.idleNeedsServer }
+            return
+        }
+        guard (1...self.clients).contains(self.senders) else {
+            throw ValidationError("--senders must be between 1 and --clients (\(self.clients)).")
+        }
+        guard self.rate > 0, self.rate.isFinite else { throw ValidationError("--rate must be positive.") }
+        guard self.duration > 0, self.duration.isFinite else { throw ValidationError("--duration must be positive.") }
+        guard self.warmup >= 0, self.warmup.isFinite else { throw ValidationError("--warmup must not be negative.") }
+        guard MessageEncoder.allowedTextBytes.contains(self.messageBytes) else {
+            throw ValidationError(
+                "--message-bytes must be between \(MessageEncoder.allowedTextBytes.lowerBound) and "
+                    + "\(MessageEncoder.allowedTextBytes.upperBound): shorter cannot hold the timestamp, "
+                    + "longer is refused by the server.")
+        }
+    }
+
+    func run() async throws {
+        FileDescriptorLimit.raiseToHardLimit()
+        let target = try ServerURL(self.url)
+        let progress = ProgressLog(enabled: !self.jsonOnly)
+        let server = try self.serverPid.map { try ProcessProbe(pid: $0) }
+        let report: Report
+        if self.idle {
+            guard let server else { throw Self.idleNeedsServer }
+            let settings = IdleRun.Settings(target: target, clients: self.clients, connectRate: self.connectRate)
+            report = try await IdleRun(settings: settings, server: server, progress: progress).run().report
+        } else {
+            let settings = LoadRun.Settings(
+                target: target, clients: self.clients, senders: self.senders, rate: self.rate,
+                duration: self.duration, warmup: self.warmup, messageBytes: self.messageBytes,
+                connectRate: self.connectRate)
+            report = try await LoadRun(settings: settings, server: server, progress: progress).run().report
+        }
+        report.print(jsonOnly: self.jsonOnly)
+    }
+}

@@ -1,0 +1,106 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+
+/// Opens the clients: TCP connect, then the HTTP upgrade to WebSocket, at most `connectRate` new connections a
+/// second so that a burst of SYNs does not overflow the server's listen backlog.
+struct ClientConnector: Sendable {
+    /// How long the upgrades may take once every connection has been started.
+    private static let upgradeTimeoutNanos: UInt64 = 30_000_000_000
+    /// The largest frame accepted from the server; its messages are at most a few KiB.
+    private static let maxFrameSize = 1 << 16
+
+    let target: ServerURL
+    let run: BenchRunHandle
+    let connectRate: Int
+    let progress: ProgressLog
+
+    /// Opens `count` clients and returns once all are upgraded; throws on the first failure.
+    func connectAll(count: Int) async throws {
+        let start = Monotonic.now
+        var started = 0
+        var lastReport = start
+        var allStartedAt: UInt64?
+        while true {
+            let now = Monotonic.now
+            let due = min(count, Int(Double(now - start) / 1e9 * Double(self.connectRate)) + 1)
+            while started < due {
+                self.connect(index: started)
+                started += 1
+            }
+            if started == count, allStartedAt == nil {
+                allStartedAt = now
+            }
+            let (upgraded, failure) = try await self.run.read { ($0.tracker.upgraded, $0.tracker.failure) }
+            if let failure {
+                throw BenchError.connectFailed(failure)
+            }
+            if upgraded == count {
+                return
+            }
+            if let allStartedAt, now - allStartedAt > Self.upgradeTimeoutNanos {
+                throw BenchError.upgradeTimeout(upgraded: upgraded, total: count)
+            }
+            if now - lastReport >= 1_000_000_000 {
+                self.progress.say("\(upgraded) of \(count) clients connected")
+                lastReport = now
+            }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+    }
+
+    private func connect(index: Int) {
+        let run = self.run
+        let target = self.target
+        ClientBootstrap(group: run.loop)
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .connectTimeout(.seconds(10))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+                        configuration: Self.pipelineConfiguration(target: target, index: index, run: run.bound))
+                    upgrade.whenComplete { result in
+                        run.bound.value.tracker.upgradeFinished(index: index, result: result)
+                    }
+                }
+            }
+            .connect(host: target.host, port: target.port)
+            .whenFailure { error in
+                run.bound.value.tracker.connectFailed(index: index, target: target, error: error)
+            }
+    }
+
+    /// The HTTP client pipeline that asks for the upgrade and, on success, installs the client's handler.
+    private static func pipelineConfiguration(
+        target: ServerURL,
+        index: Int,
+        run: NIOLoopBound<BenchRun>
+    ) -> NIOUpgradableHTTPClientPipelineConfiguration<UpgradeOutcome> {
+        let upgrader = NIOTypedWebSocketClientUpgrader<UpgradeOutcome>(maxFrameSize: Self.maxFrameSize) { channel, _ in
+            channel.eventLoop.makeCompletedFuture {
+                let handler = run.value.makeHandler(index: index)
+                try channel.pipeline.syncOperations.addHandler(handler)
+                run.value.clientOpened(index: index, handler: handler)
+                return .upgraded
+            }
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Host", value: target.hostHeader)
+        headers.add(name: "Content-Length", value: "0")
+        let request = HTTPRequestHead(version: .http1_1, method: .GET, uri: target.path, headers: headers)
+        let upgrade = NIOTypedHTTPClientUpgradeConfiguration<UpgradeOutcome>(
+            upgradeRequestHead: request,
+            upgraders: [upgrader],
+            notUpgradingCompletionHandler: { channel in
+                channel.close(promise: nil)
+                return channel.eventLoop.makeSucceededFuture(.declined)
+            }
+        )
+        var configuration = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: upgrade)
+        // The server writes the history right after its 101 response, often in the same TCP segment; the
+        // default strategy would drop those bytes along with the HTTP decoder.
+        configuration.leftOverBytesStrategy = .forwardBytes
+        return configuration
+    }
+}

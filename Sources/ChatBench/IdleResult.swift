@@ -1,0 +1,41 @@
+/// The figures of an idle-memory run and how they are reported.
+struct IdleResult {
+    let settings: IdleRun.Settings
+    let connected: Int
+    let connectSeconds: Double
+    let rssBeforeKiB: Int
+    let rssAfterKiB: Int
+    let historyFrames: Int
+    let disconnects: Int
+
+    var kibPerConnection: Double {
+        Double(self.rssAfterKiB - self.rssBeforeKiB) / Double(self.settings.clients)
+    }
+
+    var report: Report {
+        let rows: [(label: String, value: String)] = [
+            ("clients connected", "\(self.connected) of \(self.settings.clients) in \(self.connectSeconds.fixed(2)) s"),
+            ("history frames received", "\(self.historyFrames)"),
+            ("server RSS before", "\(self.rssBeforeKiB) KiB"),
+            ("server RSS after", "\(self.rssAfterKiB) KiB"),
+            ("per connection", "\(self.kibPerConnection.fixed(2)) KiB"),
+            ("disconnects", "\(self.disconnects)"),
+        ]
+        let warnings = self.disconnects > 0 ? ["\(self.disconnects) clients lost their connection while idle."] : []
+        let json = JSONValue.object([
+            ("mode", .string("idle")),
+            ("url", .string(self.settings.target.text)),
+            ("clients", .integer(self.settings.clients)),
+            ("connected", .integer(self.connected)),
+            ("connectSeconds", .number(self.connectSeconds, decimals: 3)),
+            ("historyFrames", .integer(self.historyFrames)),
+            ("serverRSSBeforeKiB", .integer(self.rssBeforeKiB)),
+            ("serverRSSAfterKiB", .integer(self.rssAfterKiB)),
+            ("serverKiBPerConnection", .number(self.kibPerConnection, decimals: 3)),
+            ("disconnects", .integer(self.disconnects)),
+        ])
+        return Report(
+            title: "chat-bench idle-memory run against \(self.settings.target.text)", rows: rows, warnings: warnings,
+            json: json)
+    }
+}

@@ -1,0 +1,63 @@
+/// Idle-memory mode: the server's resident memory before and after holding `clients` connections that send
+/// nothing.
+struct IdleRun {
+    struct Settings: Sendable {
+        let target: ServerURL
+        let clients: Int
+        let connectRate: Int
+    }
+
+    /// The history burst is over once no frame has arrived for this long.
+    private static let quietSeconds = 1.0
+    /// Going on after this long even if frames keep trickling in.
+    private static let historyTimeout = 30.0
+    /// Time for the server's allocator and caches to settle before memory is read.
+    private static let settleSeconds = 3.0
+
+    let settings: Settings
+    let server: ProcessProbe
+    let progress: ProgressLog
+
+    func run() async throws -> IdleResult {
+        let settings = self.settings
+        let before = try self.server.residentKiB()
+        return try await withBenchRun(
+            identity: RunIdentity(), clients: settings.clients, senders: 0, rate: 1, textBytes: 0,
+            progress: self.progress
+        ) { run in
+            self.progress.say("connecting \(settings.clients) idle clients to \(settings.target.text)")
+            let connectStart = Monotonic.now
+            try await ClientConnector(
+                target: settings.target, run: run, connectRate: settings.connectRate, progress: self.progress
+            ).connectAll(count: settings.clients)
+            let connectSeconds = Monotonic.seconds(Monotonic.now - connectStart)
+            try await self.waitForHistory(run)
+            self.progress.say("settling for \(Self.settleSeconds) s")
+            try await Monotonic.sleep(seconds: Self.settleSeconds)
+            let after = try self.server.residentKiB()
+            let (connected, frames, disconnects) = try await run.read {
+                ($0.tracker.upgraded, $0.recorder.frames, $0.tracker.disconnects)
+            }
+            return IdleResult(
+                settings: settings, connected: connected, connectSeconds: connectSeconds, rssBeforeKiB: before,
+                rssAfterKiB: after, historyFrames: frames, disconnects: disconnects)
+        }
+    }
+
+    /// Waits until the history each client receives on connecting has stopped arriving.
+    private func waitForHistory(_ run: BenchRunHandle) async throws {
+        let deadline = Monotonic.now + Monotonic.nanoseconds(Self.historyTimeout)
+        var frames = try await run.read { $0.recorder.frames }
+        var quietSince = Monotonic.now
+        while Monotonic.now < deadline {
+            try await Monotonic.sleep(seconds: 0.1)
+            let latest = try await run.read { $0.recorder.frames }
+            if latest != frames {
+                frames = latest
+                quietSince = Monotonic.now
+            } else if Monotonic.seconds(Monotonic.now - quietSince) >= Self.quietSeconds {
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import NIOCore
+
+/// Load mode: clients connect, the senders greet, then send at the rate through a warm-up and the measured
+/// window while every client records what it receives.
+struct LoadRun {
+    struct Settings: Sendable {
+        let target: ServerURL
+        let clients: Int
+        let senders: Int
+        let rate: Double
+        let duration: Double
+        let warmup: Double
+        let messageBytes: Int
+        let connectRate: Int
+    }
+
+    /// How long to wait for every client to see every greeting before going on anyway.
+    private static let greetingTimeout = 10.0
+    /// The pause after the greetings, so their announcements are out of the way.
+    private static let settleSeconds = 1.0
+    /// How long after the window to wait for messages still in flight.
+    private static let stragglerTimeout = 5.0
+
+    let settings: Settings
+    let server: ProcessProbe?
+    let progress: ProgressLog
+
+    func run() async throws -> LoadResult {
+        let settings = self.settings
+        return try await withBenchRun(
+            identity: RunIdentity(), clients: settings.clients, senders: settings.senders, rate: settings.rate,
+            textBytes: settings.messageBytes, progress: self.progress
+        ) { run in
+            self.progress.say("connecting \(settings.clients) clients to \(settings.target.text)")
+            let connectStart = Monotonic.now
+            try await ClientConnector(
+                target: settings.target, run: run, connectRate: settings.connectRate, progress: self.progress
+            ).connectAll(count: settings.clients)
+            let connectSeconds = Monotonic.seconds(Monotonic.now - connectStart)
+            try await self.greet(run)
+            try await Monotonic.sleep(seconds: Self.settleSeconds)
+
+            let window = try await self.startSending(run)
+            self.progress.say("warming up for \(settings.warmup) s")
+            try await Monotonic.sleep(until: window.measuredFrom)
+            let before = try CPUSample(server: self.server)
+            self.progress.say("measuring for \(settings.duration) s")
+            try await Monotonic.sleep(until: window.until)
+            let after = try CPUSample(server: self.server)
+            try await self.waitForStragglers(run)
+            let serverRSS = try self.server?.residentKiB()
+            let outcome = try await run.read { LoadOutcome($0) }
+            return LoadResult(
+                settings: settings, connectSeconds: connectSeconds, outcome: outcome, cpuBefore: before,
+                cpuAfter: after, serverRSSKiB: serverRSS)
+        }
+    }
+
+    /// Each sender sends one greeting and the run waits until every client has seen all of them, so the join
+    /// announcements they cause are not part of the measurement.
+    private func greet(_ run: BenchRunHandle) async throws {
+        let clients = self.settings.clients
+        let greeters = try await run.read { $0.pacer.sendHellos() }
+        self.progress.say("\(greeters) senders greeted; waiting for every client to see the greetings")
+        let deadline = Monotonic.now + Monotonic.nanoseconds(Self.greetingTimeout)
+        while try await run.read({ $0.recorder.hellos }) < greeters * clients {
+            guard Monotonic.now < deadline else {
+                self.progress.say("not every greeting arrived within \(Self.greetingTimeout) s; going on")
+                return
+            }
+            try await Monotonic.sleep(seconds: 0.02)
+        }
+    }
+
+    /// Schedules the warm-up and the window and starts the pacer's timer.
+    private func startSending(_ run: BenchRunHandle) async throws -> (measuredFrom: UInt64, until: UInt64) {
+        let start = Monotonic.now + Monotonic.nanoseconds(0.01)
+        let measuredFrom = start + Monotonic.nanoseconds(self.settings.warmup)
+        let until = measuredFrom + Monotonic.nanoseconds(self.settings.duration)
+        try await run.read { run in
+            run.recorder.measure(from: measuredFrom, until: until)
+            run.pacer.schedule(start: start, measuredFrom: measuredFrom, until: until)
+        }
+        // One tick per message when that is at least a millisecond apart, else batches each millisecond; never
+        // coarser than 10 ms, so that late messages stay rare.
+        let tick = TimeAmount.nanoseconds(Int64(min(max(1e9 / self.settings.rate, 1e6), 1e7)))
+        let bound = run.bound
+        let now = Monotonic.now
+        let delay = TimeAmount.nanoseconds(start > now ? Int64(start - now) : 0)
+        run.loop.scheduleRepeatedTask(initialDelay: delay, delay: tick) { task in
+            if !bound.value.pacer.tick() {
+                task.cancel()
+            }
+        }
+        return (measuredFrom, until)
+    }
+
+    /// Waits until every message of the window has reached every client, or the straggler timeout passes.
+    private func waitForStragglers(_ run: BenchRunHandle) async throws {
+        let clients = self.settings.clients
+        let deadline = Monotonic.now + Monotonic.nanoseconds(Self.stragglerTimeout)
+        while Monotonic.now < deadline {
+            let done = try await run.read { run in
+                run.pacer.finished && run.recorder.deliveries >= run.pacer.measuredSent * clients
+            }
+            if done {
+                return
+            }
+            try await Monotonic.sleep(seconds: 0.02)
+        }
+        self.progress.say("stopped waiting for undelivered messages after \(Self.stragglerTimeout) s")
+    }
+}
+
+/// What the clients counted, copied off the event loop.
+struct LoadOutcome: Sendable {
+    let connected: Int
+    let sent: Int
+    let maxSendLagMilliseconds: Double
+    let deliveries: Int
+    let latency: LatencySummary
+    let disconnects: Int
+    let serverCloses: Int
+    let errorFrames: Int
+
+    init(_ run: BenchRun) {
+        self.connected = run.tracker.upgraded
+        self.sent = run.pacer.measuredSent
+        self.maxSendLagMilliseconds = Double(run.pacer.maxSendLagNanos) / 1e6
+        self.deliveries = run.recorder.deliveries
+        self.latency = LatencySummary(run.recorder.latencies)
+        self.disconnects = run.tracker.disconnects
+        self.serverCloses = run.tracker.serverCloses
+        self.errorFrames = run.recorder.errorFrames
+    }
+}
+
+/// The CPU time used so far by the generator, the machine and, if known, the server.
+struct CPUSample: Sendable {
+    let time = Monotonic.now
+    let generatorSeconds: Double
+    let serverSeconds: Double?
+    let machine: MachineCPU
+
+    init(server: ProcessProbe?) throws {
+        self.generatorSeconds = try ProcessProbe.current.cpuSeconds()
+        self.serverSeconds = try server?.cpuSeconds()
+        self.machine = try MachineCPU()
+    }
+}

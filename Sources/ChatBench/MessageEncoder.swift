@@ -1,0 +1,87 @@
+import Foundation
+import NIOCore
+
+/// Builds one sender's `/chat` frames.
+///
+/// Every message's text is `bench:<run>:<sender>:<sequence>:<sentNanos>:` padded with `x` to the requested
+/// size, so a receiver can find this run's messages and their send time without decoding JSON. The greeting
+/// that makes the server announce the sender is `bench:<run>:hello`.
+struct MessageEncoder {
+    /// Sizes that hold the header (about 50 bytes at most) and that the server accepts.
+    static let allowedTextBytes = 64...4096
+
+    /// Room left in front of each payload so the WebSocket encoder can put the frame header there instead of
+    /// writing it as a separate buffer.
+    private static let frameHeaderRoom = 14
+
+    private let marker: [UInt8]
+    private let sender: UInt64
+    private let textBytes: Int
+    private let envelopePrefix = Array(#"{"message":""#.utf8)
+    private let envelopeSuffix: [UInt8]
+    private let allocator = ByteBufferAllocator()
+
+    init(run: RunIdentity, sender: Int, textBytes: Int) {
+        self.marker = run.marker
+        self.sender = UInt64(sender)
+        self.textBytes = textBytes
+        let user = "bench-\(run.id)-\(sender)"
+        self.envelopeSuffix = Array(#"","user":"\#(user)","userID":"\#(UUID().uuidString)"}"#.utf8)
+    }
+
+    func message(sequence: UInt64, sentNanos: UInt64) -> ByteBuffer {
+        self.frame(padded: true) { buffer in
+            buffer.writeBytes(self.marker)
+            buffer.writeDecimal(self.sender)
+            buffer.writeInteger(UInt8(ascii: ":"))
+            buffer.writeDecimal(sequence)
+            buffer.writeInteger(UInt8(ascii: ":"))
+            buffer.writeDecimal(sentNanos)
+            buffer.writeInteger(UInt8(ascii: ":"))
+        }
+    }
+
+    func hello() -> ByteBuffer {
+        self.frame(padded: false) { buffer in
+            buffer.writeBytes(self.marker)
+            buffer.writeString("hello")
+        }
+    }
+
+    /// Wraps the text written by `writeText` in the JSON envelope, padded with `x` to ``textBytes`` if asked.
+    private func frame(padded: Bool, _ writeText: (inout ByteBuffer) -> Void) -> ByteBuffer {
+        var buffer = self.allocator.buffer(
+            capacity: Self.frameHeaderRoom + self.envelopePrefix.count + self.textBytes + self.envelopeSuffix.count)
+        buffer.moveWriterIndex(forwardBy: Self.frameHeaderRoom)
+        buffer.moveReaderIndex(forwardBy: Self.frameHeaderRoom)
+        buffer.writeBytes(self.envelopePrefix)
+        let textStart = buffer.writerIndex
+        writeText(&buffer)
+        if padded {
+            let written = buffer.writerIndex - textStart
+            buffer.writeRepeatingByte(UInt8(ascii: "x"), count: max(0, self.textBytes - written))
+        }
+        buffer.writeBytes(self.envelopeSuffix)
+        return buffer
+    }
+}
+
+extension ByteBuffer {
+    /// Writes `value` in decimal ASCII without building a `String`.
+    fileprivate mutating func writeDecimal(_ value: UInt64) {
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        self.writeRepeatingByte(UInt8(ascii: "0"), count: digits)
+        var remaining = value
+        var index = self.writerIndex - 1
+        repeat {
+            self.setInteger(UInt8(ascii: "0") + UInt8(remaining % 10), at: index)
+            remaining /= 10
+            index -= 1
+        } while remaining > 0
+    }
+}

@@ -1,0 +1,26 @@
+import NIOCore
+
+/// Sits next to the pipeline's head, below NIO's `WebSocketFrameEncoder`, so that bytes already framed by
+/// ``WebSocketFrameBytes`` reach the socket without a per-connection header, allocation or copy.
+///
+/// Writes through it and through the encoder land in the same outbound queue in call order, because both happen
+/// synchronously on the channel's event loop.
+final class RawFrameWriter: ChannelOutboundHandler, RemovableChannelHandler {
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private var context: ChannelHandlerContext?
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    /// Queues framed bytes. Call on the event loop.
+    func write(_ bytes: ByteBuffer) {
+        self.context?.write(Self.wrapOutboundOut(bytes), promise: nil)
+    }
+}
