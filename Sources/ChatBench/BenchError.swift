@@ -10,7 +10,7 @@ enum BenchError: Error, CustomStringConvertible {
         case .invalidURL(let text):
             "\(text) is not a ws:// URL with a host (wss:// is not supported)."
         case .connectFailed(let reason):
-            "Could not open the WebSocket clients: \(reason). Is the server running at that address?"
+            "Could not open the WebSocket clients: \(reason)."
         case .upgradeTimeout(let upgraded, let total):
             "Only \(upgraded) of \(total) clients completed the WebSocket upgrade in time; "
                 + "the server may be overloaded."

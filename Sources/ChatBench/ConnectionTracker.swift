@@ -31,7 +31,8 @@ final class ConnectionTracker {
 
     func connectFailed(index: Int, target: ServerURL, error: any Error) {
         self.connectFailure =
-            self.connectFailure ?? "client \(index) could not connect to \(target.hostHeader): \(error)"
+            self.connectFailure
+            ?? "client \(index) could not connect to \(target.hostHeader) (is the server running there?): \(error)"
     }
 
     func upgradeFinished(index: Int, result: Result<UpgradeOutcome, any Error>) {
