@@ -11,13 +11,18 @@ public struct FluentMessageStore: MessageStore {
         self.database = database
     }
 
-    public func append(_ messages: [StoredMessage]) async throws {
+    /// One transaction per batch. Written with Fluent's future API and awaited on the caller's actor (the room,
+    /// whose executor is an event loop): the result arrives on the database's event loop and resumes the room
+    /// directly, instead of hopping through the global executor at every Fluent `async` layer.
+    public func append(_ messages: [StoredMessage], isolation: isolated (any Actor)? = #isolation) async throws {
         let records = messages.map(MessageRecord.init)
-        try await self.database.withConnection { connection in
-            try await SQLiteTuning.prepareForWrite(connection)
-            try await connection.transaction { transaction in
-                try await records.create(on: transaction)
+        let written = self.database.withConnection { connection in
+            SQLiteTuning.prepareForWrite(connection).flatMap {
+                connection.transaction { transaction in records.create(on: transaction) }
             }
+        }
+        try await withCheckedThrowingContinuation(isolation: isolation) { (continuation: CheckedContinuation<Void, any Error>) in
+            written.whenComplete { continuation.resume(with: $0) }
         }
     }
 

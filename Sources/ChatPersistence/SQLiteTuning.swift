@@ -1,4 +1,5 @@
 import FluentKit
+import NIOCore
 import SQLKit
 
 /// The SQLite settings the store relies on.
@@ -17,8 +18,10 @@ public enum SQLiteTuning {
 
     /// Per-connection settings; cheap (no I/O), so applied before each write on whichever pooled connection
     /// serves it.
-    static func prepareForWrite(_ database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase, sql.dialect.name == "sqlite" else { return }
-        try await sql.raw("PRAGMA synchronous=NORMAL").run()
+    static func prepareForWrite(_ database: any Database) -> EventLoopFuture<Void> {
+        guard let sql = database as? any SQLDatabase, sql.dialect.name == "sqlite" else {
+            return database.eventLoop.makeSucceededVoidFuture()
+        }
+        return sql.raw("PRAGMA synchronous=NORMAL").run()
     }
 }

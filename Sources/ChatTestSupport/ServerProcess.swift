@@ -3,13 +3,18 @@ import NIOConcurrencyHelpers
 
 /// The real `chat-server` executable run as a child process, for what an in-process server cannot show: a
 /// SIGKILL and a restart on the same data directory.
+///
+/// Its output is read by a dedicated thread with blocking reads, and its exit is awaited through Foundation's
+/// termination handler: no run loop and no dispatch source, which both misbehave around process exit on Linux.
 public final class ServerProcess: Sendable {
     private let process: Process
+    private let exit: ExitStatus
     public let httpPort: Int
     public let tcpPort: Int
 
-    private init(process: Process, httpPort: Int, tcpPort: Int) {
+    private init(process: Process, exit: ExitStatus, httpPort: Int, tcpPort: Int) {
         self.process = process
+        self.exit = exit
         self.httpPort = httpPort
         self.tcpPort = tcpPort
     }
@@ -36,19 +41,11 @@ public final class ServerProcess: Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
-        let lines = Inbox<String>()
-        let partial = NIOLockedValueBox("")
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = String(decoding: handle.availableData, as: UTF8.self)
-            let complete = partial.withLockedValue { text -> [String] in
-                text += chunk
-                var parts = text.components(separatedBy: "\n")
-                text = parts.removeLast()
-                return parts
-            }
-            complete.forEach(lines.push)
-        }
+        let exit = ExitStatus()
+        process.terminationHandler = { exit.record($0.terminationStatus) }
         try process.run()
+        let lines = Inbox<String>()
+        Self.readLines(from: output.fileHandleForReading, into: lines)
         var httpPort: Int?
         var tcpPort: Int?
         while httpPort == nil || tcpPort == nil {
@@ -59,25 +56,57 @@ public final class ServerProcess: Sendable {
             if line.contains("HTTP and WebSocket listening on") { httpPort = Self.port(in: line, after: "http://127.0.0.1:") }
             if line.contains("TCP text protocol listening on") { tcpPort = Self.port(in: line, after: "listening on 127.0.0.1:") }
         }
-        return ServerProcess(process: process, httpPort: httpPort!, tcpPort: tcpPort!)
+        return ServerProcess(process: process, exit: exit, httpPort: httpPort!, tcpPort: tcpPort!)
     }
 
     /// SIGKILL: no shutdown code runs at all.
-    public func kill() {
+    public func kill() async {
         Foundation.kill(self.process.processIdentifier, SIGKILL)
-        self.process.waitUntilExit()
+        _ = await self.exit.wait()
     }
 
     /// SIGTERM, then waits for the process to exit; returns its exit status.
     @discardableResult
-    public func terminate() -> Int32 {
+    public func terminate() async -> Int32 {
         self.process.terminate()
-        self.process.waitUntilExit()
-        return self.process.terminationStatus
+        return await self.exit.wait()
+    }
+
+    private static func readLines(from handle: FileHandle, into lines: Inbox<String>) {
+        let reader = Thread {
+            var partial = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                partial.append(chunk)
+                while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
+                    lines.push(String(decoding: partial[..<newline], as: UTF8.self))
+                    partial.removeSubrange(...newline)
+                }
+            }
+            lines.finish()
+        }
+        reader.start()
     }
 
     private static func port(in line: String, after marker: String) -> Int? {
         guard let range = line.range(of: marker) else { return nil }
         return Int(line[range.upperBound...].prefix { $0.isNumber })
+    }
+}
+
+/// A child's exit status, recorded by the termination handler and awaited by tests.
+private final class ExitStatus: Sendable {
+    private let status = NIOLockedValueBox<Int32?>(nil)
+
+    func record(_ status: Int32) {
+        self.status.withLockedValue { $0 = status }
+    }
+
+    func wait() async -> Int32 {
+        while true {
+            if let status = self.status.withLockedValue({ $0 }) { return status }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
     }
 }

@@ -24,14 +24,13 @@ struct CrashRecoveryTests {
         while received.count < 200 {
             received.append(try await reader.nextJSON(TutorialMessage.self, timeout: .seconds(30)))
         }
-        server.kill()
+        await server.kill()
         sending.cancel()
         while let frame = await reader.frames.next(timeout: .seconds(2)) {
             if let message = try? JSONDecoder().decode(TutorialMessage.self, from: Data(frame.payload)) { received.append(message) }
         }
         // validate: the restarted server's history starts with exactly what the reader saw, once each.
         let restarted = try await ServerProcess.start(dataDirectory: directory, arguments: ["--history-on-join", "5000"])
-        defer { restarted.terminate() }
         let checker = try await WebSocketTestClient.connect(host: "127.0.0.1", port: restarted.httpPort, path: "/chat")
         var history: [TutorialMessage] = []
         while let frame = await checker.frames.next(timeout: .seconds(2)) {
@@ -41,6 +40,7 @@ struct CrashRecoveryTests {
         #expect(Array(history.prefix(received.count).map(\.id)) == received.map(\.id))
         #expect(Set(history.map(\.id)).count == history.count)
         #expect(history.map(\.message) == (0..<history.count).map { "m\($0)" })
+        await restarted.terminate()
     }
 
     @Test("SIGTERM stops the real executable cleanly")
@@ -49,7 +49,7 @@ struct CrashRecoveryTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let server = try await ServerProcess.start(dataDirectory: directory)
         let client = try await WebSocketTestClient.connect(host: "127.0.0.1", port: server.httpPort, path: "/chat")
-        let status = server.terminate()
+        let status = await server.terminate()
         #expect(status == 0)
         #expect(try await client.nextCloseCode() == 1001)
     }

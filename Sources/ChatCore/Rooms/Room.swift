@@ -205,7 +205,7 @@ public actor Room {
                 text: entry.0.text, date: date)
         }
         do {
-            try await self.store.append(messages)
+            try await self.store.append(messages, isolation: self)
         } catch {
             self.logger.error("could not store \(messages.count) message(s): \(error)")
             for (_, completion) in drafts { completion?(.failure(error)) }

@@ -1,32 +1,40 @@
+import NIOConcurrencyHelpers
+
 /// A ``MessageStore`` that keeps everything in memory: for unit tests of rooms and for tools that need no
 /// durability.
-public actor InMemoryMessageStore: MessageStore {
-    private var messages: [RoomID: [StoredMessage]] = [:]
-    private var failuresToInject = 0
+public final class InMemoryMessageStore: MessageStore {
+    private struct State {
+        var messages: [RoomID: [StoredMessage]] = [:]
+        var failuresToInject = 0
+    }
+
+    private let state = NIOLockedValueBox(State())
 
     public init() {}
 
-    /// Makes the next `count` calls to ``append(_:)`` fail without storing anything.
+    /// Makes the next `count` calls to ``append(_:isolation:)`` fail without storing anything.
     public func failNextAppends(_ count: Int) {
-        self.failuresToInject = count
+        self.state.withLockedValue { $0.failuresToInject = count }
     }
 
-    public func append(_ batch: [StoredMessage]) throws {
-        if self.failuresToInject > 0 {
-            self.failuresToInject -= 1
-            throw Errors.injectedFailure
+    public func append(_ batch: [StoredMessage], isolation: isolated (any Actor)? = #isolation) async throws {
+        try self.state.withLockedValue { state in
+            if state.failuresToInject > 0 {
+                state.failuresToInject -= 1
+                throw Errors.injectedFailure
+            }
+            for message in batch {
+                state.messages[message.room, default: []].append(message)
+            }
         }
-        for message in batch {
-            self.messages[message.room, default: []].append(message)
-        }
     }
 
-    public func latest(in room: RoomID, limit: Int) -> [StoredMessage] {
-        Array((self.messages[room] ?? []).suffix(limit))
+    public func latest(in room: RoomID, limit: Int) async -> [StoredMessage] {
+        self.state.withLockedValue { Array(($0.messages[room] ?? []).suffix(limit)) }
     }
 
-    public func lastSequence(in room: RoomID) -> Int64 {
-        self.messages[room]?.last?.seq ?? 0
+    public func lastSequence(in room: RoomID) async -> Int64 {
+        self.state.withLockedValue { $0.messages[room]?.last?.seq ?? 0 }
     }
 
     public enum Errors: Error {

@@ -5,7 +5,10 @@
 /// none is (the room then reports the failure to each sender and reuses the sequence numbers).
 public protocol MessageStore: Sendable {
     /// Stores the messages atomically, in the order given.
-    func append(_ messages: [StoredMessage]) async throws
+    ///
+    /// Runs on the caller's actor (`isolation`, the room): the room awaits one write per batch on its hot path,
+    /// and a nonisolated `async` function would hop to the global executor and back each time.
+    func append(_ messages: [StoredMessage], isolation: isolated (any Actor)?) async throws
 
     /// The last `limit` messages of a room, oldest first.
     func latest(in room: RoomID, limit: Int) async throws -> [StoredMessage]
