@@ -1,6 +1,8 @@
 import ChatCore
 import FluentKit
 import FluentSQL
+import NIOCore
+import SQLKit
 
 /// The ``MessageStore`` on a Fluent database: SQLite by default, written against FluentKit and SQLKit only so
 /// that another driver can serve it.
@@ -11,15 +13,23 @@ public struct FluentMessageStore: MessageStore {
         self.database = database
     }
 
-    /// One transaction per batch. Written with Fluent's future API and awaited on the caller's actor (the room,
-    /// whose executor is an event loop): the result arrives on the database's event loop and resumes the room
-    /// directly, instead of hopping through the global executor at every Fluent `async` layer.
+    /// One multi-row `INSERT` per batch: a single statement, so SQLite applies it atomically, all rows or none.
+    ///
+    /// Written with SQLKit rather than Fluent's model API, which builds each row by reflection and bridges through
+    /// Swift tasks (a quarter of the server's CPU at 200 messages/s). The future is awaited on the caller's actor
+    /// (the room, whose executor is an event loop), so the result resumes the room directly instead of hopping
+    /// through the global executor.
     public func append(_ messages: [StoredMessage], isolation: isolated (any Actor)? = #isolation) async throws {
-        let records = messages.map(MessageRecord.init)
-        let written = self.database.withConnection { connection in
-            SQLiteTuning.prepareForWrite(connection).flatMap {
-                connection.transaction { transaction in records.create(on: transaction) }
+        let written = self.database.withConnection { connection -> EventLoopFuture<Void> in
+            guard let sql = connection as? any SQLDatabase else {
+                return connection.eventLoop.makeFailedFuture(Errors.notSQL)
             }
+            let builder = sql.insert(into: MessageRecord.schema).columns(MessageRecord.columns)
+            for message in messages {
+                builder.values(MessageRecord.values(of: message))
+            }
+            let statement = builder.insert
+            return SQLiteTuning.prepareForWrite(connection).flatMap { sql.execute(sql: statement) { _ in } }
         }
         try await withCheckedThrowingContinuation(isolation: isolation) { (continuation: CheckedContinuation<Void, any Error>) in
             written.whenComplete { continuation.resume(with: $0) }
@@ -40,5 +50,10 @@ public struct FluentMessageStore: MessageStore {
         try await MessageRecord.query(on: self.database)
             .filter(\.$room == room.rawValue)
             .max(\.$seq) ?? 0
+    }
+
+    public enum Errors: Error {
+        /// The database has no SQL interface (every Fluent SQL driver has one).
+        case notSQL
     }
 }

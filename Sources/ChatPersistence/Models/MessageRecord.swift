@@ -19,14 +19,12 @@ final class MessageRecord: Model, @unchecked Sendable {
 
     init() {}
 
-    init(_ message: StoredMessage) {
-        self.id = message.id
-        self.room = message.room.rawValue
-        self.seq = message.seq
-        self.senderName = message.sender.name
-        self.senderID = message.sender.id
-        self.text = message.text
-        self.createdAt = message.date
+    /// The columns the store inserts, in the order of ``values(of:)``.
+    static let columns = ["id", "room", "seq", "sender_name", "sender_id", "text", "created_at"]
+
+    /// One row's values, bound through the driver's own encoder (the one Fluent reads them back with).
+    static func values(of message: StoredMessage) -> [any Encodable & Sendable] {
+        [message.id, message.room.rawValue, message.seq, message.sender.name, message.sender.id, message.text, message.date]
     }
 
     func storedMessage() throws -> StoredMessage {
