@@ -118,6 +118,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "ChatPersistenceTests",
+            dependencies: [
+                "ChatPersistence", "ChatCore",
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "ChatServerTests",
             dependencies: [
                 "ChatServer", "ChatTestSupport", "ChatProtocol", "ChatCore",

@@ -1,0 +1,85 @@
+import ChatCore
+import ChatPersistence
+import FluentKit
+import FluentSQLiteDriver
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import Testing
+
+/// A store under test and how to dispose of it.
+struct StoreFixture: Sendable {
+    let name: String
+    let make: @Sendable () async throws -> (store: any MessageStore, close: @Sendable () async -> Void)
+}
+
+/// An empty SQLite file, migrated, opened the way the server opens it.
+let sqliteFixture = StoreFixture(name: "SQLite file") {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite").path
+    let databases = Databases(threadPool: NIOThreadPool.singleton, on: MultiThreadedEventLoopGroup.singleton)
+    databases.use(.sqlite(.file(path)), as: .sqlite)
+    let logger = Logger(label: "store-test")
+    let loop = MultiThreadedEventLoopGroup.singleton.next()
+    let database = databases.database(logger: logger, on: loop)!
+    try await SQLiteTuning.enableWAL(database)
+    let migrations = Migrations()
+    migrations.add(ChatMigrations.all)
+    let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: loop)
+    try await migrator.setupIfNeeded().get()
+    try await migrator.prepareBatch().get()
+    return (FluentMessageStore(database: database), {
+        await databases.shutdownAsync()
+        try? FileManager.default.removeItem(atPath: path)
+    })
+}
+
+let inMemoryFixture = StoreFixture(name: "in memory") {
+    (InMemoryMessageStore(), {})
+}
+
+/// The same contract checked against every `MessageStore`, as Fluent's own benchmark runs one suite per driver.
+@Suite("MessageStore contract")
+struct MessageStoreConformanceTests {
+    static let fixtures = [sqliteFixture, inMemoryFixture]
+
+    func message(_ seq: Int64, room: RoomID = "r", text: String? = nil) -> StoredMessage {
+        StoredMessage(
+            room: room, seq: seq, id: UUID(), sender: Sender(name: "ann", id: UUID()), text: text ?? "m\(seq)",
+            date: Date(timeIntervalSinceReferenceDate: 800_000_000 + Double(seq) + 0.25))
+    }
+
+    @Test("appends read back exactly, oldest first, per room", arguments: fixtures)
+    func roundTrip(fixture: StoreFixture) async throws {
+        let (store, close) = try await fixture.make()
+        let first = (1...3).map { self.message($0) }
+        let other = [self.message(1, room: "other", text: "elsewhere")]
+        try await store.append(first, isolation: nil)
+        try await store.append(other, isolation: nil)
+        try await store.append([self.message(4, text: "emoji 🎉 and \"quotes\"\nnewline")], isolation: nil)
+        let latest = try await store.latest(in: "r", limit: 2)
+        #expect(latest.map(\.seq) == [3, 4])
+        #expect(latest.last?.text == "emoji 🎉 and \"quotes\"\nnewline")
+        #expect(try await store.latest(in: "r", limit: 10).first == first.first)
+        #expect(try await store.lastSequence(in: "r") == 4)
+        #expect(try await store.lastSequence(in: "other") == 1)
+        #expect(try await store.lastSequence(in: "empty") == 0)
+        await close()
+    }
+
+    @Test("a batch with a sequence number already stored fails whole: nothing half-written")
+    func atomicBatch() async throws {
+        let (store, close) = try await sqliteFixture.make()
+        try await store.append([self.message(1), self.message(2)], isolation: nil)
+        await #expect(throws: (any Error).self) {
+            try await store.append([self.message(3), self.message(2, text: "duplicate")], isolation: nil)
+        }
+        #expect(try await store.latest(in: "r", limit: 10).map(\.text) == ["m1", "m2"])
+        #expect(try await store.lastSequence(in: "r") == 2)
+        await close()
+    }
+}
+
+extension StoreFixture: CustomTestStringConvertible {
+    var testDescription: String { self.name }
+}
