@@ -14,7 +14,7 @@ struct FanOut {
     private struct Group {
         let loop: any EventLoop
         let renderer: any EventRenderer
-        var sinks: [ObjectIdentifier: any EventSink] = [:]
+        var sinks = SinkSet()
     }
 
     private var groups: [GroupKey: Group] = [:]
@@ -23,9 +23,7 @@ struct FanOut {
 
     mutating func insert(_ sink: any EventSink) {
         let key = Self.key(for: sink)
-        if self.groups[key, default: Group(loop: sink.eventLoop, renderer: sink.renderer)]
-            .sinks.updateValue(sink, forKey: ObjectIdentifier(sink)) == nil
-        {
+        if self.groups[key, default: Group(loop: sink.eventLoop, renderer: sink.renderer)].sinks.insert(sink) {
             self.count += 1
         }
     }
@@ -34,7 +32,7 @@ struct FanOut {
     @discardableResult
     mutating func remove(_ sink: any EventSink) -> Bool {
         let key = Self.key(for: sink)
-        guard self.groups[key]?.sinks.removeValue(forKey: ObjectIdentifier(sink)) != nil else { return false }
+        guard self.groups[key]?.sinks.remove(sink) == true else { return false }
         if self.groups[key]?.sinks.isEmpty == true {
             self.groups[key] = nil
         }
@@ -43,7 +41,7 @@ struct FanOut {
     }
 
     func contains(_ sink: any EventSink) -> Bool {
-        self.groups[Self.key(for: sink)]?.sinks[ObjectIdentifier(sink)] != nil
+        self.groups[Self.key(for: sink)]?.sinks.contains(sink) == true
     }
 
     /// Renders the events once per format and writes them, in order, to every member.
@@ -59,15 +57,15 @@ struct FanOut {
                     return payloads
                 }()
             guard !payloads.isEmpty else { continue }
-            Self.write(payloads, to: group.sinks, on: group.loop)
+            Self.write(payloads, to: group.sinks.members, on: group.loop)
         }
     }
 
     /// Writes payloads to sinks that all live on `loop`, flushing each sink once: at once when the caller is
     /// on that loop (the room's own), else as one task on it.
-    static func write(_ payloads: [ByteBuffer], to sinks: [ObjectIdentifier: any EventSink], on loop: any EventLoop) {
+    static func write(_ payloads: [ByteBuffer], to sinks: ContiguousArray<any EventSink>, on loop: any EventLoop) {
         @Sendable func writeAll() {
-            for sink in sinks.values {
+            for sink in sinks {
                 for payload in payloads {
                     sink.write(payload)
                 }
@@ -83,5 +81,37 @@ struct FanOut {
 
     private static func key(for sink: any EventSink) -> GroupKey {
         GroupKey(loop: ObjectIdentifier(sink.eventLoop), renderer: ObjectIdentifier(sink.renderer))
+    }
+}
+
+/// Sinks in an array, for the tight loop of delivery, with an index for O(1) removal (swap with the last).
+struct SinkSet {
+    private(set) var members: ContiguousArray<any EventSink> = []
+    private var positions: [ObjectIdentifier: Int] = [:]
+
+    var isEmpty: Bool { self.members.isEmpty }
+
+    func contains(_ sink: any EventSink) -> Bool {
+        self.positions[ObjectIdentifier(sink)] != nil
+    }
+
+    /// Adds a sink; `false` if it was already there.
+    mutating func insert(_ sink: any EventSink) -> Bool {
+        let id = ObjectIdentifier(sink)
+        guard self.positions[id] == nil else { return false }
+        self.positions[id] = self.members.count
+        self.members.append(sink)
+        return true
+    }
+
+    /// Removes a sink; `false` if it was not there.
+    mutating func remove(_ sink: any EventSink) -> Bool {
+        guard let index = self.positions.removeValue(forKey: ObjectIdentifier(sink)) else { return false }
+        let last = self.members.removeLast()
+        if index < self.members.count {
+            self.members[index] = last
+            self.positions[ObjectIdentifier(last)] = index
+        }
+        return true
     }
 }

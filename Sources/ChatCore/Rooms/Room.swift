@@ -182,7 +182,7 @@ public actor Room {
         case .join(let sink, let history, let announcement):
             let payloads = self.recent.payloads(limit: history, renderer: sink.renderer)
             if !payloads.isEmpty {
-                FanOut.write(payloads, to: [ObjectIdentifier(sink): sink], on: sink.eventLoop)
+                FanOut.write(payloads, to: [sink], on: sink.eventLoop)
             }
             self.members.insert(sink)
             if let announcement {

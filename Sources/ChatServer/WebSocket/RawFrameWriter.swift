@@ -23,4 +23,10 @@ final class RawFrameWriter: ChannelOutboundHandler, RemovableChannelHandler {
     func write(_ bytes: ByteBuffer) {
         self.context?.write(Self.wrapOutboundOut(bytes), promise: nil)
     }
+
+    /// Sends what is queued. From here the flush goes straight to the head instead of through every handler;
+    /// nothing above holds back writes of its own (the frame encoder passes each frame on at once).
+    func flush() {
+        self.context?.flush()
+    }
 }

@@ -36,7 +36,7 @@ final class WebSocketConnection: EventSink {
     }
 
     func flush() {
-        self.channel.flush()
+        self.rawWriter.value.flush()
     }
 
     /// Queues one unfragmented message; call ``flush()`` after a batch. The payload is not copied: the header
