@@ -5,32 +5,30 @@ import NIOCore
 import SQLKit
 
 /// The ``MessageStore`` on a Fluent database: SQLite by default, written against FluentKit and SQLKit only so
-/// that another driver can serve it.
+/// that another driver can serve it. Reads go through Fluent; writes through one dedicated SQL connection.
 public struct FluentMessageStore: MessageStore {
     private let database: any Database
+    private let writer: any SQLDatabase
 
-    public init(database: any Database) {
+    /// - Parameters:
+    ///   - database: Fluent's handle, for reads.
+    ///   - writer: the connection every write goes through (``SQLiteWriteConnection/sql`` for SQLite).
+    public init(database: any Database, writer: any SQLDatabase) {
         self.database = database
+        self.writer = writer
     }
 
     /// One multi-row `INSERT` per batch: a single statement, so SQLite applies it atomically, all rows or none.
     ///
     /// Written with SQLKit rather than Fluent's model API, which builds each row by reflection and bridges through
-    /// Swift tasks (a quarter of the server's CPU at 200 messages/s). The future is awaited on the caller's actor
-    /// (the room, whose executor is an event loop), so the result resumes the room directly instead of hopping
-    /// through the global executor.
+    /// Swift tasks. The future is awaited on the caller's actor (the room, whose executor is an event loop), so the
+    /// result resumes the room directly instead of hopping through the global executor.
     public func append(_ messages: [StoredMessage], isolation: isolated (any Actor)? = #isolation) async throws {
-        let written = self.database.withConnection { connection -> EventLoopFuture<Void> in
-            guard let sql = connection as? any SQLDatabase else {
-                return connection.eventLoop.makeFailedFuture(Errors.notSQL)
-            }
-            let builder = sql.insert(into: MessageRecord.schema).columns(MessageRecord.columns)
-            for message in messages {
-                builder.values(MessageRecord.values(of: message))
-            }
-            let statement = builder.insert
-            return SQLiteTuning.prepareForWrite(connection).flatMap { sql.execute(sql: statement) { _ in } }
+        let builder = self.writer.insert(into: MessageRecord.schema).columns(MessageRecord.columns)
+        for message in messages {
+            builder.values(MessageRecord.values(of: message))
         }
+        let written: EventLoopFuture<Void> = self.writer.execute(sql: builder.insert) { _ in }
         try await withCheckedThrowingContinuation(isolation: isolation) { (continuation: CheckedContinuation<Void, any Error>) in
             written.whenComplete { continuation.resume(with: $0) }
         }
@@ -50,10 +48,5 @@ public struct FluentMessageStore: MessageStore {
         try await MessageRecord.query(on: self.database)
             .filter(\.$room == room.rawValue)
             .max(\.$seq) ?? 0
-    }
-
-    public enum Errors: Error {
-        /// The database has no SQL interface (every Fluent SQL driver has one).
-        case notSQL
     }
 }

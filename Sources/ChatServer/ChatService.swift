@@ -18,6 +18,7 @@ public final class ChatService: Sendable {
     /// on one of them when it is deallocated.
     private let tcpListener: NIOLockedValueBox<TCPListener?>
     private let hub: Hub
+    private let writer: SQLiteWriteConnection
     private let logger: Logger
 
     /// The HTTP/WebSocket port actually bound (useful with port 0).
@@ -27,11 +28,12 @@ public final class ChatService: Sendable {
     /// The address both listen on.
     public let host: String
 
-    private init(application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub, logger: Logger, host: String, httpPort: Int, tcpPort: Int) {
+    private init(application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub, writer: SQLiteWriteConnection, logger: Logger, host: String, httpPort: Int, tcpPort: Int) {
         self.application = application
         self.eventLoops = eventLoops
         self.tcpListener = NIOLockedValueBox(tcpListener)
         self.hub = hub
+        self.writer = writer
         self.logger = logger
         self.host = host
         self.httpPort = httpPort
@@ -47,8 +49,10 @@ public final class ChatService: Sendable {
         let application = try await Application.make(
             Environment(name: "production", arguments: ["chat-server"]), .shared(eventLoops))
         application.logger = logger
+        var storage: (hub: Hub, writer: SQLiteWriteConnection)?
         do {
-            let hub = try await self.openStorage(application, configuration: configuration, logger: logger)
+            let (hub, writer) = try await self.openStorage(application, configuration: configuration, logger: logger)
+            storage = (hub, writer)
             let lobby = try await hub.room(.lobby)
             application.registerRoutes(lobby: lobby, configuration: configuration)
             application.http.server.configuration.hostname = configuration.host
@@ -67,8 +71,12 @@ public final class ChatService: Sendable {
             let tcpPort = tcp.port ?? configuration.tcpPort
             logger.notice("HTTP and WebSocket listening on http://\(configuration.host):\(httpPort) (/chat, /echo/?id=NAME)")
             logger.notice("TCP text protocol listening on \(configuration.host):\(tcpPort) (iam:NAME, msg:TEXT)")
-            return ChatService(application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)
+            return ChatService(application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, writer: writer, logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)
         } catch {
+            if let storage {
+                await storage.hub.close()
+                await storage.writer.close()
+            }
             await application.server.shutdown()
             try? await application.asyncShutdown()
             try? await eventLoops.shutdownGracefully()
@@ -76,16 +84,20 @@ public final class ChatService: Sendable {
         }
     }
 
-    private static func openStorage(_ application: Application, configuration: ServerConfiguration, logger: Logger) async throws -> Hub {
+    /// Creates and migrates the database, then opens the connection all message writes go through.
+    private static func openStorage(_ application: Application, configuration: ServerConfiguration, logger: Logger) async throws -> (Hub, SQLiteWriteConnection) {
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
         application.databases.use(.sqlite(.file(configuration.databasePath)), as: .sqlite)
-        try await SQLiteTuning.enableWAL(application.db)
         application.migrations.add(ChatMigrations.all)
         try await application.autoMigrate()
-        // One `Database` handle: its pool lives on one event loop with one connection, so every write goes
-        // through a single SQLite connection in order, and batches never contend for the write lock.
-        let store = FluentMessageStore(database: application.db)
-        return Hub(eventLoops: application.eventLoopGroup, store: store, recentCapacity: max(configuration.historyOnJoin, configuration.tcpHistoryOnJoin), logger: logger)
+        let writer = try await SQLiteWriteConnection.open(
+            path: configuration.databasePath, threadPool: application.threadPool, on: application.eventLoopGroup.next(),
+            logger: logger)
+        let store = FluentMessageStore(database: application.db, writer: writer.sql)
+        let hub = Hub(
+            eventLoops: application.eventLoopGroup, store: store,
+            recentCapacity: max(configuration.historyOnJoin, configuration.tcpHistoryOnJoin), logger: logger)
+        return (hub, writer)
     }
 
     /// How many connections are in the lobby right now (for tests and diagnostics).
@@ -101,6 +113,7 @@ public final class ChatService: Sendable {
         self.tcpListener.withLockedValue { $0 = nil }
         await self.application.server.shutdown()
         await self.hub.close()
+        await self.writer.close()
         try? await self.application.asyncShutdown()
         try? await self.eventLoops.shutdownGracefully()
     }

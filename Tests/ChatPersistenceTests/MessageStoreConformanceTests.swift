@@ -22,13 +22,14 @@ let sqliteFixture = StoreFixture(name: "SQLite file") {
     let logger = Logger(label: "store-test")
     let loop = MultiThreadedEventLoopGroup.singleton.next()
     let database = databases.database(logger: logger, on: loop)!
-    try await SQLiteTuning.enableWAL(database)
     let migrations = Migrations()
     migrations.add(ChatMigrations.all)
     let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: loop)
     try await migrator.setupIfNeeded().get()
     try await migrator.prepareBatch().get()
-    return (FluentMessageStore(database: database), {
+    let writer = try await SQLiteWriteConnection.open(path: path, threadPool: NIOThreadPool.singleton, on: loop, logger: logger)
+    return (FluentMessageStore(database: database, writer: writer.sql), {
+        await writer.close()
         await databases.shutdownAsync()
         try? FileManager.default.removeItem(atPath: path)
     })
