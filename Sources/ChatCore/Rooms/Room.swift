@@ -6,7 +6,7 @@ import NIOCore
 /// One chat room: the single owner of its members, its next sequence number and its recent history.
 ///
 /// Commands (submit, join, leave, announce) enter through a lock-protected inbox and are processed strictly in
-/// the order they were enqueued, by the room's one long-lived task. Enqueueing is synchronous, so a connection's
+/// the order they were enqueued, by the room's one long-lived task, which parks when the inbox is empty. Enqueueing is synchronous, so a connection's
 /// event loop never waits for the room, and two frames from one connection can never overtake each other (as
 /// they could if each became its own `Task` calling into the actor).
 ///
@@ -31,7 +31,9 @@ public actor Room {
 
     private struct Inbox {
         var commands: [Command] = []
-        var draining = false
+        /// The room's task, waiting for work; `nil` while it is processing.
+        var parked: CheckedContinuation<Bool, Never>?
+        var closed = false
     }
 
     /// The most messages written in one store transaction.
@@ -42,8 +44,6 @@ public actor Room {
     private let store: any MessageStore
     private let logger: Logger
     private nonisolated let inbox = NIOLockedValueBox(Inbox())
-    /// Wakes the room's task when the inbox goes from empty to non-empty.
-    private nonisolated let wakeups: AsyncStream<Void>.Continuation
     /// The room's task, kept so that ``close()`` can wait for it to end before the event loop stops.
     private nonisolated let runner = NIOLockedValueBox<Task<Void, Never>?>(nil)
     private var nextSeq: Int64
@@ -61,21 +61,19 @@ public actor Room {
     ) async throws -> Room {
         let lastSeq = try await store.lastSequence(in: id)
         let recent = try await store.latest(in: id, limit: recentCapacity)
-        let (wakeups, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let room = Room(
             id: id, eventLoop: eventLoop, store: store, nextSeq: lastSeq + 1,
-            recent: RecentMessages(capacity: recentCapacity, messages: recent), wakeups: continuation, logger: logger)
-        room.runner.withLockedValue { $0 = Task { await room.run(wakeups) } }
+            recent: RecentMessages(capacity: recentCapacity, messages: recent), logger: logger)
+        room.runner.withLockedValue { $0 = Task { await room.run() } }
         return room
     }
 
     private init(
         id: RoomID, eventLoop: any EventLoop, store: any MessageStore, nextSeq: Int64, recent: RecentMessages,
-        wakeups: AsyncStream<Void>.Continuation, logger: Logger
+        logger: Logger
     ) {
         self.id = id
         self.eventLoop = eventLoop
-        self.wakeups = wakeups
         self.store = store
         self.nextSeq = nextSeq
         self.recent = recent
@@ -110,38 +108,54 @@ public actor Room {
 
     /// Returns once every command enqueued so far has been processed (used at shutdown and by tests).
     public func waitUntilIdle() async {
-        guard self.inbox.withLockedValue({ $0.draining }) else { return }
+        guard self.inbox.withLockedValue({ $0.parked == nil || !$0.commands.isEmpty }) else { return }
         await withCheckedContinuation { self.idleWaiters.append($0) }
     }
 
     /// Stops the room's task once everything enqueued is processed; later commands are ignored.
     public func close() async {
         await self.waitUntilIdle()
-        self.wakeups.finish()
+        let parked = self.inbox.withLockedValue { inbox in
+            inbox.closed = true
+            defer { inbox.parked = nil }
+            return inbox.parked
+        }
+        parked?.resume(returning: false)
         await self.runner.withLockedValue { $0 }?.value
     }
 
     private nonisolated func enqueue(_ command: Command) {
-        let wake = self.inbox.withLockedValue { inbox in
+        let parked = self.inbox.withLockedValue { inbox -> CheckedContinuation<Bool, Never>? in
+            guard !inbox.closed else { return nil }
             inbox.commands.append(command)
-            defer { inbox.draining = true }
-            return !inbox.draining
+            defer { inbox.parked = nil }
+            return inbox.parked
         }
-        if wake {
-            self.wakeups.yield()
-        }
+        parked?.resume(returning: true)
     }
 
-    private func run(_ wakeups: AsyncStream<Void>) async {
-        for await _ in wakeups {
+    /// The room's task: processes the inbox, then parks until `enqueue` wakes it. Parking on a continuation
+    /// isolated to the room means the wake-up resumes directly on the room's event loop.
+    private func run() async {
+        while true {
             await self.drain()
+            let proceed = await withCheckedContinuation(isolation: self) { (continuation: CheckedContinuation<Bool, Never>) in
+                let resumeNow = self.inbox.withLockedValue { inbox -> Bool? in
+                    if inbox.closed { return false }
+                    if !inbox.commands.isEmpty { return true }
+                    inbox.parked = continuation
+                    return nil
+                }
+                if let resumeNow { continuation.resume(returning: resumeNow) }
+            }
+            if !proceed { return }
         }
     }
 
+    /// Processes commands until the inbox is empty, then releases those waiting for the room to be idle.
     private func drain() async {
         while true {
             let commands = self.inbox.withLockedValue { inbox in
-                if inbox.commands.isEmpty { inbox.draining = false }
                 defer { inbox.commands.removeAll(keepingCapacity: true) }
                 return inbox.commands
             }
