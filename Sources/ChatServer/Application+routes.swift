@@ -4,7 +4,10 @@ import Vapor
 
 extension Application {
     /// Registers every endpoint.
-    func registerRoutes(lobby: Room, configuration: ServerConfiguration) {
+    func registerRoutes(lobby: Room, accounts: AccountController, configuration: ServerConfiguration) {
+        let api = self.grouped(Paths.api.map(PathComponent.constant)).grouped(APIErrorMiddleware())
+        accounts.register(on: api, authenticated: api.grouped(BearerAuthMiddleware(accounts: accounts.accounts)))
+
         let chatLimits = WebSocketLimits(
             maxMessageBytes: configuration.maxFrameBytes, outboundQueueBytes: configuration.outboundQueueBytes)
         let chatRenderer = LobbyChatRenderer(announceJoins: configuration.announceJoins)

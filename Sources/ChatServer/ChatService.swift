@@ -54,7 +54,14 @@ public final class ChatService: Sendable {
             let (hub, writer) = try await self.openStorage(application, configuration: configuration, logger: logger)
             storage = (hub, writer)
             let lobby = try await hub.room(.lobby)
-            application.registerRoutes(lobby: lobby, configuration: configuration)
+            application.passwords.use(.bcrypt(cost: configuration.bcryptCost))
+            let accounts = AccountController(
+                accounts: FluentAccountStore(database: application.db),
+                // 10 attempts at once per username and per address, then one more every 30 s.
+                loginLimiter: AttemptLimiter(clock: ContinuousClock(), burst: 10, refill: .seconds(30)),
+                tokenLifetime: configuration.tokenLifetime,
+                unknownUserDigest: try await application.password.async.hash(BearerToken.generate()).get())
+            application.registerRoutes(lobby: lobby, accounts: accounts, configuration: configuration)
             application.http.server.configuration.hostname = configuration.host
             application.http.server.configuration.port = configuration.port
             // Thousands of clients may connect at once (a reconnect storm, a benchmark); the kernel caps this.

@@ -4,6 +4,8 @@ enum Paths {
     static let chat = "chat"
     /// The gorilla/websocket relay, `/echo/?id=NAME`.
     static let echo = "echo"
+    /// The modern HTTP API, `/api/v1/…`.
+    static let api = ["api", "v1"]
     /// Liveness probe for scripts and tests.
     static let health = "health"
 }

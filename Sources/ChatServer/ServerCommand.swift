@@ -24,6 +24,7 @@ public struct ServerCommand: AsyncParsableCommand {
     @Option(help: Self.help("outbound-queue-bytes")) var outboundQueueBytes: String?
     @Option(help: Self.help("announce-joins")) var announceJoins: String?
     @Option(help: Self.help("event-loops")) var eventLoops: String?
+    @Option(help: Self.help("bcrypt-cost")) var bcryptCost: String?
     @Option(help: Self.help("log-level")) var logLevel: String?
 
     public init() {}
@@ -35,7 +36,8 @@ public struct ServerCommand: AsyncParsableCommand {
             ("history-on-join", self.historyOnJoin), ("tcp-history-on-join", self.tcpHistoryOnJoin),
             ("max-message-bytes", self.maxMessageBytes), ("max-frame-bytes", self.maxFrameBytes),
             ("echo-max-message-bytes", self.echoMaxMessageBytes), ("outbound-queue-bytes", self.outboundQueueBytes),
-            ("announce-joins", self.announceJoins), ("event-loops", self.eventLoops), ("log-level", self.logLevel),
+            ("announce-joins", self.announceJoins), ("event-loops", self.eventLoops),
+            ("bcrypt-cost", self.bcryptCost), ("log-level", self.logLevel),
         ]
         return Dictionary(uniqueKeysWithValues: given.compactMap { name, value in value.map { (name, $0) } })
     }

@@ -26,6 +26,7 @@ public final class TestServer: Sendable {
         configuration.tcpPort = 0
         configuration.dataDirectory = dataDirectory ?? Self.makeTemporaryDirectory()
         configuration.logLevel = .warning
+        configuration.bcryptCost = 4  // the minimum: tests check behaviour, not resistance to guessing
         configure(&configuration)
         let service = try await ChatService.start(configuration, logger: Logger(label: "test-server"))
         return TestServer(service: service, configuration: configuration)

@@ -3,6 +3,7 @@ import FluentKit
 /// Every migration of the chat schema, in the order they must run.
 public enum ChatMigrations {
     public static let all: [any Migration] = [
-        CreateMessages()
+        CreateMessages(),
+        CreateAccounts(),
     ]
 }

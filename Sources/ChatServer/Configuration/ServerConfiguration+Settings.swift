@@ -34,6 +34,7 @@ extension ServerConfiguration {
         .integer("outbound-queue-bytes", "CHAT_OUTBOUND_QUEUE_BYTES", "Bytes queued for one slow client before it is dropped", 1024...1 << 30) { $0.outboundQueueBytes = $1 },
         .boolean("announce-joins", "CHAT_ANNOUNCE_JOINS", "Announce joins and leaves to /chat clients (true/false)") { $0.announceJoins = $1 },
         .integer("event-loops", "CHAT_EVENT_LOOPS", "Event loop threads (0 = one per CPU this process may use)", 0...256) { $0.eventLoops = $1 },
+        .integer("bcrypt-cost", "CHAT_BCRYPT_COST", "bcrypt work factor for account passwords", 4...16) { $0.bcryptCost = $1 },
         .logLevel("log-level", "LOG_LEVEL", "trace, debug, info, notice, warning, error or critical") { $0.logLevel = $1 },
     ]
 
@@ -118,7 +119,8 @@ extension ServerConfiguration {
             "tcp-history-on-join": "\(defaults.tcpHistoryOnJoin)", "max-message-bytes": "\(defaults.maxMessageBytes)",
             "max-frame-bytes": "\(defaults.maxFrameBytes)", "echo-max-message-bytes": "\(defaults.echoMaxMessageBytes)",
             "outbound-queue-bytes": "\(defaults.outboundQueueBytes)", "announce-joins": "\(defaults.announceJoins)",
-            "event-loops": "\(defaults.eventLoops)", "log-level": defaults.logLevel.rawValue,
+            "event-loops": "\(defaults.eventLoops)", "bcrypt-cost": "\(defaults.bcryptCost)",
+            "log-level": defaults.logLevel.rawValue,
         ]
     }()
 }

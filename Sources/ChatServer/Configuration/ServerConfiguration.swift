@@ -21,6 +21,7 @@ import NIOCore
 /// | `--outbound-queue-bytes` | `CHAT_OUTBOUND_QUEUE_BYTES` | bytes | `1048576` |
 /// | `--announce-joins` | `CHAT_ANNOUNCE_JOINS` | bool | `true` |
 /// | `--event-loops` | `CHAT_EVENT_LOOPS` | count (0 = one per CPU the process may use) | `0` |
+/// | `--bcrypt-cost` | `CHAT_BCRYPT_COST` | 4…16 | `12` |
 /// | `--log-level` | `LOG_LEVEL` | trace…critical | `info` |
 public struct ServerConfiguration: Sendable, Equatable {
     /// The address both listeners bind to.
@@ -49,6 +50,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// How many NIO event loops (threads) serve connections and rooms; 0 means one per CPU in the process's
     /// affinity mask, so a server pinned to one core (`taskset -c 0`) runs one loop instead of contending.
     public var eventLoops = 0
+    /// The bcrypt work factor for passwords (each step doubles the time a guess costs).
+    public var bcryptCost = 12
+    /// How long a bearer token from register or login stays valid.
+    public var tokenLifetime: TimeInterval = 30 * 24 * 3600
     /// The least severe level that is logged.
     public var logLevel = Logger.Level.info
     /// How long unterminated TCP bytes wait for more before they count as one command.

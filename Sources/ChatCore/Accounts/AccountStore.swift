@@ -1,0 +1,36 @@
+import Foundation
+
+/// A registered user, as stored.
+public struct Account: Sendable, Equatable {
+    public var id: UUID
+    public var username: String
+    public var displayName: String
+    public var avatarColor: String
+    /// A bcrypt digest; the password itself is never stored.
+    public var passwordHash: String
+
+    public init(id: UUID, username: String, displayName: String, avatarColor: String, passwordHash: String) {
+        self.id = id
+        self.username = username
+        self.displayName = displayName
+        self.avatarColor = avatarColor
+        self.passwordHash = passwordHash
+    }
+}
+
+/// Durable storage of accounts and their bearer tokens. Tokens are stored only as hashes.
+public protocol AccountStore: Sendable {
+    /// Stores a new account; `false` when the username is taken (compared without case).
+    func create(_ account: Account) async throws -> Bool
+    func account(username: String) async throws -> Account?
+    func account(id: UUID) async throws -> Account?
+    /// Saves a changed display name or colour.
+    func update(_ account: Account) async throws
+    /// Accounts whose username or display name contains `query` (without case), by username.
+    func search(_ query: String, limit: Int) async throws -> [Account]
+
+    func storeToken(hash: String, userID: UUID, expiresAt: Date) async throws
+    /// The owner of an unexpired, unrevoked token.
+    func userID(forTokenHash hash: String, now: Date) async throws -> UUID?
+    func revokeToken(hash: String) async throws
+}

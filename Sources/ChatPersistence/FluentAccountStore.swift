@@ -1,0 +1,66 @@
+import ChatCore
+import FluentKit
+import Foundation
+
+/// The ``AccountStore`` on a Fluent database.
+public struct FluentAccountStore: AccountStore {
+    private let database: any Database
+
+    public init(database: any Database) {
+        self.database = database
+    }
+
+    public func create(_ account: Account) async throws -> Bool {
+        do {
+            try await UserRecord(account).create(on: self.database)
+            return true
+        } catch let error as any DatabaseError where error.isConstraintFailure {
+            return false
+        }
+    }
+
+    public func account(username: String) async throws -> Account? {
+        try await UserRecord.query(on: self.database)
+            .filter(\.$usernameKey == AccountRules.usernameKey(username))
+            .first()?.account()
+    }
+
+    public func account(id: UUID) async throws -> Account? {
+        try await UserRecord.find(id, on: self.database)?.account()
+    }
+
+    public func update(_ account: Account) async throws {
+        try await UserRecord.query(on: self.database)
+            .filter(\.$id == account.id)
+            .set(\.$displayName, to: account.displayName)
+            .set(\.$avatarColor, to: account.avatarColor)
+            .update()
+    }
+
+    public func search(_ query: String, limit: Int) async throws -> [Account] {
+        let needle = query.lowercased()
+        return try await UserRecord.query(on: self.database)
+            .group(.or) { group in
+                group.filter(\.$usernameKey ~~ needle).filter(\.$displayName ~~ query)
+            }
+            .sort(\.$usernameKey)
+            .limit(limit)
+            .all()
+            .map { try $0.account() }
+    }
+
+    public func storeToken(hash: String, userID: UUID, expiresAt: Date) async throws {
+        try await TokenRecord(tokenHash: hash, userID: userID, expiresAt: expiresAt).create(on: self.database)
+    }
+
+    public func userID(forTokenHash hash: String, now: Date) async throws -> UUID? {
+        try await TokenRecord.query(on: self.database)
+            .filter(\.$tokenHash == hash)
+            .filter(\.$expiresAt > now)
+            .first()?.userID
+    }
+
+    public func revokeToken(hash: String) async throws {
+        try await TokenRecord.query(on: self.database).filter(\.$tokenHash == hash).delete()
+    }
+}

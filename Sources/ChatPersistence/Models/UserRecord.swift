@@ -1,0 +1,33 @@
+import ChatCore
+import FluentKit
+import Foundation
+
+/// A row of the `users` table. `username_key` (the lowercased username) carries the uniqueness constraint.
+final class UserRecord: Model, @unchecked Sendable {
+    static let schema = "users"
+
+    @ID(key: .id) var id: UUID?
+    @Field(key: "username") var username: String
+    @Field(key: "username_key") var usernameKey: String
+    @Field(key: "display_name") var displayName: String
+    @Field(key: "avatar_color") var avatarColor: String
+    @Field(key: "password_hash") var passwordHash: String
+    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+
+    init() {}
+
+    init(_ account: Account) {
+        self.id = account.id
+        self.username = account.username
+        self.usernameKey = AccountRules.usernameKey(account.username)
+        self.displayName = account.displayName
+        self.avatarColor = account.avatarColor
+        self.passwordHash = account.passwordHash
+    }
+
+    func account() throws -> Account {
+        Account(
+            id: try self.requireID(), username: self.username, displayName: self.displayName,
+            avatarColor: self.avatarColor, passwordHash: self.passwordHash)
+    }
+}

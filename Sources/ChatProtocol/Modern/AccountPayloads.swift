@@ -1,0 +1,83 @@
+import Foundation
+
+/// `POST /api/v1/register`: a new account.
+public struct RegisterRequest: Codable, Sendable, Equatable {
+    public var username: String
+    public var password: String
+    /// Shown instead of the username; defaults to it.
+    public var displayName: String?
+
+    public init(username: String, password: String, displayName: String? = nil) {
+        self.username = username
+        self.password = password
+        self.displayName = displayName
+    }
+}
+
+/// `POST /api/v1/login`.
+public struct LoginRequest: Codable, Sendable, Equatable {
+    public var username: String
+    public var password: String
+
+    public init(username: String, password: String) {
+        self.username = username
+        self.password = password
+    }
+}
+
+/// `PATCH /api/v1/me`: only the fields present change.
+public struct ProfileUpdate: Codable, Sendable, Equatable {
+    public var displayName: String?
+    /// A colour as `#RRGGBB`.
+    public var avatarColor: String?
+
+    public init(displayName: String? = nil, avatarColor: String? = nil) {
+        self.displayName = displayName
+        self.avatarColor = avatarColor
+    }
+}
+
+/// A user as every client may see them.
+public struct UserProfile: Codable, Sendable, Equatable, Hashable {
+    public var id: UUID
+    public var username: String
+    public var displayName: String
+    /// `#RRGGBB`, derived from the username until the user picks one.
+    public var avatarColor: String
+    /// One or two letters for an avatar, from the display name.
+    public var initials: String
+
+    public init(id: UUID, username: String, displayName: String, avatarColor: String, initials: String) {
+        self.id = id
+        self.username = username
+        self.displayName = displayName
+        self.avatarColor = avatarColor
+        self.initials = initials
+    }
+}
+
+/// What register and login return: a bearer token for every other call.
+public struct AuthSession: Codable, Sendable, Equatable {
+    /// Send as `Authorization: Bearer <token>`.
+    public var token: String
+    /// When the token stops working, in milliseconds since 1970-01-01T00:00:00Z.
+    public var expiresAt: Int64
+    public var user: UserProfile
+
+    public init(token: String, expiresAt: Int64, user: UserProfile) {
+        self.token = token
+        self.expiresAt = expiresAt
+        self.user = user
+    }
+}
+
+/// The body of every error from `/api/v1`: a stable `code` for programs and a `message` for people.
+public struct APIErrorBody: Codable, Sendable, Equatable {
+    public var code: String
+    public var message: String
+
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+}

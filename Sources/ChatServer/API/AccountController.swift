@@ -1,0 +1,116 @@
+import ChatCore
+import ChatProtocol
+import Vapor
+
+/// `/api/v1`: register, log in and out, read and change my profile, find people.
+struct AccountController: Sendable {
+    let accounts: any AccountStore
+    let loginLimiter: AttemptLimiter<ContinuousClock>
+    let tokenLifetime: TimeInterval
+    /// A digest of a random password at the configured cost, verified against when the username is unknown.
+    let unknownUserDigest: String
+
+    func register(on api: any RoutesBuilder, authenticated: any RoutesBuilder) {
+        api.post("register", use: self.register)
+        api.post("login", use: self.login)
+        authenticated.post("logout", use: self.logout)
+        authenticated.get("me", use: self.me)
+        authenticated.patch("me", use: self.updateMe)
+        authenticated.get("users", use: self.searchUsers)
+    }
+
+    /// `POST /register` → 201 with a session; 400 for a bad username, password or display name; 409 if taken.
+    @Sendable func register(_ request: Request) async throws -> Response {
+        let body = try request.content.decode(RegisterRequest.self)
+        guard AccountRules.isValidUsername(body.username) else {
+            throw APIError.badRequest("invalid_username", "A username is 3 to 32 characters from A-Z, a-z, 0-9, '_', '.', '-', starting with a letter or digit.")
+        }
+        guard AccountRules.isValidPassword(body.password) else {
+            throw APIError.badRequest("invalid_password", "A password is 8 to 128 characters.")
+        }
+        var displayName = body.username
+        if let raw = body.displayName {
+            guard let name = AccountRules.normalizedDisplayName(raw) else {
+                throw APIError.badRequest("invalid_display_name", "A display name is 1 to 64 characters without control characters.")
+            }
+            displayName = name
+        }
+        let hash = try await request.password.async.hash(body.password).get()
+        let account = Account(
+            id: UUID(), username: body.username, displayName: displayName,
+            avatarColor: AccountRules.defaultColor(for: body.username), passwordHash: hash)
+        guard try await self.accounts.create(account) else {
+            throw APIError(status: .conflict, code: "username_taken", message: "That username is taken.")
+        }
+        return try await self.session(for: account, status: .created)
+    }
+
+    /// `POST /login` → 200 with a session; 401 for a wrong username or password (the same answer for both);
+    /// 429 with `Retry-After` when this username or this address tried too often.
+    @Sendable func login(_ request: Request) async throws -> Response {
+        let body = try request.content.decode(LoginRequest.self)
+        let keys = ["user:" + AccountRules.usernameKey(body.username), "ip:" + (request.remoteAddress?.ipAddress ?? "unknown")]
+        if let wait = self.loginLimiter.attempt(keys) {
+            let seconds = Int(wait.components.seconds) + 1
+            throw APIError(
+                status: .tooManyRequests, code: "rate_limited",
+                message: "Too many login attempts; try again in \(seconds) s.", headers: ["Retry-After": "\(seconds)"])
+        }
+        let account = try await self.accounts.account(username: body.username)
+        // Verify against a real digest even for unknown users, so the answer takes as long either way.
+        let digest = account?.passwordHash ?? self.unknownUserDigest
+        let matches = try await request.password.async.verify(body.password, created: digest).get()
+        guard let account, matches else {
+            throw APIError(status: .unauthorized, code: "invalid_credentials", message: "Wrong username or password.")
+        }
+        return try await self.session(for: account, status: .ok)
+    }
+
+    /// `POST /logout` → 204; the token stops working at once.
+    @Sendable func logout(_ request: Request) async throws -> HTTPStatus {
+        try await self.accounts.revokeToken(hash: request.authenticated.tokenHash)
+        return .noContent
+    }
+
+    /// `GET /me` → my profile.
+    @Sendable func me(_ request: Request) async throws -> Response {
+        .json(try request.authenticated.account.profile)
+    }
+
+    /// `PATCH /me` with `displayName` and/or `avatarColor` → the updated profile.
+    @Sendable func updateMe(_ request: Request) async throws -> Response {
+        let update = try request.content.decode(ProfileUpdate.self)
+        var account = try request.authenticated.account
+        if let raw = update.displayName {
+            guard let name = AccountRules.normalizedDisplayName(raw) else {
+                throw APIError.badRequest("invalid_display_name", "A display name is 1 to 64 characters without control characters.")
+            }
+            account.displayName = name
+        }
+        if let raw = update.avatarColor {
+            guard let color = AccountRules.normalizedColor(raw) else {
+                throw APIError.badRequest("invalid_avatar_color", "An avatar colour is #RRGGBB.")
+            }
+            account.avatarColor = color
+        }
+        try await self.accounts.update(account)
+        return .json(account.profile)
+    }
+
+    /// `GET /users?query=` → up to 50 people whose username or display name contains the query, A–Z.
+    @Sendable func searchUsers(_ request: Request) async throws -> Response {
+        let query = (try? request.query.get(String.self, at: "query")) ?? ""
+        guard query.count <= 64 else {
+            throw APIError.badRequest("invalid_query", "A search is at most 64 characters.")
+        }
+        return .json(try await self.accounts.search(query, limit: 50).map(\.profile))
+    }
+
+    private func session(for account: Account, status: HTTPResponseStatus) async throws -> Response {
+        let token = BearerToken.generate()
+        let expiresAt = Date().addingTimeInterval(self.tokenLifetime)
+        try await self.accounts.storeToken(hash: BearerToken.hash(token), userID: account.id, expiresAt: expiresAt)
+        let session = AuthSession(token: token, expiresAt: Int64(expiresAt.timeIntervalSince1970 * 1000), user: account.profile)
+        return .json(session, status: status)
+    }
+}

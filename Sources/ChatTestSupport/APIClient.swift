@@ -1,0 +1,49 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A JSON client for the server's `/api/v1` endpoints, on AsyncHTTPClient.
+public struct APIClient: Sendable {
+    /// One answer: status, headers and the raw body.
+    public struct Reply: Sendable {
+        public let status: Int
+        public let headers: HTTPHeaders
+        public let body: Data
+
+        /// The body decoded as `T`, or a thrown error that shows the body.
+        public func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            do {
+                return try JSONDecoder().decode(T.self, from: self.body)
+            } catch {
+                throw TestClientError("could not decode \(T.self) from \(self.status) \(String(decoding: self.body, as: UTF8.self))")
+            }
+        }
+    }
+
+    let baseURL: String
+
+    public init(host: String, port: Int) {
+        self.baseURL = "http://\(host):\(port)/api/v1"
+    }
+
+    /// Sends `body` as JSON (or raw text, to test malformed bodies) with an optional bearer token.
+    public func send(
+        _ method: HTTPMethod, _ path: String, json body: (any Encodable & Sendable)? = nil, raw: String? = nil,
+        token: String? = nil
+    ) async throws -> Reply {
+        var request = HTTPClientRequest(url: self.baseURL + path)
+        request.method = method
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+        } else if let raw {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: raw))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let bytes = try await response.body.collect(upTo: 1 << 24)
+        return Reply(status: Int(response.status.code), headers: response.headers, body: Data(bytes.readableBytesView))
+    }
+}
