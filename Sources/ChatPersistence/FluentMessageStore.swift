@@ -44,6 +44,14 @@ public struct FluentMessageStore: MessageStore {
             .map { try $0.storedMessage() }
     }
 
+    public func page(in room: RoomID, before: Int64?, limit: Int) async throws -> [StoredMessage] {
+        let query = MessageRecord.query(on: self.database).filter(\.$room == room.rawValue)
+        if let before {
+            query.filter(\.$seq < before)
+        }
+        return try await query.sort(\.$seq, .descending).limit(limit).all().reversed().map { try $0.storedMessage() }
+    }
+
     public func lastSequence(in room: RoomID) async throws -> Int64 {
         try await MessageRecord.query(on: self.database)
             .filter(\.$room == room.rawValue)

@@ -4,9 +4,11 @@ import Vapor
 
 extension Application {
     /// Registers every endpoint.
-    func registerRoutes(lobby: Room, accounts: AccountController, configuration: ServerConfiguration) {
+    func registerRoutes(lobby: Room, accounts: AccountController, rooms: RoomsController, configuration: ServerConfiguration) {
         let api = self.grouped(Paths.api.map(PathComponent.constant)).grouped(APIErrorMiddleware())
-        accounts.register(on: api, authenticated: api.grouped(BearerAuthMiddleware(accounts: accounts.accounts)))
+        let authenticated = api.grouped(BearerAuthMiddleware(accounts: accounts.accounts))
+        accounts.register(on: api, authenticated: authenticated)
+        rooms.register(on: authenticated)
 
         let chatLimits = WebSocketLimits(
             maxMessageBytes: configuration.maxFrameBytes, outboundQueueBytes: configuration.outboundQueueBytes)

@@ -55,13 +55,17 @@ public final class ChatService: Sendable {
             storage = (hub, writer)
             let lobby = try await hub.room(.lobby)
             application.passwords.use(.bcrypt(cost: configuration.bcryptCost))
+            let accountStore = FluentAccountStore(database: application.db)
+            let directory = FluentRoomDirectory(database: application.db)
+            try await directory.ensureLobby()
             let accounts = AccountController(
-                accounts: FluentAccountStore(database: application.db),
+                accounts: accountStore, directory: directory,
                 // 10 attempts at once per username and per address, then one more every 30 s.
                 loginLimiter: AttemptLimiter(clock: ContinuousClock(), burst: 10, refill: .seconds(30)),
                 tokenLifetime: configuration.tokenLifetime,
                 unknownUserDigest: try await application.password.async.hash(BearerToken.generate()).get())
-            application.registerRoutes(lobby: lobby, accounts: accounts, configuration: configuration)
+            let rooms = RoomsController(directory: directory, accounts: accountStore, messages: storage!.hub.store)
+            application.registerRoutes(lobby: lobby, accounts: accounts, rooms: rooms, configuration: configuration)
             application.http.server.configuration.hostname = configuration.host
             application.http.server.configuration.port = configuration.port
             // Thousands of clients may connect at once (a reconnect storm, a benchmark); the kernel caps this.

@@ -68,6 +68,17 @@ struct MessageStoreConformanceTests {
         await close()
     }
 
+    @Test("pages read backwards from a sequence number", arguments: fixtures)
+    func paging(fixture: StoreFixture) async throws {
+        let (store, close) = try await fixture.make()
+        try await store.append((1...10).map { self.message($0) }, isolation: nil)
+        #expect(try await store.page(in: "r", before: nil, limit: 3).map(\.seq) == [8, 9, 10])
+        #expect(try await store.page(in: "r", before: 8, limit: 3).map(\.seq) == [5, 6, 7])
+        #expect(try await store.page(in: "r", before: 3, limit: 3).map(\.seq) == [1, 2])
+        #expect(try await store.page(in: "other", before: nil, limit: 3).isEmpty)
+        await close()
+    }
+
     @Test("a batch with a sequence number already stored fails whole: nothing half-written")
     func atomicBatch() async throws {
         let (store, close) = try await sqliteFixture.make()

@@ -5,7 +5,8 @@ import NIOCore
 /// on first use, on the next event loop of the group; concurrent first uses share the same opening.
 public actor Hub {
     private let eventLoops: any EventLoopGroup
-    private let store: any MessageStore
+    /// Where the rooms commit their messages; history reads go to it directly.
+    public nonisolated let store: any MessageStore
     private let recentCapacity: Int
     private let logger: Logger
     private var rooms: [RoomID: Task<Room, any Error>] = [:]

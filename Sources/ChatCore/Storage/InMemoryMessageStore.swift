@@ -33,6 +33,12 @@ public final class InMemoryMessageStore: MessageStore {
         self.state.withLockedValue { Array(($0.messages[room] ?? []).suffix(limit)) }
     }
 
+    public func page(in room: RoomID, before: Int64?, limit: Int) async -> [StoredMessage] {
+        self.state.withLockedValue { state in
+            Array((state.messages[room] ?? []).filter { before == nil || $0.seq < before! }.suffix(limit))
+        }
+    }
+
     public func lastSequence(in room: RoomID) async -> Int64 {
         self.state.withLockedValue { $0.messages[room]?.last?.seq ?? 0 }
     }

@@ -13,6 +13,10 @@ public protocol MessageStore: Sendable {
     /// The last `limit` messages of a room, oldest first.
     func latest(in room: RoomID, limit: Int) async throws -> [StoredMessage]
 
+    /// Up to `limit` messages with a sequence number below `before` (all when `nil`), the newest of them, oldest
+    /// first: one page of history, read backwards.
+    func page(in room: RoomID, before: Int64?, limit: Int) async throws -> [StoredMessage]
+
     /// The highest sequence number stored in a room, or 0 when it has none.
     func lastSequence(in room: RoomID) async throws -> Int64
 }

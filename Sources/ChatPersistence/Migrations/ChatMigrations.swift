@@ -5,5 +5,6 @@ public enum ChatMigrations {
     public static let all: [any Migration] = [
         CreateMessages(),
         CreateAccounts(),
+        CreateRooms(),
     ]
 }

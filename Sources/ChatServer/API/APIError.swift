@@ -45,9 +45,12 @@ struct APIErrorMiddleware: AsyncMiddleware {
 }
 
 extension Response {
-    /// A JSON response with a default encoder (the modern API's dates are plain millisecond numbers).
+    /// A JSON response with sorted keys, so equal values are equal bytes (the modern API's dates are plain
+    /// millisecond numbers, so no date strategy is needed).
     static func json(_ value: some Encodable, status: HTTPResponseStatus = .ok) -> Response {
-        let body = (try? JSONEncoder().encode(value)) ?? Data()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let body = (try? encoder.encode(value)) ?? Data()
         return Response(status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: .init(data: body))
     }
 }

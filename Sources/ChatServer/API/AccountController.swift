@@ -5,6 +5,7 @@ import Vapor
 /// `/api/v1`: register, log in and out, read and change my profile, find people.
 struct AccountController: Sendable {
     let accounts: any AccountStore
+    let directory: any RoomDirectory
     let loginLimiter: AttemptLimiter<ContinuousClock>
     let tokenLifetime: TimeInterval
     /// A digest of a random password at the configured cost, verified against when the username is unknown.
@@ -42,6 +43,8 @@ struct AccountController: Sendable {
         guard try await self.accounts.create(account) else {
             throw APIError(status: .conflict, code: "username_taken", message: "That username is taken.")
         }
+        // The lobby is where the tutorial clients talk: every account starts in it.
+        try await self.directory.add(account.id, to: .lobby)
         return try await self.session(for: account, status: .created)
     }
 

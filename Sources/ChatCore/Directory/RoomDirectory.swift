@@ -1,0 +1,63 @@
+import Foundation
+
+/// What kind of room a room is.
+public enum RoomKind: String, Codable, Sendable {
+    /// Public: anyone can list and join it.
+    case channel
+    /// Private: members invite others.
+    case group
+    /// A direct conversation: exactly two members, one room per pair.
+    case direct
+}
+
+/// A room's identity and description, as stored.
+public struct RoomInfo: Sendable, Equatable {
+    public var id: RoomID
+    public var kind: RoomKind
+    /// The name of a channel or group; `nil` for direct rooms, which are named after the other member.
+    public var name: String?
+    public var createdBy: UUID?
+
+    public init(id: RoomID, kind: RoomKind, name: String?, createdBy: UUID?) {
+        self.id = id
+        self.kind = kind
+        self.name = name
+        self.createdBy = createdBy
+    }
+
+    /// The lobby the tutorial protocols talk in: a public channel every account sees.
+    public static let lobby = RoomInfo(id: .lobby, kind: .channel, name: "Lobby", createdBy: nil)
+}
+
+/// One user's membership of one room.
+public struct Membership: Sendable, Equatable {
+    public var room: RoomInfo
+    /// The last sequence number this member has read.
+    public var lastReadSeq: Int64
+
+    public init(room: RoomInfo, lastReadSeq: Int64) {
+        self.room = room
+        self.lastReadSeq = lastReadSeq
+    }
+}
+
+/// Durable storage of rooms and who belongs to them.
+public protocol RoomDirectory: Sendable {
+    /// Creates the lobby if it does not exist yet.
+    func ensureLobby() async throws
+    /// Stores a new room with its first members.
+    func create(_ room: RoomInfo, members: [UUID]) async throws
+    /// The direct room of two users, created on first use; the same room whichever of them asks.
+    func directRoom(between first: UUID, and second: UUID) async throws -> RoomInfo
+    func room(_ id: RoomID) async throws -> RoomInfo?
+    /// Every room `user` belongs to.
+    func memberships(of user: UUID) async throws -> [Membership]
+    /// Every channel, with its member count.
+    func channels() async throws -> [(room: RoomInfo, members: Int)]
+    func isMember(_ user: UUID, of room: RoomID) async throws -> Bool
+    /// The members of a room, in no particular order.
+    func members(of room: RoomID) async throws -> [UUID]
+    /// Adds a member; nothing happens if already one.
+    func add(_ user: UUID, to room: RoomID) async throws
+    func remove(_ user: UUID, from room: RoomID) async throws
+}

@@ -1,0 +1,94 @@
+import ChatCore
+import FluentKit
+import Foundation
+
+/// The ``RoomDirectory`` on a Fluent database.
+public struct FluentRoomDirectory: RoomDirectory {
+    private let database: any Database
+
+    public init(database: any Database) {
+        self.database = database
+    }
+
+    public func ensureLobby() async throws {
+        if try await RoomRecord.find(RoomID.lobby.rawValue, on: self.database) == nil {
+            try await RoomRecord(.lobby).create(on: self.database)
+        }
+    }
+
+    public func create(_ room: RoomInfo, members: [UUID]) async throws {
+        try await self.database.transaction { transaction in
+            try await RoomRecord(room).create(on: transaction)
+            for member in Set(members) {
+                try await MembershipRecord(room: room.id, user: member).create(on: transaction)
+            }
+        }
+    }
+
+    public func directRoom(between first: UUID, and second: UUID) async throws -> RoomInfo {
+        let key = [first, second].map(\.uuidString).sorted().joined(separator: ":")
+        if let existing = try await RoomRecord.query(on: self.database).filter(\.$directKey == key).first() {
+            return try existing.info()
+        }
+        let room = RoomInfo(id: RoomID(UUID().uuidString), kind: .direct, name: nil, createdBy: first)
+        do {
+            try await self.database.transaction { transaction in
+                try await RoomRecord(room, directKey: key).create(on: transaction)
+                for member in Set([first, second]) {
+                    try await MembershipRecord(room: room.id, user: member).create(on: transaction)
+                }
+            }
+            return room
+        } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
+            // Both users opened the conversation at once: the other request created it.
+            guard let existing = try await RoomRecord.query(on: self.database).filter(\.$directKey == key).first() else { throw error }
+            return try existing.info()
+        }
+    }
+
+    public func room(_ id: RoomID) async throws -> RoomInfo? {
+        try await RoomRecord.find(id.rawValue, on: self.database)?.info()
+    }
+
+    public func memberships(of user: UUID) async throws -> [Membership] {
+        let memberships = try await MembershipRecord.query(on: self.database).filter(\.$userID == user).all()
+        let rooms = try await RoomRecord.query(on: self.database).filter(\.$id ~~ memberships.map(\.roomID)).all()
+        let byID = Dictionary(uniqueKeysWithValues: try rooms.map { (try $0.requireID(), $0) })
+        return try memberships.compactMap { membership in
+            guard let room = byID[membership.roomID] else { return nil }
+            return Membership(room: try room.info(), lastReadSeq: membership.lastReadSeq)
+        }
+    }
+
+    public func channels() async throws -> [(room: RoomInfo, members: Int)] {
+        let channels = try await RoomRecord.query(on: self.database).filter(\.$kind == RoomKind.channel.rawValue).all()
+        var result: [(room: RoomInfo, members: Int)] = []
+        for channel in channels {
+            let count = try await MembershipRecord.query(on: self.database).filter(\.$roomID == channel.requireID()).count()
+            result.append((try channel.info(), count))
+        }
+        return result
+    }
+
+    public func isMember(_ user: UUID, of room: RoomID) async throws -> Bool {
+        try await MembershipRecord.query(on: self.database)
+            .filter(\.$roomID == room.rawValue).filter(\.$userID == user).first() != nil
+    }
+
+    public func members(of room: RoomID) async throws -> [UUID] {
+        try await MembershipRecord.query(on: self.database).filter(\.$roomID == room.rawValue).all().map(\.userID)
+    }
+
+    public func add(_ user: UUID, to room: RoomID) async throws {
+        do {
+            try await MembershipRecord(room: room, user: user).create(on: self.database)
+        } catch let error as any DatabaseError where error.isConstraintFailure {
+            return  // already a member
+        }
+    }
+
+    public func remove(_ user: UUID, from room: RoomID) async throws {
+        try await MembershipRecord.query(on: self.database)
+            .filter(\.$roomID == room.rawValue).filter(\.$userID == user).delete()
+    }
+}

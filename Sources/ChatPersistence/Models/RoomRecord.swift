@@ -1,0 +1,32 @@
+import ChatCore
+import FluentKit
+import Foundation
+
+/// A row of the `rooms` table. The id is a `RoomID`'s text (`lobby`, or a UUID); `direct_key` (the two members'
+/// ids in order) makes a direct room unique per pair.
+final class RoomRecord: Model, @unchecked Sendable {
+    static let schema = "rooms"
+
+    @ID(custom: "id", generatedBy: .user) var id: String?
+    @Field(key: "kind") var kind: String
+    @OptionalField(key: "name") var name: String?
+    @OptionalField(key: "created_by") var createdBy: UUID?
+    @OptionalField(key: "direct_key") var directKey: String?
+    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+
+    init() {}
+
+    init(_ room: RoomInfo, directKey: String? = nil) {
+        self.id = room.id.rawValue
+        self.kind = room.kind.rawValue
+        self.name = room.name
+        self.createdBy = room.createdBy
+        self.directKey = directKey
+    }
+
+    func info() throws -> RoomInfo {
+        RoomInfo(
+            id: RoomID(try self.requireID()), kind: RoomKind(rawValue: self.kind) ?? .group, name: self.name,
+            createdBy: self.createdBy)
+    }
+}

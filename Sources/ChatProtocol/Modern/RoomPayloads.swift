@@ -1,0 +1,116 @@
+import Foundation
+
+/// Who sent a message.
+public struct SenderPayload: Codable, Sendable, Equatable {
+    public var id: UUID
+    public var name: String
+
+    public init(id: UUID, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// A committed message as the modern protocol shows it.
+public struct MessagePayload: Codable, Sendable, Equatable {
+    public var room: String
+    /// Position in the room: starts at 1, increases by 1, never reused.
+    public var seq: Int64
+    public var id: UUID
+    public var sender: SenderPayload
+    public var text: String
+    /// Milliseconds since 1970-01-01T00:00:00Z.
+    public var date: Int64
+
+    public init(room: String, seq: Int64, id: UUID, sender: SenderPayload, text: String, date: Int64) {
+        self.room = room
+        self.seq = seq
+        self.id = id
+        self.sender = sender
+        self.text = text
+        self.date = date
+    }
+}
+
+/// One of my rooms, as `GET /api/v1/rooms` lists it.
+public struct RoomSummary: Codable, Sendable, Equatable {
+    public var id: String
+    /// `channel`, `group` or `direct`.
+    public var kind: String
+    /// The channel or group name; for a direct room, the other member's display name.
+    public var name: String
+    /// For a direct room, the other member.
+    public var peer: UserProfile?
+    public var lastMessage: MessagePayload?
+    /// The room's highest sequence number (0 when empty).
+    public var latestSeq: Int64
+    public var lastReadSeq: Int64
+    public var unreadCount: Int64
+
+    public init(
+        id: String, kind: String, name: String, peer: UserProfile?, lastMessage: MessagePayload?, latestSeq: Int64,
+        lastReadSeq: Int64, unreadCount: Int64
+    ) {
+        self.id = id
+        self.kind = kind
+        self.name = name
+        self.peer = peer
+        self.lastMessage = lastMessage
+        self.latestSeq = latestSeq
+        self.lastReadSeq = lastReadSeq
+        self.unreadCount = unreadCount
+    }
+}
+
+/// A public channel, as `GET /api/v1/rooms/public` lists it.
+public struct ChannelSummary: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var members: Int
+    /// Whether the caller is a member.
+    public var joined: Bool
+
+    public init(id: String, name: String, members: Int, joined: Bool) {
+        self.id = id
+        self.name = name
+        self.members = members
+        self.joined = joined
+    }
+}
+
+/// `POST /api/v1/rooms`.
+public struct CreateRoomRequest: Codable, Sendable, Equatable {
+    /// `channel` or `group`.
+    public var kind: String
+    public var name: String
+    /// Usernames to add besides the creator.
+    public var members: [String]?
+
+    public init(kind: String, name: String, members: [String]? = nil) {
+        self.kind = kind
+        self.name = name
+        self.members = members
+    }
+}
+
+/// `POST /api/v1/rooms/{id}/invite` and `POST /api/v1/dms`.
+public struct UsernameRequest: Codable, Sendable, Equatable {
+    public var username: String
+
+    public init(username: String) {
+        self.username = username
+    }
+}
+
+/// One page of history: `GET /api/v1/rooms/{id}/messages?before=&limit=`.
+public struct HistoryPage: Codable, Sendable, Equatable {
+    /// Oldest first.
+    public var messages: [MessagePayload]
+    /// Whether older messages exist; when `false` this page reaches the room's first message.
+    public var hasMore: Bool
+
+    public init(messages: [MessagePayload], hasMore: Bool) {
+        self.messages = messages
+        self.hasMore = hasMore
+    }
+}

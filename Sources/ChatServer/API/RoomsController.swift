@@ -1,0 +1,175 @@
+import ChatCore
+import ChatProtocol
+import Foundation
+import Vapor
+
+/// `/api/v1/rooms` and `/api/v1/dms`: my rooms, public channels, creating, joining, leaving, inviting, direct rooms,
+/// and history pages.
+///
+/// A room the caller may not see answers `403 forbidden` whether it exists or not, so nothing leaks.
+struct RoomsController: Sendable {
+    let directory: any RoomDirectory
+    let accounts: any AccountStore
+    let messages: any MessageStore
+
+    static let forbidden = APIError(status: .forbidden, code: "forbidden", message: "You are not a member of that room, or it does not exist.")
+
+    func register(on authenticated: any RoutesBuilder) {
+        let rooms = authenticated.grouped("rooms")
+        rooms.get(use: self.myRooms)
+        rooms.post(use: self.create)
+        rooms.get("public", use: self.publicChannels)
+        rooms.post(":room", "join", use: self.join)
+        rooms.post(":room", "leave", use: self.leave)
+        rooms.post(":room", "invite", use: self.invite)
+        rooms.get(":room", "messages", use: self.history)
+        authenticated.post("dms", use: self.directRoom)
+    }
+
+    /// `GET /rooms` → my rooms, most recent activity first.
+    @Sendable func myRooms(_ request: Request) async throws -> Response {
+        let me = try request.authenticated.account
+        var summaries: [RoomSummary] = []
+        for membership in try await self.directory.memberships(of: me.id) {
+            summaries.append(try await self.summary(of: membership.room, for: me, lastReadSeq: membership.lastReadSeq))
+        }
+        summaries.sort { ($0.lastMessage?.date ?? 0, $0.id) > ($1.lastMessage?.date ?? 0, $1.id) }
+        return .json(summaries)
+    }
+
+    /// `POST /rooms` `{kind, name, members?}` → 201 the new room; the creator and the named users are members.
+    @Sendable func create(_ request: Request) async throws -> Response {
+        let me = try request.authenticated.account
+        let body = try request.content.decode(CreateRoomRequest.self)
+        guard let kind = RoomKind(rawValue: body.kind), kind != .direct else {
+            throw APIError.badRequest("invalid_kind", "A room is a \"channel\" or a \"group\"; direct rooms come from POST /dms.")
+        }
+        guard let name = AccountRules.normalizedDisplayName(body.name) else {
+            throw APIError.badRequest("invalid_name", "A room name is 1 to 64 characters without control characters.")
+        }
+        var members = [me.id]
+        for username in body.members ?? [] {
+            guard let account = try await self.accounts.account(username: username) else {
+                throw APIError(status: .notFound, code: "unknown_user", message: "No user is called \(username).")
+            }
+            members.append(account.id)
+        }
+        let room = RoomInfo(id: RoomID(UUID().uuidString), kind: kind, name: name, createdBy: me.id)
+        try await self.directory.create(room, members: members)
+        return .json(try await self.summary(of: room, for: me, lastReadSeq: 0), status: .created)
+    }
+
+    /// `GET /rooms/public` → every channel, with member counts and whether I am in it.
+    @Sendable func publicChannels(_ request: Request) async throws -> Response {
+        let me = try request.authenticated.account
+        let mine = Set(try await self.directory.memberships(of: me.id).map(\.room.id))
+        let channels = try await self.directory.channels()
+            .map { ChannelSummary(id: $0.room.id.rawValue, name: $0.room.name ?? "", members: $0.members, joined: mine.contains($0.room.id)) }
+            .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+        return .json(channels)
+    }
+
+    /// `POST /rooms/{id}/join` → the room; only channels can be joined this way.
+    @Sendable func join(_ request: Request) async throws -> Response {
+        let me = try request.authenticated.account
+        guard let room = try await self.directory.room(try Self.roomID(request)), room.kind == .channel else { throw Self.forbidden }
+        try await self.directory.add(me.id, to: room.id)
+        return .json(try await self.summary(of: room, for: me, lastReadSeq: 0))
+    }
+
+    /// `POST /rooms/{id}/leave` → 204.
+    @Sendable func leave(_ request: Request) async throws -> HTTPStatus {
+        let me = try request.authenticated.account
+        let room = try await self.visibleRoom(request, for: me)
+        try await self.directory.remove(me.id, from: room.id)
+        return .noContent
+    }
+
+    /// `POST /rooms/{id}/invite` `{username}` → 204; members of a channel or group add someone.
+    @Sendable func invite(_ request: Request) async throws -> HTTPStatus {
+        let me = try request.authenticated.account
+        let room = try await self.visibleRoom(request, for: me)
+        guard room.kind != .direct else {
+            throw APIError.badRequest("cannot_invite", "A direct room always has exactly two members.")
+        }
+        let body = try request.content.decode(UsernameRequest.self)
+        guard let invitee = try await self.accounts.account(username: body.username) else {
+            throw APIError(status: .notFound, code: "unknown_user", message: "No user is called \(body.username).")
+        }
+        try await self.directory.add(invitee.id, to: room.id)
+        return .noContent
+    }
+
+    /// `POST /dms` `{username}` → our direct room, created on first use.
+    @Sendable func directRoom(_ request: Request) async throws -> Response {
+        let me = try request.authenticated.account
+        let body = try request.content.decode(UsernameRequest.self)
+        guard let peer = try await self.accounts.account(username: body.username) else {
+            throw APIError(status: .notFound, code: "unknown_user", message: "No user is called \(body.username).")
+        }
+        guard peer.id != me.id else {
+            throw APIError.badRequest("invalid_peer", "A direct room is with someone else.")
+        }
+        let room = try await self.directory.directRoom(between: me.id, and: peer.id)
+        let lastRead = try await self.directory.memberships(of: me.id).first { $0.room.id == room.id }?.lastReadSeq ?? 0
+        return .json(try await self.summary(of: room, for: me, lastReadSeq: lastRead))
+    }
+
+    /// `GET /rooms/{id}/messages?before=SEQ&limit=N` → one page of history, oldest first, with `hasMore`.
+    @Sendable func history(_ request: Request) async throws -> Response {
+        let me = try request.authenticated.account
+        let room = try await self.visibleRoom(request, for: me)
+        let limit = (try? request.query.get(Int.self, at: "limit")) ?? 50
+        let before = try? request.query.get(Int64.self, at: "before")
+        guard (1...200).contains(limit) else {
+            throw APIError.badRequest("invalid_limit", "limit is 1 to 200.")
+        }
+        let page = try await self.messages.page(in: room.id, before: before, limit: limit + 1)
+        let shown = page.suffix(limit)
+        return .json(HistoryPage(messages: shown.map(\.payload), hasMore: page.count > limit))
+    }
+
+    private static func roomID(_ request: Request) throws -> RoomID {
+        guard let raw = request.parameters.get("room"), !raw.isEmpty, raw.count <= 64 else { throw Self.forbidden }
+        return RoomID(raw)
+    }
+
+    /// The room of the request's path, if the caller is a member; otherwise ``forbidden``.
+    private func visibleRoom(_ request: Request, for me: Account) async throws -> RoomInfo {
+        let id = try Self.roomID(request)
+        guard try await self.directory.isMember(me.id, of: id), let room = try await self.directory.room(id) else {
+            throw Self.forbidden
+        }
+        return room
+    }
+
+    private func summary(of room: RoomInfo, for me: Account, lastReadSeq: Int64) async throws -> RoomSummary {
+        var peer: UserProfile?
+        if room.kind == .direct {
+            let other = try await self.directory.members(of: room.id).first { $0 != me.id }
+            peer = try await other.asyncFlatMap { try await self.accounts.account(id: $0) }?.profile
+        }
+        let last = try await self.messages.latest(in: room.id, limit: 1).last
+        let latestSeq = last?.seq ?? 0
+        return RoomSummary(
+            id: room.id.rawValue, kind: room.kind.rawValue, name: room.name ?? peer?.displayName ?? "", peer: peer,
+            lastMessage: last?.payload, latestSeq: latestSeq, lastReadSeq: lastReadSeq,
+            unreadCount: max(0, latestSeq - lastReadSeq))
+    }
+}
+
+extension StoredMessage {
+    /// The modern protocol's view of a committed message.
+    var payload: MessagePayload {
+        MessagePayload(
+            room: self.room.rawValue, seq: self.seq, id: self.id, sender: SenderPayload(id: self.sender.id, name: self.sender.name),
+            text: self.text, date: Int64((self.date.timeIntervalSince1970 * 1000).rounded()))
+    }
+}
+
+extension Optional {
+    fileprivate func asyncFlatMap<U>(_ transform: (Wrapped) async throws -> U?) async rethrows -> U? {
+        guard let value = self else { return nil }
+        return try await transform(value)
+    }
+}
