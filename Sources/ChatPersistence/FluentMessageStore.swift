@@ -52,6 +52,13 @@ public struct FluentMessageStore: MessageStore {
         return try await query.sort(\.$seq, .descending).limit(limit).all().reversed().map { try $0.storedMessage() }
     }
 
+    public func message(from sender: UUID, clientMsgID: String) async throws -> StoredMessage? {
+        try await MessageRecord.query(on: self.database)
+            .filter(\.$senderID == sender)
+            .filter(\.$clientMsgID == clientMsgID)
+            .first()?.storedMessage()
+    }
+
     public func lastSequence(in room: RoomID) async throws -> Int64 {
         try await MessageRecord.query(on: self.database)
             .filter(\.$room == room.rawValue)

@@ -4,11 +4,15 @@ import Vapor
 
 extension Application {
     /// Registers every endpoint.
-    func registerRoutes(lobby: Room, accounts: AccountController, rooms: RoomsController, configuration: ServerConfiguration) {
+    func registerRoutes(
+        lobby: Room, accounts: AccountController, rooms: RoomsController, modern: ModernContext,
+        configuration: ServerConfiguration
+    ) {
         let api = self.grouped(Paths.api.map(PathComponent.constant)).grouped(APIErrorMiddleware())
         let authenticated = api.grouped(BearerAuthMiddleware(accounts: accounts.accounts))
         accounts.register(on: api, authenticated: authenticated)
         rooms.register(on: authenticated)
+        self.registerModernSocket(on: api, accounts: accounts.accounts, context: modern, configuration: configuration)
 
         let chatLimits = WebSocketLimits(
             maxMessageBytes: configuration.maxFrameBytes, outboundQueueBytes: configuration.outboundQueueBytes)

@@ -64,8 +64,14 @@ public final class ChatService: Sendable {
                 loginLimiter: AttemptLimiter(clock: ContinuousClock(), burst: 10, refill: .seconds(30)),
                 tokenLifetime: configuration.tokenLifetime,
                 unknownUserDigest: try await application.password.async.hash(BearerToken.generate()).get())
-            let rooms = RoomsController(directory: directory, accounts: accountStore, messages: storage!.hub.store)
-            application.registerRoutes(lobby: lobby, accounts: accounts, rooms: rooms, configuration: configuration)
+            let rooms = RoomsController(directory: directory, accounts: accountStore, messages: hub.store)
+            let modern = ModernContext(
+                hub: hub, directory: directory, messages: hub.store,
+                // 20 messages at once per user, then 10 per second.
+                sendLimiter: AttemptLimiter(clock: ContinuousClock(), burst: 20, refill: .milliseconds(100)),
+                maxMessageBytes: configuration.maxMessageBytes, maxReplay: configuration.maxReplay,
+                pingInterval: .seconds(Int64(configuration.pingInterval)))
+            application.registerRoutes(lobby: lobby, accounts: accounts, rooms: rooms, modern: modern, configuration: configuration)
             application.http.server.configuration.hostname = configuration.host
             application.http.server.configuration.port = configuration.port
             // Thousands of clients may connect at once (a reconnect storm, a benchmark); the kernel caps this.

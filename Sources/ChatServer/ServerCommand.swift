@@ -25,6 +25,8 @@ public struct ServerCommand: AsyncParsableCommand {
     @Option(help: Self.help("announce-joins")) var announceJoins: String?
     @Option(help: Self.help("event-loops")) var eventLoops: String?
     @Option(help: Self.help("bcrypt-cost")) var bcryptCost: String?
+    @Option(help: Self.help("ping-interval")) var pingInterval: String?
+    @Option(help: Self.help("max-replay")) var maxReplay: String?
     @Option(help: Self.help("log-level")) var logLevel: String?
 
     public init() {}
@@ -37,7 +39,8 @@ public struct ServerCommand: AsyncParsableCommand {
             ("max-message-bytes", self.maxMessageBytes), ("max-frame-bytes", self.maxFrameBytes),
             ("echo-max-message-bytes", self.echoMaxMessageBytes), ("outbound-queue-bytes", self.outboundQueueBytes),
             ("announce-joins", self.announceJoins), ("event-loops", self.eventLoops),
-            ("bcrypt-cost", self.bcryptCost), ("log-level", self.logLevel),
+            ("bcrypt-cost", self.bcryptCost), ("ping-interval", self.pingInterval), ("max-replay", self.maxReplay),
+            ("log-level", self.logLevel),
         ]
         return Dictionary(uniqueKeysWithValues: given.compactMap { name, value in value.map { (name, $0) } })
     }

@@ -12,6 +12,7 @@ final class LineRenderer: EventRenderer {
         switch event {
         case .message(let message): ByteBuffer(string: "\(message.seq) \(message.sender.name): \(message.text)")
         case .presence(let change): ByteBuffer(string: "\(change.name) \(change.kind == .joined ? "joined" : "left")")
+        case .resumed(_, let latestSeq, let complete): ByteBuffer(string: "resumed \(latestSeq) \(complete)")
         }
     }
 }

@@ -27,6 +27,7 @@ public actor Room {
         case join(any EventSink, history: Int, announcement: PresenceChange?)
         case leave(any EventSink, announcement: PresenceChange?)
         case announce(PresenceChange)
+        case resume(any EventSink, after: Int64, maxReplay: Int)
     }
 
     private struct Inbox {
@@ -38,6 +39,9 @@ public actor Room {
 
     /// The most messages written in one store transaction.
     static let maxBatch = 256
+    /// How many recent acknowledged `(sender, clientMsgID)` pairs the room remembers; older retries are found in
+    /// the store instead.
+    static let rememberedAcks = 10_000
 
     public nonisolated let id: RoomID
     private nonisolated let eventLoop: any EventLoop
@@ -49,6 +53,7 @@ public actor Room {
     private var nextSeq: Int64
     private var recent: RecentMessages
     private var members = FanOut()
+    private var recentAcks = RecentAcks(capacity: Room.rememberedAcks)
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -99,6 +104,14 @@ public actor Room {
     /// Removes a connection; a non-nil `announcing` name is announced as left if it was a member.
     public nonisolated func leave(_ sink: any EventSink, announcing name: String? = nil) {
         self.enqueue(.leave(sink, announcement: name.map { PresenceChange(.left, name: $0) }))
+    }
+
+    /// Adds a connection that has seen everything up to `after`: it first receives every later message, then a
+    /// ``RoomEvent/resumed(room:latestSeq:complete:)`` marker, then live events, with nothing missed or repeated
+    /// (the replay is read while the room processes nothing else). If more than `maxReplay` messages are missing,
+    /// none are replayed and the marker says `complete: false`: the client pages history instead.
+    public nonisolated func resume(_ sink: any EventSink, after: Int64, maxReplay: Int) {
+        self.enqueue(.resume(sink, after: after, maxReplay: maxReplay))
     }
 
     /// Announces a presence change to every member, in order with the messages.
@@ -182,14 +195,14 @@ public actor Room {
                 await self.commit(batch)
                 batch.removeAll(keepingCapacity: true)
             }
-            self.apply(command)
+            await self.apply(command)
         }
         if !batch.isEmpty {
             await self.commit(batch)
         }
     }
 
-    private func apply(_ command: Command) {
+    private func apply(_ command: Command) async {
         switch command {
         case .submit:
             preconditionFailure("submits are committed in batches")
@@ -208,26 +221,86 @@ public actor Room {
             }
         case .announce(let change):
             self.members.deliver([.presence(change)])
+        case .resume(let sink, let after, let maxReplay):
+            await self.replay(to: sink, after: after, maxReplay: maxReplay)
+            self.members.insert(sink)
         }
     }
 
+    private func replay(to sink: any EventSink, after: Int64, maxReplay: Int) async {
+        let latest = self.nextSeq - 1
+        let missing = max(0, latest - max(after, 0))
+        var events: [RoomEvent] = []
+        var complete = missing <= Int64(maxReplay)
+        if complete && missing > 0 {
+            do {
+                events = try await self.store.page(in: self.id, before: latest + 1, limit: Int(missing)).map(RoomEvent.message)
+            } catch {
+                self.logger.error("could not read messages to replay: \(error)")
+                complete = false
+            }
+        }
+        events.append(.resumed(room: self.id, latestSeq: latest, complete: complete))
+        let payloads = events.compactMap(sink.renderer.render)
+        FanOut.write(payloads, to: [sink], on: sink.eventLoop)
+    }
+
     private func commit(_ drafts: [(MessageDraft, Completion?)]) async {
+        // Retries (a clientMsgID already stored, or repeated in this batch) get the original message back and are
+        // neither stored nor delivered again.
+        var fresh: [(MessageDraft, Completion?)] = []
+        var repeats: [(key: String, completion: Completion?)] = []
+        var inBatch: Set<String> = []
+        for draft in drafts {
+            guard let key = RecentAcks.key(draft.0) else {
+                fresh.append(draft)
+                continue
+            }
+            if let original = await self.originalMessage(for: draft.0, key: key) {
+                draft.1?(.success(original))
+            } else if inBatch.contains(key) {
+                repeats.append((key, draft.1))
+            } else {
+                inBatch.insert(key)
+                fresh.append(draft)
+            }
+        }
+        guard !fresh.isEmpty else { return }
         let date = Date()
-        let messages = drafts.enumerated().map { offset, entry in
+        let messages = fresh.enumerated().map { offset, entry in
             StoredMessage(
                 room: self.id, seq: self.nextSeq + Int64(offset), id: UUID(), sender: entry.0.sender,
-                text: entry.0.text, date: date)
+                text: entry.0.text, date: date, clientMsgID: entry.0.clientMsgID)
         }
         do {
             try await self.store.append(messages, isolation: self)
         } catch {
             self.logger.error("could not store \(messages.count) message(s): \(error)")
-            for (_, completion) in drafts { completion?(.failure(error)) }
+            for (_, completion) in fresh { completion?(.failure(error)) }
+            for (_, completion) in repeats { completion?(.failure(error)) }
             return
         }
         self.nextSeq += Int64(messages.count)
-        for message in messages { self.recent.append(message) }
+        for message in messages {
+            self.recent.append(message)
+            self.recentAcks.remember(message)
+        }
         self.members.deliver(messages.map(RoomEvent.message))
-        for (message, (_, completion)) in zip(messages, drafts) { completion?(.success(message)) }
+        for (message, (_, completion)) in zip(messages, fresh) { completion?(.success(message)) }
+        for (key, completion) in repeats { completion?(self.recentAcks[key].map { .success($0) } ?? .failure(Errors.lostRetry)) }
+    }
+
+    /// The message already stored for a retried draft: from memory, else from the store (after a restart).
+    private func originalMessage(for draft: MessageDraft, key: String) async -> StoredMessage? {
+        if let known = self.recentAcks[key] { return known }
+        guard let clientMsgID = draft.clientMsgID else { return nil }
+        guard let stored = try? await self.store.message(from: draft.sender.id, clientMsgID: clientMsgID) else { return nil }
+        self.recentAcks.remember(stored)
+        return stored
+    }
+
+    public enum Errors: Error {
+        /// A retry repeated within one batch found no original (cannot happen once the original is stored).
+        case lostRetry
     }
 }

@@ -6,6 +6,9 @@ public enum RoomEvent: Sendable {
     case message(StoredMessage)
     /// Someone joined or left. Presence is announced live and never stored: it has no sequence number.
     case presence(PresenceChange)
+    /// Sent to one resuming connection after its replay: everything up to `latestSeq` has been sent (`complete`),
+    /// or the gap was too large and the client should page history up to `latestSeq` instead.
+    case resumed(room: RoomID, latestSeq: Int64, complete: Bool)
 }
 
 /// A join or leave announcement.

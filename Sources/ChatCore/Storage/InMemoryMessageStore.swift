@@ -1,3 +1,4 @@
+import Foundation
 import NIOConcurrencyHelpers
 
 /// A ``MessageStore`` that keeps everything in memory: for unit tests of rooms and for tools that need no
@@ -36,6 +37,12 @@ public final class InMemoryMessageStore: MessageStore {
     public func page(in room: RoomID, before: Int64?, limit: Int) async -> [StoredMessage] {
         self.state.withLockedValue { state in
             Array((state.messages[room] ?? []).filter { before == nil || $0.seq < before! }.suffix(limit))
+        }
+    }
+
+    public func message(from sender: UUID, clientMsgID: String) async -> StoredMessage? {
+        self.state.withLockedValue { state in
+            state.messages.values.lazy.flatMap { $0 }.first { $0.sender.id == sender && $0.clientMsgID == clientMsgID }
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Durable storage of room messages.
 ///
 /// A room hands its messages to ``append(_:)`` in batches and waits for the batch to be durable before anyone
@@ -16,6 +18,9 @@ public protocol MessageStore: Sendable {
     /// Up to `limit` messages with a sequence number below `before` (all when `nil`), the newest of them, oldest
     /// first: one page of history, read backwards.
     func page(in room: RoomID, before: Int64?, limit: Int) async throws -> [StoredMessage]
+
+    /// The message a sender already stored under `clientMsgID`, in any room: what makes a retry idempotent.
+    func message(from sender: UUID, clientMsgID: String) async throws -> StoredMessage?
 
     /// The highest sequence number stored in a room, or 0 when it has none.
     func lastSequence(in room: RoomID) async throws -> Int64

@@ -28,10 +28,13 @@ public struct Sender: Hashable, Sendable {
 public struct MessageDraft: Sendable {
     public var sender: Sender
     public var text: String
+    /// The sender's own id for this message (modern clients): a retry with the same id stores nothing new.
+    public var clientMsgID: String?
 
-    public init(sender: Sender, text: String) {
+    public init(sender: Sender, text: String, clientMsgID: String? = nil) {
         self.sender = sender
         self.text = text
+        self.clientMsgID = clientMsgID
     }
 }
 
@@ -44,13 +47,15 @@ public struct StoredMessage: Hashable, Sendable {
     public var sender: Sender
     public var text: String
     public var date: Date
+    public var clientMsgID: String?
 
-    public init(room: RoomID, seq: Int64, id: UUID, sender: Sender, text: String, date: Date) {
+    public init(room: RoomID, seq: Int64, id: UUID, sender: Sender, text: String, date: Date, clientMsgID: String? = nil) {
         self.room = room
         self.seq = seq
         self.id = id
         self.sender = sender
         self.text = text
         self.date = date
+        self.clientMsgID = clientMsgID
     }
 }

@@ -6,5 +6,6 @@ public enum ChatMigrations {
         CreateMessages(),
         CreateAccounts(),
         CreateRooms(),
+        AddClientMessageIDs(),
     ]
 }

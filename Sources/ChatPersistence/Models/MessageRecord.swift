@@ -16,20 +16,22 @@ final class MessageRecord: Model, @unchecked Sendable {
     @Field(key: "sender_id") var senderID: UUID
     @Field(key: "text") var text: String
     @Field(key: "created_at") var createdAt: Date
+    @OptionalField(key: "client_msg_id") var clientMsgID: String?
 
     init() {}
 
     /// The columns the store inserts, in the order of ``values(of:)``.
-    static let columns = ["id", "room", "seq", "sender_name", "sender_id", "text", "created_at"]
+    static let columns = ["id", "room", "seq", "sender_name", "sender_id", "text", "created_at", "client_msg_id"]
 
     /// One row's values, bound through the driver's own encoder (the one Fluent reads them back with).
     static func values(of message: StoredMessage) -> [any Encodable & Sendable] {
-        [message.id, message.room.rawValue, message.seq, message.sender.name, message.sender.id, message.text, message.date]
+        [message.id, message.room.rawValue, message.seq, message.sender.name, message.sender.id, message.text, message.date, message.clientMsgID]
     }
 
     func storedMessage() throws -> StoredMessage {
         StoredMessage(
             room: RoomID(self.room), seq: self.seq, id: try self.requireID(),
-            sender: Sender(name: self.senderName, id: self.senderID), text: self.text, date: self.createdAt)
+            sender: Sender(name: self.senderName, id: self.senderID), text: self.text, date: self.createdAt,
+            clientMsgID: self.clientMsgID)
     }
 }

@@ -35,6 +35,8 @@ extension ServerConfiguration {
         .boolean("announce-joins", "CHAT_ANNOUNCE_JOINS", "Announce joins and leaves to /chat clients (true/false)") { $0.announceJoins = $1 },
         .integer("event-loops", "CHAT_EVENT_LOOPS", "Event loop threads (0 = one per CPU this process may use)", 0...256) { $0.eventLoops = $1 },
         .integer("bcrypt-cost", "CHAT_BCRYPT_COST", "bcrypt work factor for account passwords", 4...16) { $0.bcryptCost = $1 },
+        .integer("ping-interval", "CHAT_PING_INTERVAL", "Seconds between keepalive pings on /api/v1/ws", 1...3600) { $0.pingInterval = $1 },
+        .integer("max-replay", "CHAT_MAX_REPLAY", "Most messages replayed per room when a client resumes", 0...100_000) { $0.maxReplay = $1 },
         .logLevel("log-level", "LOG_LEVEL", "trace, debug, info, notice, warning, error or critical") { $0.logLevel = $1 },
     ]
 
@@ -120,6 +122,7 @@ extension ServerConfiguration {
             "max-frame-bytes": "\(defaults.maxFrameBytes)", "echo-max-message-bytes": "\(defaults.echoMaxMessageBytes)",
             "outbound-queue-bytes": "\(defaults.outboundQueueBytes)", "announce-joins": "\(defaults.announceJoins)",
             "event-loops": "\(defaults.eventLoops)", "bcrypt-cost": "\(defaults.bcryptCost)",
+            "ping-interval": "\(defaults.pingInterval)", "max-replay": "\(defaults.maxReplay)",
             "log-level": defaults.logLevel.rawValue,
         ]
     }()

@@ -22,6 +22,8 @@ import NIOCore
 /// | `--announce-joins` | `CHAT_ANNOUNCE_JOINS` | bool | `true` |
 /// | `--event-loops` | `CHAT_EVENT_LOOPS` | count (0 = one per CPU the process may use) | `0` |
 /// | `--bcrypt-cost` | `CHAT_BCRYPT_COST` | 4…16 | `12` |
+/// | `--ping-interval` | `CHAT_PING_INTERVAL` | seconds | `30` |
+/// | `--max-replay` | `CHAT_MAX_REPLAY` | count | `1000` |
 /// | `--log-level` | `LOG_LEVEL` | trace…critical | `info` |
 public struct ServerConfiguration: Sendable, Equatable {
     /// The address both listeners bind to.
@@ -52,6 +54,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var eventLoops = 0
     /// The bcrypt work factor for passwords (each step doubles the time a guess costs).
     public var bcryptCost = 12
+    /// Seconds between the modern WebSocket's keepalive pings; a client silent for two intervals is dropped.
+    public var pingInterval = 30
+    /// The most messages a modern client gets replayed when it resumes a room; a larger gap asks it to page.
+    public var maxReplay = 1000
     /// How long a bearer token from register or login stays valid.
     public var tokenLifetime: TimeInterval = 30 * 24 * 3600
     /// The least severe level that is logged.

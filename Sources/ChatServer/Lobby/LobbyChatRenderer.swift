@@ -31,6 +31,8 @@ final class LobbyChatRenderer: EventRenderer {
             message = ReceivingChatMessage(
                 date: stored.date, id: stored.id, message: stored.text, user: stored.sender.name,
                 userID: stored.sender.id)
+        case .resumed:
+            return nil
         case .presence(let change):
             guard self.announceJoins else { return nil }
             let verb = change.kind == .joined ? "joined" : "left"

@@ -47,6 +47,12 @@ final class WebSocketConnection: EventSink {
         self.rawWriter.value.write(payload)
     }
 
+    /// Sends a control frame (a ping) at once.
+    func sendControl(_ opcode: WebSocketOpcode, payload: ByteBuffer) {
+        self.send(payload, opcode: opcode)
+        self.flush()
+    }
+
     /// Whether another message may be queued: not after a close frame, and not past the bound, where the client
     /// is dropped with 1008 instead.
     private func admitWrite() -> Bool {

@@ -29,6 +29,7 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = Self.unwrapInboundIn(data)
+        self.session?.didHearFromPeer()
         switch frame.opcode {
         case .text:
             guard !self.connection.isClosing else { return }

@@ -1,0 +1,130 @@
+import Foundation
+
+/// Any frame a client sends on `/api/v1/ws`, decoded leniently: every field is optional here, and the server
+/// checks what each `type` needs.
+public struct ClientFrame: Codable, Sendable, Equatable {
+    /// `resume`, `send`, `history` or `ping`.
+    public var type: String?
+    public var room: String?
+    public var clientMsgID: String?
+    public var text: String?
+    /// For `resume`: the last sequence number the client has, per room.
+    public var rooms: [String: Int64]?
+    public var before: Int64?
+    public var limit: Int?
+    /// Echoed in the answer (and in errors), so the client can match them.
+    public var ref: String?
+
+    public init(
+        type: String?, room: String? = nil, clientMsgID: String? = nil, text: String? = nil, rooms: [String: Int64]? = nil,
+        before: Int64? = nil, limit: Int? = nil, ref: String? = nil
+    ) {
+        self.type = type
+        self.room = room
+        self.clientMsgID = clientMsgID
+        self.text = text
+        self.rooms = rooms
+        self.before = before
+        self.limit = limit
+        self.ref = ref
+    }
+}
+
+/// `{"type":"hello"}`: the first frame on a new connection.
+public struct HelloFrame: Codable, Sendable, Equatable {
+    public var type = "hello"
+    public var user: UserProfile
+    /// The rooms this connection can resume.
+    public var rooms: [String]
+
+    public init(user: UserProfile, rooms: [String]) {
+        self.user = user
+        self.rooms = rooms
+    }
+}
+
+/// `{"type":"ack"}`: a sent message is durable.
+public struct AckFrame: Codable, Sendable, Equatable {
+    public var type = "ack"
+    public var clientMsgID: String
+    public var room: String
+    public var seq: Int64
+    public var id: UUID
+    public var date: Int64
+
+    public init(clientMsgID: String, room: String, seq: Int64, id: UUID, date: Int64) {
+        self.clientMsgID = clientMsgID
+        self.room = room
+        self.seq = seq
+        self.id = id
+        self.date = date
+    }
+}
+
+/// `{"type":"message"}`: a committed message in one of my rooms.
+public struct MessageFrame: Codable, Sendable, Equatable {
+    public var type = "message"
+    public var room: String
+    public var seq: Int64
+    public var id: UUID
+    public var sender: SenderPayload
+    public var text: String
+    public var date: Int64
+    public var clientMsgID: String?
+
+    public init(_ message: MessagePayload, clientMsgID: String?) {
+        self.room = message.room
+        self.seq = message.seq
+        self.id = message.id
+        self.sender = message.sender
+        self.text = message.text
+        self.date = message.date
+        self.clientMsgID = clientMsgID
+    }
+}
+
+/// `{"type":"resumed"}`: a room's replay is over; live messages follow.
+public struct ResumedFrame: Codable, Sendable, Equatable {
+    public var type = "resumed"
+    public var room: String
+    public var latestSeq: Int64
+    /// `false` when the gap was too large to replay: page history up to `latestSeq` instead.
+    public var complete: Bool
+
+    public init(room: String, latestSeq: Int64, complete: Bool) {
+        self.room = room
+        self.latestSeq = latestSeq
+        self.complete = complete
+    }
+}
+
+/// `{"type":"history"}`: the answer to a history request.
+public struct HistoryFrame: Codable, Sendable, Equatable {
+    public var type = "history"
+    public var room: String
+    public var messages: [MessagePayload]
+    public var hasMore: Bool
+    public var ref: String?
+
+    public init(room: String, messages: [MessagePayload], hasMore: Bool, ref: String?) {
+        self.room = room
+        self.messages = messages
+        self.hasMore = hasMore
+        self.ref = ref
+    }
+}
+
+/// `{"type":"error"}`: what went wrong with one frame; the connection stays open.
+public struct ErrorFrame: Codable, Sendable, Equatable {
+    public var type = "error"
+    public var code: String
+    public var message: String
+    /// The `clientMsgID` or `ref` of the frame it answers.
+    public var ref: String?
+
+    public init(code: String, message: String, ref: String?) {
+        self.code = code
+        self.message = message
+        self.ref = ref
+    }
+}

@@ -1,0 +1,30 @@
+import ChatCore
+import ChatProtocol
+import Foundation
+import NIOCore
+import NIOWebSocket
+
+/// Renders room events as the modern protocol's frames (`message`, `resumed`), each a complete WebSocket text frame.
+/// Presence is not part of this protocol yet.
+final class ModernRenderer: EventRenderer {
+    private static let allocator = ByteBufferAllocator()
+
+    func render(_ event: RoomEvent) -> ByteBuffer? {
+        switch event {
+        case .message(let message):
+            Self.frame(MessageFrame(message.payload, clientMsgID: message.clientMsgID))
+        case .resumed(let room, let latestSeq, let complete):
+            Self.frame(ResumedFrame(room: room.rawValue, latestSeq: latestSeq, complete: complete))
+        case .presence:
+            nil
+        }
+    }
+
+    /// Any modern frame as WebSocket bytes.
+    static func frame(_ value: some Encodable) -> ByteBuffer? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        guard let json = try? encoder.encode(value) else { return nil }
+        return WebSocketFrameBytes.frame(opcode: .text, payload: ByteBuffer(bytes: json), allocator: Self.allocator)
+    }
+}

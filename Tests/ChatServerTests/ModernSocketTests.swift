@@ -1,0 +1,245 @@
+import ChatProtocol
+import ChatServer
+import ChatTestSupport
+import Foundation
+import NIOHTTP1
+import Testing
+
+/// The `type` of a frame, to skip to the one a test waits for.
+private struct FrameType: Decodable {
+    let type: String
+}
+
+extension WebSocketTestClient {
+    /// The next frame of `type` decoded as `T`, skipping frames of other types.
+    func next<T: Decodable>(_ type: String, as _: T.Type, timeout: Duration = .seconds(5)) async throws -> T {
+        while true {
+            let text = try await self.nextText(timeout: timeout)
+            if (try? JSONDecoder().decode(FrameType.self, from: Data(text.utf8)))?.type == type {
+                return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+            }
+        }
+    }
+
+    func send(frame: ClientFrame) async throws {
+        try await self.send(text: String(decoding: try JSONEncoder().encode(frame), as: UTF8.self))
+    }
+}
+
+extension TestServer {
+    /// A modern connection that has received its hello and resumed every room (`after` per room, else live).
+    func modernClient(_ session: AuthSession, resume rooms: [String: Int64]? = [:]) async throws -> WebSocketTestClient {
+        let client = try await WebSocketTestClient.connect(host: self.host, port: self.httpPort, path: "/api/v1/ws?token=\(session.token)")
+        _ = try await client.next("hello", as: HelloFrame.self)
+        if let rooms {
+            try await client.send(frame: ClientFrame(type: "resume", rooms: rooms))
+        }
+        return client
+    }
+}
+
+@Suite("The modern WebSocket: acknowledged, idempotent, ordered, resumable (PROTOCOL.md §8)")
+struct ModernSocketTests {
+    @Test("a DM: the sender gets the message and an ack after it is durable; the other member gets it once")
+    func directMessage() async throws {
+        try await withTestServer { server in
+            let ann = try await server.register("ann")
+            let bob = try await server.register("bob")
+            let dm = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token).decode(RoomSummary.self)
+            let annSocket = try await server.modernClient(ann)
+            let bobSocket = try await server.modernClient(bob)
+            _ = try await annSocket.next("resumed", as: ResumedFrame.self)
+            _ = try await bobSocket.next("resumed", as: ResumedFrame.self)
+            try await annSocket.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "c1", text: "hi bob"))
+            let ack = try await annSocket.next("ack", as: AckFrame.self)
+            #expect(ack.clientMsgID == "c1" && ack.room == dm.id && ack.seq == 1)
+            let received = try await bobSocket.next("message", as: MessageFrame.self)
+            #expect(received.text == "hi bob" && received.seq == 1 && received.id == ack.id && received.sender.name == "ann")
+            let history = try await server.api.send(.GET, "/rooms/\(dm.id)/messages", token: bob.token).decode(HistoryPage.self)
+            #expect(history.messages.map(\.id) == [ack.id])
+            let rooms = try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self)
+            #expect(rooms.first { $0.id == dm.id }?.unreadCount == 1)
+        }
+    }
+
+    @Test("a retry with the same clientMsgID returns the original ack and stores and delivers nothing new, even after a restart")
+    func idempotentRetry() async throws {
+        let directory = TestServer.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var server = try await TestServer.start(dataDirectory: directory)
+        let ann = try await server.register("ann")
+        var socket = try await server.modernClient(ann)
+        try await socket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "same", text: "once"))
+        let first = try await socket.next("ack", as: AckFrame.self)
+        try await socket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "same", text: "once"))
+        #expect(try await socket.next("ack", as: AckFrame.self) == first)
+        await server.stop()
+
+        server = try await TestServer.start(dataDirectory: directory)
+        let again = try await server.api.send(.POST, "/login", json: LoginRequest(username: "ann", password: "correct horse")).decode(AuthSession.self)
+        socket = try await server.modernClient(again)
+        try await socket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "same", text: "once"))
+        #expect(try await socket.next("ack", as: AckFrame.self) == first)
+        let history = try await server.api.send(.GET, "/rooms/lobby/messages", token: again.token).decode(HistoryPage.self)
+        #expect(history.messages.map(\.text) == ["once"])
+        await server.stop()
+    }
+
+    @Test("resume replays exactly what was missed, then live messages: no gap, no duplicate")
+    func resume() async throws {
+        try await withTestServer { server in
+            let ann = try await server.register("ann")
+            let bob = try await server.register("bob")
+            let annSocket = try await server.modernClient(ann)
+            for index in 1...2 {
+                try await annSocket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "m\(index)", text: "m\(index)"))
+                _ = try await annSocket.next("ack", as: AckFrame.self)
+            }
+            // Bob has seen up to seq 2, then three more arrive while he is away.
+            for index in 3...5 {
+                try await annSocket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "m\(index)", text: "m\(index)"))
+                _ = try await annSocket.next("ack", as: AckFrame.self)
+            }
+            let bobSocket = try await server.modernClient(bob, resume: ["lobby": 2])
+            var seen: [Int64] = []
+            for _ in 0..<3 { seen.append(try await bobSocket.next("message", as: MessageFrame.self).seq) }
+            let marker = try await bobSocket.next("resumed", as: ResumedFrame.self)
+            #expect(seen == [3, 4, 5] && marker == ResumedFrame(room: "lobby", latestSeq: 5, complete: true))
+            try await annSocket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "m6", text: "m6"))
+            #expect(try await bobSocket.next("message", as: MessageFrame.self).seq == 6)
+        }
+    }
+
+    @Test("a gap larger than the replay limit says so instead of replaying")
+    func resumeGapTooLarge() async throws {
+        try await withTestServer({ $0.maxReplay = 2 }) { server in
+            let ann = try await server.register("ann")
+            let tcp = try await server.joinedLineClient("t")
+            for index in 1...5 { try await tcp.write("msg:m\(index)\n") }
+            try await tcp.waitForLine("t:m5")
+            let socket = try await server.modernClient(ann, resume: ["lobby": 0])
+            let marker = try await socket.next("resumed", as: ResumedFrame.self)
+            #expect(marker == ResumedFrame(room: "lobby", latestSeq: 5, complete: false))
+        }
+    }
+
+    @Test("rooms you are not in: sending, reading and resuming are forbidden, and nothing is stored")
+    func forbidden() async throws {
+        try await withTestServer { server in
+            let ann = try await server.register("ann")
+            let bob = try await server.register("bob")
+            _ = try await server.register("eve")
+            let dm = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token).decode(RoomSummary.self)
+            let eve = try await server.api.send(.POST, "/login", json: LoginRequest(username: "eve", password: "correct horse")).decode(AuthSession.self)
+            let socket = try await server.modernClient(eve, resume: nil)
+            try await socket.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "x", text: "let me in"))
+            #expect(try await socket.next("error", as: ErrorFrame.self) == ErrorFrame(code: "forbidden", message: "You are not a member of that room, or it does not exist.", ref: "x"))
+            try await socket.send(frame: ClientFrame(type: "history", room: dm.id, ref: "h"))
+            #expect(try await socket.next("error", as: ErrorFrame.self).code == "forbidden")
+            try await socket.send(frame: ClientFrame(type: "resume", rooms: [dm.id: 0]))
+            #expect(try await socket.next("error", as: ErrorFrame.self).ref == dm.id)
+            let history = try await server.api.send(.GET, "/rooms/\(dm.id)/messages", token: bob.token).decode(HistoryPage.self)
+            #expect(history.messages.isEmpty)
+        }
+    }
+
+    @Test("no token or a bad token: 401 and no upgrade", arguments: ["/api/v1/ws", "/api/v1/ws?token=nope"])
+    func unauthenticated(path: String) async throws {
+        try await withTestServer { server in
+            await #expect(throws: TestClientError.self) {
+                _ = try await WebSocketTestClient.connect(host: server.host, port: server.httpPort, path: path)
+            }
+            let response = try await httpGet(host: server.host, port: server.httpPort, path: path)
+            #expect(response.hasPrefix("HTTP/1.1 401"))
+        }
+    }
+
+    @Test("a client cannot choose sender, seq, id or date")
+    func serverDecidesIdentity() async throws {
+        try await withTestServer { server in
+            let ann = try await server.register("ann")
+            let socket = try await server.modernClient(ann)
+            let forged = #"{"type":"send","room":"lobby","clientMsgID":"f","text":"hi","sender":{"id":"\#(UUID().uuidString)","name":"admin"},"seq":99,"id":"\#(UUID().uuidString)","date":1}"#
+            try await socket.send(text: forged)
+            let message = try await socket.next("message", as: MessageFrame.self)
+            #expect(message.sender.name == "ann" && message.sender.id == ann.user.id && message.seq == 1 && message.date > 1)
+        }
+    }
+
+    @Test(
+        "malformed frames get an error frame and the connection stays open",
+        arguments: [
+            ("not json", "bad_frame"),
+            (#"{"no":"type"}"#, "bad_frame"),
+            (#"{"type":"dance"}"#, "bad_frame"),
+            (#"{"type":"send","room":"lobby","text":"no id"}"#, "bad_frame"),
+            (#"{"type":"send","room":"lobby","clientMsgID":"e","text":"   "}"#, "empty_message"),
+            (#"{"type":"history","room":"lobby","limit":0}"#, "bad_frame"),
+        ])
+    func malformedFrames(frame: String, code: String) async throws {
+        try await withTestServer { server in
+            let ann = try await server.register("ann")
+            let socket = try await server.modernClient(ann, resume: nil)
+            try await socket.send(text: frame)
+            #expect(try await socket.next("error", as: ErrorFrame.self).code == code)
+            try await socket.send(text: #"{"type":"ping"}"#)
+            _ = try await socket.next("pong", as: FrameType.self)
+        }
+    }
+
+    @Test("sending too fast is rate limited; every acked message is stored exactly once")
+    func rateLimit() async throws {
+        try await withTestServer { server in
+            let ann = try await server.register("ann")
+            let socket = try await server.modernClient(ann, resume: nil)
+            for index in 0..<30 {
+                try await socket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "r\(index)", text: "r\(index)"))
+            }
+            var acked: Set<String> = []
+            var limited: Set<String> = []
+            while acked.count + limited.count < 30 {
+                let text = try await socket.nextText()
+                if let ack = try? JSONDecoder().decode(AckFrame.self, from: Data(text.utf8)), ack.type == "ack" { acked.insert(ack.clientMsgID) }
+                if let error = try? JSONDecoder().decode(ErrorFrame.self, from: Data(text.utf8)), error.code == "rate_limited" { limited.insert(error.ref ?? "") }
+            }
+            #expect(!limited.isEmpty && acked.count >= 20)
+            let history = try await server.api.send(.GET, "/rooms/lobby/messages?limit=200", token: ann.token).decode(HistoryPage.self)
+            #expect(Set(history.messages.map(\.text)) == acked && history.messages.count == acked.count)
+        }
+    }
+
+    @Test("history over the socket pages like the HTTP endpoint")
+    func historyOverSocket() async throws {
+        try await withTestServer { server in
+            let ann = try await server.register("ann")
+            let tcp = try await server.joinedLineClient("t")
+            for index in 1...5 { try await tcp.write("msg:m\(index)\n") }
+            try await tcp.waitForLine("t:m5")
+            let socket = try await server.modernClient(ann, resume: nil)
+            try await socket.send(frame: ClientFrame(type: "history", room: "lobby", before: 4, limit: 2, ref: "h1"))
+            let page = try await socket.next("history", as: HistoryFrame.self)
+            #expect(page.messages.map(\.seq) == [2, 3] && page.hasMore && page.ref == "h1")
+        }
+    }
+
+    @Test("a client that stops answering pings is dropped with 1001")
+    func keepalive() async throws {
+        try await withTestServer({ $0.pingInterval = 1 }) { server in
+            let ann = try await server.register("ann")
+            // The test client never answers pings.
+            let socket = try await server.modernClient(ann, resume: nil)
+            #expect(try await socket.nextCloseCode(timeout: .seconds(10)) == 1001)
+        }
+    }
+
+    @Test("modern messages reach the tutorial clients in the lobby")
+    func reachesLegacyClients() async throws {
+        try await withTestServer { server in
+            let tcp = try await server.joinedLineClient("Luke")
+            let ann = try await server.register("ann")
+            let socket = try await server.modernClient(ann)
+            try await socket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "l", text: "hello tutorials"))
+            try await tcp.waitForLine("ann:hello tutorials")
+        }
+    }
+}
