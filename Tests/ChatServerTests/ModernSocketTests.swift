@@ -154,6 +154,41 @@ struct ModernSocketTests {
         }
     }
 
+    @Test("a channel broadcasts to every member's connections, every device included, and to nobody else")
+    func channelBroadcast() async throws {
+        try await withTestServer { server in
+            let ann = try await server.register("ann")
+            let bob = try await server.register("bob")
+            let eve = try await server.register("eve")
+            let channel = try await server.api.send(.POST, "/rooms", json: CreateRoomRequest(kind: "channel", name: "news", members: ["bob"]), token: ann.token).decode(RoomSummary.self)
+            let bobPhone = try await server.modernClient(bob)
+            let bobLaptop = try await server.modernClient(bob)
+            let eveSocket = try await server.modernClient(eve)
+            let annSocket = try await server.modernClient(ann)
+            for socket in [bobPhone, bobLaptop, eveSocket, annSocket] { _ = try await socket.next("resumed", as: ResumedFrame.self) }
+            try await annSocket.send(frame: ClientFrame(type: "send", room: channel.id, clientMsgID: "n1", text: "extra"))
+            for socket in [annSocket, bobPhone, bobLaptop] {
+                #expect(try await socket.next("message", as: MessageFrame.self).text == "extra")
+            }
+            #expect(await eveSocket.frames.next(timeout: .milliseconds(300)) == nil)
+        }
+    }
+
+    @Test("a revoked or expired token cannot open the socket")
+    func revokedToken() async throws {
+        try await withTestServer { server in
+            let ann = try await server.register("ann")
+            #expect(try await server.api.send(.POST, "/logout", token: ann.token).status == 204)
+            let response = try await httpGet(host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(ann.token)")
+            #expect(response.hasPrefix("HTTP/1.1 401"))
+        }
+        try await withTestServer({ $0.tokenLifetime = -1 }) { server in
+            let bob = try await server.register("bob")
+            let response = try await httpGet(host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(bob.token)")
+            #expect(response.hasPrefix("HTTP/1.1 401"))
+        }
+    }
+
     @Test("a client cannot choose sender, seq, id or date")
     func serverDecidesIdentity() async throws {
         try await withTestServer { server in
