@@ -86,7 +86,7 @@ public final class ChatService: Sendable {
                 configuration: configuration)
             let httpPort = application.http.server.shared.localAddress?.port ?? configuration.port
             let tcpPort = tcp.port ?? configuration.tcpPort
-            logger.notice("HTTP and WebSocket listening on http://\(configuration.host):\(httpPort) (/chat, /echo/?id=NAME)")
+            logger.notice("HTTP and WebSocket listening on http://\(configuration.host):\(httpPort) (/chat, /echo/?id=NAME, /api/v1)")
             logger.notice("TCP text protocol listening on \(configuration.host):\(tcpPort) (iam:NAME, msg:TEXT)")
             return ChatService(application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, writer: writer, logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)
         } catch {

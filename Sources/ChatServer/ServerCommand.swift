@@ -9,7 +9,7 @@ import Logging
 public struct ServerCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "chat-server",
-        abstract: "SwiftChat: a chat server that speaks the Vapor /chat, DogeChat TCP and /echo relay protocols.",
+        abstract: "SwiftChat: a chat server for the Vapor /chat, DogeChat TCP and /echo relay protocols, and its own /api/v1.",
         discussion: "Each option can also be set with the environment variable shown in brackets.")
 
     @Option(help: Self.help("host")) var host: String?
