@@ -64,7 +64,7 @@ public final class ChatService: Sendable {
                 loginLimiter: AttemptLimiter(clock: ContinuousClock(), burst: 10, refill: .seconds(30)),
                 tokenLifetime: configuration.tokenLifetime,
                 unknownUserDigest: try await application.password.async.hash(BearerToken.generate()).get())
-            let rooms = RoomsController(directory: directory, accounts: accountStore, messages: hub.store)
+            let rooms = RoomsController(directory: directory, accounts: accountStore, messages: hub.store, hub: hub)
             let modern = ModernContext(
                 hub: hub, directory: directory, messages: hub.store,
                 // 20 messages at once per user, then 10 per second.

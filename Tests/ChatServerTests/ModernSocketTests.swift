@@ -174,6 +174,26 @@ struct ModernSocketTests {
         }
     }
 
+    @Test("leaving a room takes effect on connections already open: no more messages, no more sends")
+    func leavingStopsOpenConnections() async throws {
+        try await withTestServer { server in
+            let ann = try await server.register("ann")
+            let bob = try await server.register("bob")
+            let group = try await server.api.send(.POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "g", members: ["bob"]), token: ann.token).decode(RoomSummary.self)
+            let annSocket = try await server.modernClient(ann)
+            let bobSocket = try await server.modernClient(bob)
+            for socket in [annSocket, bobSocket] { _ = try await socket.next("resumed", as: ResumedFrame.self) }
+            #expect(try await server.api.send(.POST, "/rooms/\(group.id)/leave", token: bob.token).status == 204)
+            try await annSocket.send(frame: ClientFrame(type: "send", room: group.id, clientMsgID: "after", text: "bob is gone"))
+            _ = try await annSocket.next("ack", as: AckFrame.self)
+            var bobSaw: [String] = []
+            while let frame = await bobSocket.frames.next(timeout: .milliseconds(300)) { bobSaw.append(frame.text) }
+            #expect(!bobSaw.contains { $0.contains("bob is gone") })
+            try await bobSocket.send(frame: ClientFrame(type: "send", room: group.id, clientMsgID: "b", text: "still here?"))
+            #expect(try await bobSocket.next("error", as: ErrorFrame.self).code == "forbidden")
+        }
+    }
+
     @Test("a revoked or expired token cannot open the socket")
     func revokedToken() async throws {
         try await withTestServer { server in

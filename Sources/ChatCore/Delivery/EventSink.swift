@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 
 /// Turns room events into the bytes of one wire format.
@@ -22,4 +23,11 @@ public protocol EventSink: AnyObject, Sendable {
     func write(_ payload: ByteBuffer)
     /// Sends what was queued. Called on ``eventLoop`` after each batch of writes.
     func flush()
+    /// The signed-in account behind the connection, if any, so a room can drop the connections of a member who
+    /// left.
+    var accountID: UUID? { get }
+}
+
+extension EventSink {
+    public var accountID: UUID? { nil }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 
 /// A room's members, grouped by event loop and wire format, so that delivering a batch of events costs one
@@ -42,6 +43,12 @@ struct FanOut {
 
     func contains(_ sink: any EventSink) -> Bool {
         self.groups[Self.key(for: sink)]?.sinks.contains(sink) == true
+    }
+
+    /// Removes every connection of one account.
+    mutating func removeAll(of account: UUID) {
+        let sinks = self.groups.values.flatMap { $0.sinks.members.filter { $0.accountID == account } }
+        for sink in sinks { self.remove(sink) }
     }
 
     /// Renders the events once per format and writes them, in order, to every member.

@@ -28,6 +28,7 @@ public actor Room {
         case leave(any EventSink, announcement: PresenceChange?)
         case announce(PresenceChange)
         case resume(any EventSink, after: Int64, maxReplay: Int)
+        case evict(UUID)
     }
 
     private struct Inbox {
@@ -112,6 +113,11 @@ public actor Room {
     /// none are replayed and the marker says `complete: false`: the client pages history instead.
     public nonisolated func resume(_ sink: any EventSink, after: Int64, maxReplay: Int) {
         self.enqueue(.resume(sink, after: after, maxReplay: maxReplay))
+    }
+
+    /// Stops delivering to every connection of an account (it left the room), in order with the messages.
+    public nonisolated func evict(_ account: UUID) {
+        self.enqueue(.evict(account))
     }
 
     /// Announces a presence change to every member, in order with the messages.
@@ -224,6 +230,8 @@ public actor Room {
         case .resume(let sink, let after, let maxReplay):
             await self.replay(to: sink, after: after, maxReplay: maxReplay)
             self.members.insert(sink)
+        case .evict(let account):
+            self.members.removeAll(of: account)
         }
     }
 

@@ -11,6 +11,7 @@ struct RoomsController: Sendable {
     let directory: any RoomDirectory
     let accounts: any AccountStore
     let messages: any MessageStore
+    let hub: Hub
 
     static let forbidden = APIError(status: .forbidden, code: "forbidden", message: "You are not a member of that room, or it does not exist.")
 
@@ -82,6 +83,8 @@ struct RoomsController: Sendable {
         let me = try request.authenticated.account
         let room = try await self.visibleRoom(request, for: me)
         try await self.directory.remove(me.id, from: room.id)
+        // Open connections of this account stop receiving the room at once.
+        try await self.hub.room(room.id).evict(me.id)
         return .noContent
     }
 

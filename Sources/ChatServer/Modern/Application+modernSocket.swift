@@ -16,7 +16,7 @@ extension Application {
                 let account = try await accounts.account(id: userID)
             else { throw APIError.unauthorized }
             let rooms = try await context.directory.memberships(of: account.id).map(\.room.id)
-            return try request.upgradeToWebSocket(limits: limits, renderer: renderer) { connection in
+            return try request.upgradeToWebSocket(limits: limits, renderer: renderer, accountID: account.id) { connection in
                 ModernSession(connection: connection, context: context, account: account, rooms: rooms)
             }
         }

@@ -9,8 +9,8 @@ actor ModernWorker {
     private let connection: WebSocketConnection
     private let context: ModernContext
     private let account: Account
-    /// Rooms the account belongs to, as far as this connection knows.
-    private var rooms: Set<RoomID>
+    /// Rooms the account belonged to when the connection opened: what a first `resume` follows.
+    private let rooms: Set<RoomID>
     /// Rooms this connection receives live messages from.
     private var joined: [RoomID: Room] = [:]
 
@@ -125,13 +125,10 @@ actor ModernWorker {
         }
     }
 
-    /// Whether the account belongs to the room, asking the directory when this connection does not know it yet
-    /// (a room joined or created since the connection opened).
+    /// Whether the account belongs to the room now: asked of the directory every time, so leaving a room (on any
+    /// device) takes effect on connections that are already open.
     private func isMember(_ room: RoomID) async -> Bool {
-        if self.rooms.contains(room) { return true }
-        guard (try? await self.context.directory.isMember(self.account.id, of: room)) == true else { return false }
-        self.rooms.insert(room)
-        return true
+        (try? await self.context.directory.isMember(self.account.id, of: room)) == true
     }
 
     private func reply(_ value: some Encodable & Sendable) {

@@ -18,11 +18,13 @@ struct WebSocketLimits: Sendable {
 struct RawWebSocketUpgrader: Upgrader {
     let limits: WebSocketLimits
     let renderer: any EventRenderer
+    let accountID: UUID?
     let makeSession: @Sendable (WebSocketConnection) -> any WebSocketSession
 
     func applyUpgrade(req: Request, res: Response) -> any HTTPServerProtocolUpgrader {
         let limits = self.limits
         let renderer = self.renderer
+        let accountID = self.accountID
         let makeSession = self.makeSession
         return NIOWebSocketServerUpgrader(
             maxFrameSize: limits.maxMessageBytes,
@@ -35,7 +37,7 @@ struct RawWebSocketUpgrader: Upgrader {
                         value: .init(low: limits.outboundQueueBytes / 2, high: limits.outboundQueueBytes))
                     let rawWriter = RawFrameWriter()
                     try channel.pipeline.syncOperations.addHandler(rawWriter, position: .first)
-                    let connection = WebSocketConnection(channel: channel, renderer: renderer, rawWriter: rawWriter)
+                    let connection = WebSocketConnection(channel: channel, renderer: renderer, rawWriter: rawWriter, accountID: accountID)
                     try channel.pipeline.syncOperations.addHandlers([
                         WebSocketFrameValidator(),
                         NIOWebSocketFrameAggregator(
@@ -52,7 +54,7 @@ struct RawWebSocketUpgrader: Upgrader {
 extension Request {
     /// Answers a WebSocket handshake on this request with our own handlers, or 426 if it is not one.
     func upgradeToWebSocket(
-        limits: WebSocketLimits, renderer: any EventRenderer,
+        limits: WebSocketLimits, renderer: any EventRenderer, accountID: UUID? = nil,
         makeSession: @escaping @Sendable (WebSocketConnection) -> any WebSocketSession
     ) throws -> Response {
         let connection = Set(self.headers[canonicalForm: "connection"].map { $0.lowercased() })
@@ -68,7 +70,7 @@ extension Request {
             throw Abort(.badRequest, reason: "Sec-WebSocket-Key must be 16 bytes in base64.")
         }
         let response = Response(status: .switchingProtocols)
-        response.upgrader = RawWebSocketUpgrader(limits: limits, renderer: renderer, makeSession: makeSession)
+        response.upgrader = RawWebSocketUpgrader(limits: limits, renderer: renderer, accountID: accountID, makeSession: makeSession)
         return response
     }
 }

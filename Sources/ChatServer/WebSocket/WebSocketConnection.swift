@@ -1,4 +1,5 @@
 import ChatCore
+import Foundation
 import NIOCore
 import NIOWebSocket
 
@@ -13,15 +14,18 @@ import NIOWebSocket
 final class WebSocketConnection: EventSink {
     let channel: any Channel
     let renderer: any EventRenderer
+    /// The signed-in account, for modern connections.
+    let accountID: UUID?
     private let closing: NIOLoopBoundBox<Bool>
     private let rawWriter: NIOLoopBound<RawFrameWriter>
 
     var eventLoop: any EventLoop { self.channel.eventLoop }
 
     /// Call on the channel's event loop, once `rawWriter` is in the pipeline.
-    init(channel: any Channel, renderer: any EventRenderer, rawWriter: RawFrameWriter) {
+    init(channel: any Channel, renderer: any EventRenderer, rawWriter: RawFrameWriter, accountID: UUID?) {
         self.channel = channel
         self.renderer = renderer
+        self.accountID = accountID
         self.closing = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
         self.rawWriter = NIOLoopBound(rawWriter, eventLoop: channel.eventLoop)
     }
