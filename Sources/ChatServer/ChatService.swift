@@ -67,8 +67,8 @@ public final class ChatService: Sendable {
             let rooms = RoomsController(directory: directory, accounts: accountStore, messages: hub.store, hub: hub)
             let modern = ModernContext(
                 hub: hub, directory: directory, messages: hub.store,
-                // 20 messages at once per user, then 10 per second.
-                sendLimiter: AttemptLimiter(clock: ContinuousClock(), burst: 20, refill: .milliseconds(100)),
+                sendLimiter: AttemptLimiter(
+                    clock: ContinuousClock(), burst: configuration.sendBurst, refill: .seconds(1) / configuration.sendRate),
                 maxMessageBytes: configuration.maxMessageBytes, maxReplay: configuration.maxReplay,
                 pingInterval: .seconds(Int64(configuration.pingInterval)))
             application.registerRoutes(lobby: lobby, accounts: accounts, rooms: rooms, modern: modern, configuration: configuration)

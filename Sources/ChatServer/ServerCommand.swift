@@ -27,6 +27,8 @@ public struct ServerCommand: AsyncParsableCommand {
     @Option(help: Self.help("bcrypt-cost")) var bcryptCost: String?
     @Option(help: Self.help("ping-interval")) var pingInterval: String?
     @Option(help: Self.help("max-replay")) var maxReplay: String?
+    @Option(help: Self.help("send-burst")) var sendBurst: String?
+    @Option(help: Self.help("send-rate")) var sendRate: String?
     @Option(help: Self.help("log-level")) var logLevel: String?
 
     public init() {}
@@ -40,6 +42,7 @@ public struct ServerCommand: AsyncParsableCommand {
             ("echo-max-message-bytes", self.echoMaxMessageBytes), ("outbound-queue-bytes", self.outboundQueueBytes),
             ("announce-joins", self.announceJoins), ("event-loops", self.eventLoops),
             ("bcrypt-cost", self.bcryptCost), ("ping-interval", self.pingInterval), ("max-replay", self.maxReplay),
+            ("send-burst", self.sendBurst), ("send-rate", self.sendRate),
             ("log-level", self.logLevel),
         ]
         return Dictionary(uniqueKeysWithValues: given.compactMap { name, value in value.map { (name, $0) } })

@@ -244,7 +244,8 @@ struct ModernSocketTests {
 
     @Test("sending too fast is rate limited; every acked message is stored exactly once")
     func rateLimit() async throws {
-        try await withTestServer { server in
+        // A small burst and a slow refill, so the outcome does not depend on how fast this machine is.
+        try await withTestServer({ $0.sendBurst = 5; $0.sendRate = 1 }) { server in
             let ann = try await server.register("ann")
             let socket = try await server.modernClient(ann, resume: nil)
             for index in 0..<30 {
@@ -257,7 +258,7 @@ struct ModernSocketTests {
                 if let ack = try? JSONDecoder().decode(AckFrame.self, from: Data(text.utf8)), ack.type == "ack" { acked.insert(ack.clientMsgID) }
                 if let error = try? JSONDecoder().decode(ErrorFrame.self, from: Data(text.utf8)), error.code == "rate_limited" { limited.insert(error.ref ?? "") }
             }
-            #expect(!limited.isEmpty && acked.count >= 20)
+            #expect(!limited.isEmpty && acked.count >= 5)
             let history = try await server.api.send(.GET, "/rooms/lobby/messages?limit=200", token: ann.token).decode(HistoryPage.self)
             #expect(Set(history.messages.map(\.text)) == acked && history.messages.count == acked.count)
         }

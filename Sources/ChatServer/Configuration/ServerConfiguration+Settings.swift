@@ -37,6 +37,8 @@ extension ServerConfiguration {
         .integer("bcrypt-cost", "CHAT_BCRYPT_COST", "bcrypt work factor for account passwords", 4...16) { $0.bcryptCost = $1 },
         .integer("ping-interval", "CHAT_PING_INTERVAL", "Seconds between keepalive pings on /api/v1/ws", 1...3600) { $0.pingInterval = $1 },
         .integer("max-replay", "CHAT_MAX_REPLAY", "Most messages replayed per room when a client resumes", 0...100_000) { $0.maxReplay = $1 },
+        .integer("send-burst", "CHAT_SEND_BURST", "Messages a user may send at once on /api/v1/ws", 1...100_000) { $0.sendBurst = $1 },
+        .integer("send-rate", "CHAT_SEND_RATE", "Messages per second a user may send on /api/v1/ws after the burst", 1...100_000) { $0.sendRate = $1 },
         .logLevel("log-level", "LOG_LEVEL", "trace, debug, info, notice, warning, error or critical") { $0.logLevel = $1 },
     ]
 
@@ -123,6 +125,7 @@ extension ServerConfiguration {
             "outbound-queue-bytes": "\(defaults.outboundQueueBytes)", "announce-joins": "\(defaults.announceJoins)",
             "event-loops": "\(defaults.eventLoops)", "bcrypt-cost": "\(defaults.bcryptCost)",
             "ping-interval": "\(defaults.pingInterval)", "max-replay": "\(defaults.maxReplay)",
+            "send-burst": "\(defaults.sendBurst)", "send-rate": "\(defaults.sendRate)",
             "log-level": defaults.logLevel.rawValue,
         ]
     }()

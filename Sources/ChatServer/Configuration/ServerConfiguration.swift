@@ -24,6 +24,8 @@ import NIOCore
 /// | `--bcrypt-cost` | `CHAT_BCRYPT_COST` | 4…16 | `12` |
 /// | `--ping-interval` | `CHAT_PING_INTERVAL` | seconds | `30` |
 /// | `--max-replay` | `CHAT_MAX_REPLAY` | count | `1000` |
+/// | `--send-burst` | `CHAT_SEND_BURST` | messages | `20` |
+/// | `--send-rate` | `CHAT_SEND_RATE` | messages per second | `10` |
 /// | `--log-level` | `LOG_LEVEL` | trace…critical | `info` |
 public struct ServerConfiguration: Sendable, Equatable {
     /// The address both listeners bind to.
@@ -58,6 +60,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var pingInterval = 30
     /// The most messages a modern client gets replayed when it resumes a room; a larger gap asks it to page.
     public var maxReplay = 1000
+    /// How many messages a user may send over `/api/v1/ws` at once before the rate limit applies.
+    public var sendBurst = 20
+    /// How many messages per second a user may send over `/api/v1/ws` after the burst.
+    public var sendRate = 10
     /// How long a bearer token from register or login stays valid.
     public var tokenLifetime: TimeInterval = 30 * 24 * 3600
     /// The least severe level that is logged.
