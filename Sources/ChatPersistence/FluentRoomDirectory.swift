@@ -91,4 +91,19 @@ public struct FluentRoomDirectory: RoomDirectory {
         try await MembershipRecord.query(on: self.database)
             .filter(\.$roomID == room.rawValue).filter(\.$userID == user).delete()
     }
+
+    public func markRead(_ user: UUID, in room: RoomID, upTo seq: Int64) async throws -> Int64? {
+        guard let membership = try await MembershipRecord.query(on: self.database)
+            .filter(\.$roomID == room.rawValue).filter(\.$userID == user).first()
+        else { return nil }
+        if seq > membership.lastReadSeq {
+            // Only forward: a conditional update, so two devices racing can never move it back.
+            try await MembershipRecord.query(on: self.database)
+                .filter(\.$roomID == room.rawValue).filter(\.$userID == user).filter(\.$lastReadSeq < seq)
+                .set(\.$lastReadSeq, to: seq)
+                .update()
+            return seq
+        }
+        return membership.lastReadSeq
+    }
 }

@@ -13,6 +13,7 @@ final class LineRenderer: EventRenderer {
         case .message(let message): ByteBuffer(string: "\(message.seq) \(message.sender.name): \(message.text)")
         case .presence(let change): ByteBuffer(string: "\(change.name) \(change.kind == .joined ? "joined" : "left")")
         case .resumed(_, let latestSeq, let complete): ByteBuffer(string: "resumed \(latestSeq) \(complete)")
+        case .receipt(_, _, let seq): ByteBuffer(string: "read \(seq)")
         }
     }
 }

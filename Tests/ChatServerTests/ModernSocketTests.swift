@@ -194,6 +194,42 @@ struct ModernSocketTests {
         }
     }
 
+    @Test("read moves my unread count on every device and sends a receipt to the other members")
+    func readReceipts() async throws {
+        try await withTestServer { server in
+            let ann = try await server.register("ann")
+            let bob = try await server.register("bob")
+            let dm = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token).decode(RoomSummary.self)
+            let annSocket = try await server.modernClient(ann)
+            let bobPhone = try await server.modernClient(bob)
+            let bobLaptop = try await server.modernClient(bob)
+            for socket in [annSocket, bobPhone, bobLaptop] { _ = try await socket.next("resumed", as: ResumedFrame.self) }
+            for index in 1...3 {
+                try await annSocket.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "r\(index)", text: "r\(index)"))
+                _ = try await annSocket.next("ack", as: AckFrame.self)
+            }
+            var bobsView = try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self).first { $0.id == dm.id }
+            #expect(bobsView?.unreadCount == 3)
+            try await bobPhone.send(frame: ClientFrame(type: "read", room: dm.id, seq: 2))
+            let receipt = ReceiptFrame(room: dm.id, user: bob.user.id, seq: 2)
+            #expect(try await annSocket.next("receipt", as: ReceiptFrame.self) == receipt)
+            #expect(try await bobLaptop.next("receipt", as: ReceiptFrame.self) == receipt)
+            bobsView = try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self).first { $0.id == dm.id }
+            #expect(bobsView?.lastReadSeq == 2 && bobsView?.unreadCount == 1)
+
+            try await bobPhone.send(frame: ClientFrame(type: "read", room: dm.id, seq: 9, ref: "beyond"))
+            #expect(try await bobPhone.next("error", as: ErrorFrame.self).code == "bad_seq")
+            try await bobPhone.send(frame: ClientFrame(type: "read", room: dm.id, seq: 1, ref: "back"))
+            #expect(try await bobPhone.next("error", as: ErrorFrame.self).code == "stale_read")
+            let eve = try await server.register("eve")
+            let eveSocket = try await server.modernClient(eve, resume: nil)
+            try await eveSocket.send(frame: ClientFrame(type: "read", room: dm.id, seq: 1))
+            #expect(try await eveSocket.next("error", as: ErrorFrame.self).code == "forbidden")
+            bobsView = try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self).first { $0.id == dm.id }
+            #expect(bobsView?.lastReadSeq == 2)
+        }
+    }
+
     @Test("a revoked or expired token cannot open the socket")
     func revokedToken() async throws {
         try await withTestServer { server in

@@ -60,4 +60,7 @@ public protocol RoomDirectory: Sendable {
     /// Adds a member; nothing happens if already one.
     func add(_ user: UUID, to room: RoomID) async throws
     func remove(_ user: UUID, from room: RoomID) async throws
+    /// Moves a member's last-read seq forward to `seq` (never backwards); returns the value now stored, or `nil` when
+    /// the user is not a member.
+    func markRead(_ user: UUID, in room: RoomID, upTo seq: Int64) async throws -> Int64?
 }

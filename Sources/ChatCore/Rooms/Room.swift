@@ -29,6 +29,7 @@ public actor Room {
         case announce(PresenceChange)
         case resume(any EventSink, after: Int64, maxReplay: Int)
         case evict(UUID)
+        case receipt(user: UUID, seq: Int64)
     }
 
     private struct Inbox {
@@ -119,6 +120,14 @@ public actor Room {
     public nonisolated func evict(_ account: UUID) {
         self.enqueue(.evict(account))
     }
+
+    /// Tells every member that `user` has read up to `seq`, in order with the messages.
+    public nonisolated func receipt(from user: UUID, upTo seq: Int64) {
+        self.enqueue(.receipt(user: user, seq: seq))
+    }
+
+    /// The highest committed sequence number (0 when the room is empty).
+    public var latestSeq: Int64 { self.nextSeq - 1 }
 
     /// Announces a presence change to every member, in order with the messages.
     public nonisolated func announce(_ change: PresenceChange) {
@@ -232,6 +241,8 @@ public actor Room {
             self.members.insert(sink)
         case .evict(let account):
             self.members.removeAll(of: account)
+        case .receipt(let user, let seq):
+            self.members.deliver([.receipt(room: self.id, user: user, seq: seq)])
         }
     }
 

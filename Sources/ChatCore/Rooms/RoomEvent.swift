@@ -9,6 +9,9 @@ public enum RoomEvent: Sendable {
     /// Sent to one resuming connection after its replay: everything up to `latestSeq` has been sent (`complete`),
     /// or the gap was too large and the client should page history up to `latestSeq` instead.
     case resumed(room: RoomID, latestSeq: Int64, complete: Bool)
+    /// A member has read up to `seq`. Sent live to every member (the reader's other devices too), never stored
+    /// as an event: the membership keeps the last-read seq.
+    case receipt(room: RoomID, user: UUID, seq: Int64)
 }
 
 /// A join or leave announcement.

@@ -3,13 +3,15 @@ import Foundation
 /// Any frame a client sends on `/api/v1/ws`, decoded leniently: every field is optional here, and the server
 /// checks what each `type` needs.
 public struct ClientFrame: Codable, Sendable, Equatable {
-    /// `resume`, `send`, `history` or `ping`.
+    /// `resume`, `send`, `read`, `history` or `ping`.
     public var type: String?
     public var room: String?
     public var clientMsgID: String?
     public var text: String?
     /// For `resume`: the last sequence number the client has, per room.
     public var rooms: [String: Int64]?
+    /// For `read`: the last sequence number read.
+    public var seq: Int64?
     public var before: Int64?
     public var limit: Int?
     /// Echoed in the answer (and in errors), so the client can match them.
@@ -17,8 +19,9 @@ public struct ClientFrame: Codable, Sendable, Equatable {
 
     public init(
         type: String?, room: String? = nil, clientMsgID: String? = nil, text: String? = nil, rooms: [String: Int64]? = nil,
-        before: Int64? = nil, limit: Int? = nil, ref: String? = nil
+        seq: Int64? = nil, before: Int64? = nil, limit: Int? = nil, ref: String? = nil
     ) {
+        self.seq = seq
         self.type = type
         self.room = room
         self.clientMsgID = clientMsgID
@@ -126,5 +129,19 @@ public struct ErrorFrame: Codable, Sendable, Equatable {
         self.code = code
         self.message = message
         self.ref = ref
+    }
+}
+
+/// `{"type":"receipt"}`: a member (possibly you, on another device) has read a room up to `seq`.
+public struct ReceiptFrame: Codable, Sendable, Equatable {
+    public var type = "receipt"
+    public var room: String
+    public var user: UUID
+    public var seq: Int64
+
+    public init(room: String, user: UUID, seq: Int64) {
+        self.room = room
+        self.user = user
+        self.seq = seq
     }
 }

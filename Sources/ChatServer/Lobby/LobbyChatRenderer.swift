@@ -31,7 +31,7 @@ final class LobbyChatRenderer: EventRenderer {
             message = ReceivingChatMessage(
                 date: stored.date, id: stored.id, message: stored.text, user: stored.sender.name,
                 userID: stored.sender.id)
-        case .resumed:
+        case .resumed, .receipt:
             return nil
         case .presence(let change):
             guard self.announceJoins else { return nil }

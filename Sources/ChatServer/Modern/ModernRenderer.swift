@@ -15,6 +15,8 @@ final class ModernRenderer: EventRenderer {
             Self.frame(MessageFrame(message.payload, clientMsgID: message.clientMsgID))
         case .resumed(let room, let latestSeq, let complete):
             Self.frame(ResumedFrame(room: room.rawValue, latestSeq: latestSeq, complete: complete))
+        case .receipt(let room, let user, let seq):
+            Self.frame(ReceiptFrame(room: room.rawValue, user: user, seq: seq))
         case .presence:
             nil
         }

@@ -35,6 +35,7 @@ actor ModernWorker {
         case "resume": await self.resume(frame)
         case "send": await self.sendMessage(frame)
         case "history": await self.history(frame)
+        case "read": await self.markRead(frame)
         default: self.reply(ErrorFrame(code: "bad_frame", message: "Unknown type \(frame.type ?? "")", ref: frame.ref))
         }
     }
@@ -103,6 +104,32 @@ actor ModernWorker {
                     ModernSession.send(ErrorFrame(code: "unavailable", message: "The message could not be stored; retry with the same clientMsgID.", ref: clientMsgID), on: connection)
                 }
             }
+        }
+    }
+
+    /// `read {room, seq}`: moves my last-read seq forward and tells every member, my other devices included.
+    private func markRead(_ frame: ClientFrame) async {
+        guard let raw = frame.room, let seq = frame.seq, seq >= 0 else {
+            return self.reply(ErrorFrame(code: "bad_frame", message: "read needs room and seq.", ref: frame.ref))
+        }
+        let id = RoomID(raw)
+        guard await self.isMember(id), let room = try? await self.context.hub.room(id) else {
+            return self.reply(ErrorFrame(code: "forbidden", message: "You are not a member of that room, or it does not exist.", ref: frame.ref ?? raw))
+        }
+        let latest = await room.latestSeq
+        guard seq <= latest else {
+            return self.reply(ErrorFrame(code: "bad_seq", message: "The room ends at seq \(latest).", ref: frame.ref ?? raw))
+        }
+        do {
+            guard let stored = try await self.context.directory.markRead(self.account.id, in: id, upTo: seq) else {
+                return self.reply(ErrorFrame(code: "forbidden", message: "You are not a member of that room, or it does not exist.", ref: frame.ref ?? raw))
+            }
+            guard stored == seq else {
+                return self.reply(ErrorFrame(code: "stale_read", message: "Already read up to seq \(stored); read only moves forward.", ref: frame.ref ?? raw))
+            }
+            room.receipt(from: self.account.id, upTo: seq)
+        } catch {
+            self.reply(ErrorFrame(code: "unavailable", message: "The read position could not be saved; try again.", ref: frame.ref ?? raw))
         }
     }
 

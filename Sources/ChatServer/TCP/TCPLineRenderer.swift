@@ -10,7 +10,7 @@ final class TCPLineRenderer: EventRenderer {
             ByteBuffer(string: TCPLine.message(from: message.sender.name, text: message.text))
         case .presence(let change):
             ByteBuffer(string: change.kind == .joined ? TCPLine.joined(change.name) : TCPLine.left(change.name))
-        case .resumed:
+        case .resumed, .receipt:
             nil
         }
     }
