@@ -92,8 +92,18 @@ actor ModernWorker {
             return self.reply(ErrorFrame(code: "unavailable", message: "The room could not be opened; try again.", ref: clientMsgID))
         }
         let connection = self.connection
-        let draft = MessageDraft(sender: Sender(name: self.account.username, id: self.account.id), text: text, clientMsgID: clientMsgID)
+        let directory = self.context.directory
+        let accountID = self.account.id
+        let draft = MessageDraft(sender: Sender(name: self.account.username, id: accountID), text: text, clientMsgID: clientMsgID)
         room.submit(draft) { result in
+            if case .success(let message) = result {
+                // What I wrote, I have read: my own messages never count as unread on any of my devices.
+                Task {
+                    if (try? await directory.markRead(accountID, in: message.room, upTo: message.seq)) == message.seq {
+                        room.receipt(from: accountID, upTo: message.seq)
+                    }
+                }
+            }
             connection.eventLoop.execute {
                 switch result {
                 case .success(let message):
