@@ -1,6 +1,7 @@
 import ChatCore
 import FluentKit
 import FluentSQL
+import Foundation
 import NIOCore
 import SQLKit
 
