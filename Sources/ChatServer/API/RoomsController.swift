@@ -50,10 +50,7 @@ struct RoomsController: Sendable {
         }
         var members = [me.id]
         for username in body.members ?? [] {
-            guard let account = try await self.accounts.account(username: username) else {
-                throw APIError(status: .notFound, code: "unknown_user", message: "No user is called \(username).")
-            }
-            members.append(account.id)
+            members.append(try await self.account(named: username).id)
         }
         let room = RoomInfo(id: RoomID(UUID().uuidString), kind: kind, name: name, createdBy: me.id)
         try await self.directory.create(room, members: members)
@@ -95,10 +92,7 @@ struct RoomsController: Sendable {
         guard room.kind != .direct else {
             throw APIError.badRequest("cannot_invite", "A direct room always has exactly two members.")
         }
-        let body = try request.content.decode(UsernameRequest.self)
-        guard let invitee = try await self.accounts.account(username: body.username) else {
-            throw APIError(status: .notFound, code: "unknown_user", message: "No user is called \(body.username).")
-        }
+        let invitee = try await self.account(named: request.content.decode(UsernameRequest.self).username)
         try await self.directory.add(invitee.id, to: room.id)
         return .noContent
     }
@@ -106,10 +100,7 @@ struct RoomsController: Sendable {
     /// `POST /dms` `{username}` → our direct room, created on first use.
     @Sendable func directRoom(_ request: Request) async throws -> Response {
         let me = try request.authenticated.account
-        let body = try request.content.decode(UsernameRequest.self)
-        guard let peer = try await self.accounts.account(username: body.username) else {
-            throw APIError(status: .notFound, code: "unknown_user", message: "No user is called \(body.username).")
-        }
+        let peer = try await self.account(named: request.content.decode(UsernameRequest.self).username)
         guard peer.id != me.id else {
             throw APIError.badRequest("invalid_peer", "A direct room is with someone else.")
         }
@@ -130,6 +121,14 @@ struct RoomsController: Sendable {
         let page = try await self.messages.page(in: room.id, before: before, limit: limit + 1)
         let shown = page.suffix(limit)
         return .json(HistoryPage(messages: shown.map(\.payload), hasMore: page.count > limit))
+    }
+
+    /// The account called `username`, or `404 unknown_user`.
+    private func account(named username: String) async throws -> Account {
+        guard let account = try await self.accounts.account(username: username) else {
+            throw APIError(status: .notFound, code: "unknown_user", message: "No user is called \(username).")
+        }
+        return account
     }
 
     private static func roomID(_ request: Request) throws -> RoomID {

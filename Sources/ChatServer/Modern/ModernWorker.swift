@@ -51,7 +51,7 @@ actor ModernWorker {
             let id = RoomID(raw)
             guard self.joined[id] == nil else { continue }
             guard await self.isMember(id) else {
-                self.reply(ErrorFrame(code: "forbidden", message: "You are not a member of that room, or it does not exist.", ref: raw))
+                self.reply(Self.forbidden(raw))
                 continue
             }
             do {
@@ -79,7 +79,7 @@ actor ModernWorker {
         }
         let id = RoomID(raw)
         guard await self.isMember(id) else {
-            return self.reply(ErrorFrame(code: "forbidden", message: "You are not a member of that room, or it does not exist.", ref: clientMsgID))
+            return self.reply(Self.forbidden(clientMsgID))
         }
         if let wait = self.context.sendLimiter.attempt(["user:\(self.account.id.uuidString)"]) {
             let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
@@ -124,7 +124,7 @@ actor ModernWorker {
         }
         let id = RoomID(raw)
         guard await self.isMember(id), let room = try? await self.context.hub.room(id) else {
-            return self.reply(ErrorFrame(code: "forbidden", message: "You are not a member of that room, or it does not exist.", ref: frame.ref ?? raw))
+            return self.reply(Self.forbidden(frame.ref ?? raw))
         }
         let latest = await room.latestSeq
         guard seq <= latest else {
@@ -132,7 +132,7 @@ actor ModernWorker {
         }
         do {
             guard let stored = try await self.context.directory.markRead(self.account.id, in: id, upTo: seq) else {
-                return self.reply(ErrorFrame(code: "forbidden", message: "You are not a member of that room, or it does not exist.", ref: frame.ref ?? raw))
+                return self.reply(Self.forbidden(frame.ref ?? raw))
             }
             guard stored == seq else {
                 return self.reply(ErrorFrame(code: "stale_read", message: "Already read up to seq \(stored); read only moves forward.", ref: frame.ref ?? raw))
@@ -152,7 +152,7 @@ actor ModernWorker {
             return self.reply(ErrorFrame(code: "bad_frame", message: "limit is 1 to 200.", ref: frame.ref))
         }
         guard await self.isMember(RoomID(raw)) else {
-            return self.reply(ErrorFrame(code: "forbidden", message: "You are not a member of that room, or it does not exist.", ref: frame.ref))
+            return self.reply(Self.forbidden(frame.ref))
         }
         do {
             let page = try await self.context.messages.page(in: RoomID(raw), before: frame.before, limit: limit + 1)
@@ -166,6 +166,11 @@ actor ModernWorker {
     /// device) takes effect on connections that are already open.
     private func isMember(_ room: RoomID) async -> Bool {
         (try? await self.context.directory.isMember(self.account.id, of: room)) == true
+    }
+
+    /// The `forbidden` error, worded as the HTTP API words it: the same for a room that does not exist.
+    private static func forbidden(_ ref: String?) -> ErrorFrame {
+        ErrorFrame(code: RoomsController.forbidden.code, message: RoomsController.forbidden.message, ref: ref)
     }
 
     private func reply(_ value: some Encodable & Sendable) {
