@@ -63,4 +63,12 @@ public struct FluentAccountStore: AccountStore {
     public func revokeToken(hash: String) async throws {
         try await TokenRecord.query(on: self.database).filter(\.$tokenHash == hash).delete()
     }
+
+    public func lastSeen(_ id: UUID) async throws -> Date? {
+        try await UserRecord.find(id, on: self.database)?.lastSeenAt
+    }
+
+    public func setLastSeen(_ id: UUID, at date: Date) async throws {
+        try await UserRecord.query(on: self.database).filter(\.$id == id).set(\.$lastSeenAt, to: date).update()
+    }
 }

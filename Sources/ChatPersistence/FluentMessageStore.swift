@@ -6,43 +6,44 @@ import NIOCore
 import SQLKit
 
 /// The ``MessageStore`` on a Fluent database: SQLite by default, written against FluentKit and SQLKit only so
-/// that another driver can serve it. Reads go through Fluent; writes through one dedicated SQL connection.
+/// that another driver can serve it. Reads go through Fluent; writes through one serial writer.
 public struct FluentMessageStore: MessageStore {
     private let database: any Database
-    private let writer: any SQLDatabase
+    private let writer: SerialSQLWriter
 
     /// - Parameters:
     ///   - database: Fluent's handle, for reads.
-    ///   - writer: the connection every write goes through (``SQLiteWriteConnection/sql`` for SQLite).
-    public init(database: any Database, writer: any SQLDatabase) {
+    ///   - writer: what every write goes through (on ``SQLiteWriteConnection/writer`` for SQLite).
+    public init(database: any Database, writer: SerialSQLWriter) {
         self.database = database
         self.writer = writer
     }
 
-    /// One multi-row `INSERT` per batch: a single statement, so SQLite applies it atomically, all rows or none.
+    /// One multi-row `INSERT` per batch, plus, for edits, deletes, reactions and attachments, the statements that
+    /// change their targets, all in one transaction.
     ///
     /// Written with SQLKit rather than Fluent's model API, which builds each row by reflection and bridges through
     /// Swift tasks. The future is awaited on the caller's actor (the room, whose executor is an event loop), so the
     /// result resumes the room directly instead of hopping through the global executor.
     public func append(_ messages: [StoredMessage], isolation: isolated (any Actor)? = #isolation) async throws {
-        let builder = self.writer.insert(into: MessageRecord.schema).columns(MessageRecord.columns)
+        let builder = self.writer.sql.insert(into: MessageRecord.schema).columns(MessageRecord.columns)
         for message in messages {
             builder.values(MessageRecord.values(of: message))
         }
-        let written: EventLoopFuture<Void> = self.writer.execute(sql: builder.insert) { _ in }
+        let statements: [any SQLExpression] = [builder.insert] + messages.flatMap(EventEffects.statements)
+        let written = self.writer.write(statements)
         try await withCheckedThrowingContinuation(isolation: isolation) { (continuation: CheckedContinuation<Void, any Error>) in
             written.whenComplete { continuation.resume(with: $0) }
         }
     }
 
     public func latest(in room: RoomID, limit: Int) async throws -> [StoredMessage] {
-        try await MessageRecord.query(on: self.database)
+        let records = try await MessageRecord.query(on: self.database)
             .filter(\.$room == room.rawValue)
             .sort(\.$seq, .descending)
             .limit(limit)
             .all()
-            .reversed()
-            .map { try $0.storedMessage() }
+        return try await self.current(records.reversed(), in: room)
     }
 
     public func page(in room: RoomID, before: Int64?, limit: Int) async throws -> [StoredMessage] {
@@ -50,7 +51,16 @@ public struct FluentMessageStore: MessageStore {
         if let before {
             query.filter(\.$seq < before)
         }
-        return try await query.sort(\.$seq, .descending).limit(limit).all().reversed().map { try $0.storedMessage() }
+        let records = try await query.sort(\.$seq, .descending).limit(limit).all()
+        return try await self.current(records.reversed(), in: room)
+    }
+
+    public func message(in room: RoomID, seq: Int64) async throws -> StoredMessage? {
+        let records = try await MessageRecord.query(on: self.database)
+            .filter(\.$room == room.rawValue)
+            .filter(\.$seq == seq)
+            .all()
+        return try await self.current(records, in: room).first
     }
 
     public func message(from sender: UUID, clientMsgID: String) async throws -> StoredMessage? {
@@ -60,9 +70,54 @@ public struct FluentMessageStore: MessageStore {
             .first()?.storedMessage()
     }
 
+    public func lastMessage(in room: RoomID) async throws -> StoredMessage? {
+        let records = try await MessageRecord.query(on: self.database)
+            .filter(\.$room == room.rawValue)
+            .filter(\.$kind == EventKind.message.rawValue)
+            .sort(\.$seq, .descending)
+            .limit(1)
+            .all()
+        return try await self.current(records, in: room).first
+    }
+
+    public func unreadCount(in room: RoomID, after seq: Int64, for reader: UUID) async throws -> Int64 {
+        Int64(
+            try await MessageRecord.query(on: self.database)
+                .filter(\.$room == room.rawValue)
+                .filter(\.$seq > seq)
+                .filter(\.$kind == EventKind.message.rawValue)
+                .filter(\.$senderID != reader)
+                .count())
+    }
+
     public func lastSequence(in room: RoomID) async throws -> Int64 {
         try await MessageRecord.query(on: self.database)
             .filter(\.$room == room.rawValue)
             .max(\.$seq) ?? 0
+    }
+
+    /// The events with each message's reactions filled in (text, tombstones and quotes are kept current in the
+    /// rows themselves).
+    private func current(_ records: [MessageRecord], in room: RoomID) async throws -> [StoredMessage] {
+        var events = try records.map { try $0.storedMessage() }
+        let seqs = events.filter { $0.kind == .message && !$0.deleted }.map(\.seq)
+        guard !seqs.isEmpty else { return events }
+        let reactions = try await ReactionRecord.query(on: self.database)
+            .filter(\.$room == room.rawValue)
+            .filter(\.$targetSeq ~~ seqs)
+            .sort(\.$createdAt)
+            .all()
+        var byTarget: [Int64: [Reaction]] = [:]
+        for reaction in reactions {
+            if let index = byTarget[reaction.targetSeq]?.firstIndex(where: { $0.emoji == reaction.emoji }) {
+                byTarget[reaction.targetSeq]![index].users.append(reaction.userID)
+            } else {
+                byTarget[reaction.targetSeq, default: []].append(Reaction(emoji: reaction.emoji, users: [reaction.userID]))
+            }
+        }
+        for index in events.indices {
+            events[index].reactions = byTarget[events[index].seq] ?? []
+        }
+        return events
     }
 }

@@ -79,6 +79,12 @@ public struct FluentRoomDirectory: RoomDirectory {
         try await MembershipRecord.query(on: self.database).filter(\.$roomID == room.rawValue).all().map(\.userID)
     }
 
+    public func roommates(of user: UUID) async throws -> Set<UUID> {
+        let rooms = try await MembershipRecord.query(on: self.database).filter(\.$userID == user).all().map(\.roomID)
+        guard !rooms.isEmpty else { return [] }
+        return Set(try await MembershipRecord.query(on: self.database).filter(\.$roomID ~~ rooms).all().map(\.userID))
+    }
+
     public func add(_ user: UUID, to room: RoomID) async throws {
         do {
             try await MembershipRecord(room: room, user: user).create(on: self.database)

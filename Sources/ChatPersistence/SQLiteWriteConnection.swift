@@ -18,12 +18,13 @@ import SQLiteNIO
 ///   room already batches messages so that one commit serves many.
 public final class SQLiteWriteConnection: Sendable {
     private let connection: SQLiteConnection
-    /// The connection as SQLKit sees it, with the same encoder Fluent uses, so Fluent reads back what it wrote.
-    public let sql: any SQLDatabase
+    /// The connection as SQLKit sees it (with the same encoder Fluent uses, so Fluent reads back what it wrote),
+    /// behind the queue that keeps one write's statements together.
+    public let writer: SerialSQLWriter
 
     private init(connection: SQLiteConnection) {
         self.connection = connection
-        self.sql = connection.sql()
+        self.writer = SerialSQLWriter(connection.sql())
     }
 
     /// Opens the database file on `eventLoop` (write results are delivered there) and applies the settings.
@@ -31,8 +32,9 @@ public final class SQLiteWriteConnection: Sendable {
         let connection = try await SQLiteConnection.open(storage: .file(path: path), threadPool: threadPool, logger: logger, on: eventLoop).get()
         let writer = SQLiteWriteConnection(connection: connection)
         do {
-            try await writer.sql.raw("PRAGMA journal_mode=WAL").run()
-            try await writer.sql.raw("PRAGMA synchronous=NORMAL").run()
+            try await writer.writer.sql.raw("PRAGMA journal_mode=WAL").run()
+            try await writer.writer.sql.raw("PRAGMA synchronous=NORMAL").run()
+            try await writer.writer.sql.raw("PRAGMA secure_delete=ON").run()
         } catch {
             try? await connection.close()
             throw error

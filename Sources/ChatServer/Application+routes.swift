@@ -4,19 +4,19 @@ import Vapor
 
 extension Application {
     /// Registers every endpoint.
-    func registerRoutes(
-        lobby: Room, accounts: AccountController, rooms: RoomsController, modern: ModernContext,
-        configuration: ServerConfiguration
-    ) {
+    func registerRoutes(lobby: Room, endpoints: Endpoints, legacyText: LegacyText, configuration: ServerConfiguration) {
         let api = self.grouped(Paths.api.map(PathComponent.constant)).grouped(APIErrorMiddleware())
-        let authenticated = api.grouped(BearerAuthMiddleware(accounts: accounts.accounts))
-        accounts.register(on: api, authenticated: authenticated)
-        rooms.register(on: authenticated)
-        self.registerModernSocket(on: api, accounts: accounts.accounts, context: modern, configuration: configuration)
+        let authenticated = api.grouped(BearerAuthMiddleware(accounts: endpoints.accounts.accounts))
+        endpoints.accounts.register(on: api, authenticated: authenticated)
+        endpoints.rooms.register(on: authenticated)
+        endpoints.attachments.register(on: api, authenticated: authenticated)
+        endpoints.search.register(on: authenticated)
+        endpoints.config.register(on: api)
+        self.registerModernSocket(on: api, accounts: endpoints.accounts.accounts, context: endpoints.modern, configuration: configuration)
 
         let chatLimits = WebSocketLimits(
             maxMessageBytes: configuration.maxFrameBytes, outboundQueueBytes: configuration.outboundQueueBytes)
-        let chatRenderer = LobbyChatRenderer(announceJoins: configuration.announceJoins)
+        let chatRenderer = LobbyChatRenderer(announceJoins: configuration.announceJoins, legacyText: legacyText)
         let decoder = LobbyChatDecoder(maxMessageBytes: configuration.maxMessageBytes)
         let history = configuration.historyOnJoin
         self.get(.constant(Paths.chat)) { request in

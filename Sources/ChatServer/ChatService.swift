@@ -7,6 +7,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import SQLKit
 import Vapor
 
 /// A running SwiftChat server: HTTP and WebSocket on one port, the TCP text protocol on another, one SQLite
@@ -19,6 +20,8 @@ public final class ChatService: Sendable {
     private let tcpListener: NIOLockedValueBox<TCPListener?>
     private let hub: Hub
     private let writer: SQLiteWriteConnection
+    private let bot: EchoBot?
+    private let presence: PresenceTracker
     private let logger: Logger
 
     /// The HTTP/WebSocket port actually bound (useful with port 0).
@@ -28,7 +31,9 @@ public final class ChatService: Sendable {
     /// The address both listen on.
     public let host: String
 
-    private init(application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub, writer: SQLiteWriteConnection, logger: Logger, host: String, httpPort: Int, tcpPort: Int) {
+    private init(application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub, writer: SQLiteWriteConnection, bot: EchoBot?, presence: PresenceTracker, logger: Logger, host: String, httpPort: Int, tcpPort: Int) {
+        self.bot = bot
+        self.presence = presence
         self.application = application
         self.eventLoops = eventLoops
         self.tcpListener = NIOLockedValueBox(tcpListener)
@@ -55,23 +60,10 @@ public final class ChatService: Sendable {
             storage = (hub, writer)
             let lobby = try await hub.room(.lobby)
             application.passwords.use(.bcrypt(cost: configuration.bcryptCost))
-            let accountStore = FluentAccountStore(database: application.db)
-            let directory = FluentRoomDirectory(database: application.db)
-            try await directory.ensureLobby()
-            let accounts = AccountController(
-                accounts: accountStore, directory: directory,
-                // 10 attempts at once per username and per address, then one more every 30 s.
-                loginLimiter: AttemptLimiter(clock: ContinuousClock(), burst: 10, refill: .seconds(30)),
-                tokenLifetime: configuration.tokenLifetime,
-                unknownUserDigest: try await application.password.async.hash(BearerToken.generate()).get())
-            let rooms = RoomsController(directory: directory, accounts: accountStore, messages: hub.store, hub: hub)
-            let modern = ModernContext(
-                hub: hub, directory: directory, messages: hub.store,
-                sendLimiter: AttemptLimiter(
-                    clock: ContinuousClock(), burst: configuration.sendBurst, refill: .seconds(1) / configuration.sendRate),
-                maxMessageBytes: configuration.maxMessageBytes, maxReplay: configuration.maxReplay,
-                pingInterval: .seconds(Int64(configuration.pingInterval)))
-            application.registerRoutes(lobby: lobby, accounts: accounts, rooms: rooms, modern: modern, configuration: configuration)
+            let endpoints = try await Self.endpoints(application, hub: hub, configuration: configuration, logger: logger)
+            let legacyText = LegacyText(publicURL: configuration.publicURL)
+            application.registerRoutes(lobby: lobby, endpoints: endpoints, legacyText: legacyText, configuration: configuration)
+            application.serveWebClient(from: configuration.webRoot)
             application.http.server.configuration.hostname = configuration.host
             application.http.server.configuration.port = configuration.port
             // Thousands of clients may connect at once (a reconnect storm, a benchmark); the kernel caps this.
@@ -83,12 +75,23 @@ public final class ChatService: Sendable {
             try await application.server.start(address: .hostname(configuration.host, port: configuration.port))
             let tcp = try await TCPListener.start(
                 host: configuration.host, port: configuration.tcpPort, group: application.eventLoopGroup, lobby: lobby,
-                configuration: configuration)
+                legacyText: legacyText, configuration: configuration)
             let httpPort = application.http.server.shared.localAddress?.port ?? configuration.port
+            if configuration.publicURL.isEmpty {
+                legacyText.setPublicURL("http://\(configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host):\(httpPort)")
+            }
             let tcpPort = tcp.port ?? configuration.tcpPort
             logger.notice("HTTP and WebSocket listening on http://\(configuration.host):\(httpPort) (/chat, /echo/?id=NAME, /api/v1)")
             logger.notice("TCP text protocol listening on \(configuration.host):\(tcpPort) (iam:NAME, msg:TEXT)")
-            return ChatService(application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, writer: writer, logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)
+            var bot: EchoBot?
+            if configuration.demoBot {
+                let local = ["0.0.0.0", "::"].contains(configuration.host) ? "127.0.0.1" : configuration.host
+                bot = EchoBot(
+                    baseURL: "http://\(local):\(httpPort)", client: application.client, eventLoops: application.eventLoopGroup,
+                    dataDirectory: configuration.dataDirectory, logger: logger)
+                bot?.start()
+            }
+            return ChatService(application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, writer: writer, bot: bot, presence: endpoints.modern.presence, logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)
         } catch {
             if let storage {
                 await storage.hub.close()
@@ -101,6 +104,45 @@ public final class ChatService: Sendable {
         }
     }
 
+    /// The controllers and the modern protocol's shared parts, on the stores of one database.
+    private static func endpoints(
+        _ application: Application, hub: Hub, configuration: ServerConfiguration, logger: Logger
+    ) async throws -> Endpoints {
+        let accountStore = FluentAccountStore(database: application.db)
+        let directory = FluentRoomDirectory(database: application.db)
+        let attachments = FluentAttachmentStore(database: application.db)
+        try await directory.ensureLobby()
+        let sessions = SessionRegistry()
+        let broadcaster = PresenceBroadcaster(directory: directory, accounts: accountStore, sessions: sessions, logger: logger)
+        let presence = PresenceTracker(grace: .seconds(configuration.presenceGrace)) { user, online, lastSeen in
+            await broadcaster.broadcast(user, online: online, lastSeen: lastSeen)
+        }
+        let summaries = RoomSummaries(directory: directory, accounts: accountStore, messages: hub.store)
+        guard let sql = application.db as? any SQLDatabase else { throw ChatServiceError.searchNeedsSQL }
+        return Endpoints(
+            accounts: AccountController(
+                accounts: accountStore, directory: directory, presence: presence,
+                // 10 attempts at once per username and per address, then one more every 30 s.
+                loginLimiter: AttemptLimiter(clock: ContinuousClock(), burst: 10, refill: .seconds(30)),
+                tokenLifetime: configuration.tokenLifetime,
+                unknownUserDigest: try await application.password.async.hash(BearerToken.generate()).get()),
+            rooms: RoomsController(
+                directory: directory, accounts: accountStore, messages: hub.store, hub: hub, summaries: summaries, sessions: sessions),
+            attachments: AttachmentsController(
+                attachments: attachments, accounts: accountStore, directory: directory,
+                files: AttachmentFiles(directory: configuration.attachmentsDirectory, threadPool: application.threadPool),
+                maxUploadBytes: configuration.maxUploadBytes),
+            search: SearchController(search: SQLiteMessageSearch(database: sql), directory: directory),
+            config: ConfigController(configuration: configuration),
+            modern: ModernContext(
+                hub: hub, directory: directory, messages: hub.store, attachments: attachments, sessions: sessions,
+                presence: presence, summaries: summaries,
+                sendLimiter: AttemptLimiter(
+                    clock: ContinuousClock(), burst: configuration.sendBurst, refill: .seconds(1) / configuration.sendRate),
+                maxMessageBytes: configuration.maxMessageBytes, maxReplay: configuration.maxReplay,
+                pingInterval: .seconds(Int64(configuration.pingInterval))))
+    }
+
     /// Creates and migrates the database, then opens the connection all message writes go through.
     private static func openStorage(_ application: Application, configuration: ServerConfiguration, logger: Logger) async throws -> (Hub, SQLiteWriteConnection) {
         try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
@@ -110,7 +152,7 @@ public final class ChatService: Sendable {
         let writer = try await SQLiteWriteConnection.open(
             path: configuration.databasePath, threadPool: application.threadPool, on: application.eventLoopGroup.next(),
             logger: logger)
-        let store = FluentMessageStore(database: application.db, writer: writer.sql)
+        let store = FluentMessageStore(database: application.db, writer: writer.writer)
         let hub = Hub(
             eventLoops: application.eventLoopGroup, store: store,
             recentCapacity: max(configuration.historyOnJoin, configuration.tcpHistoryOnJoin), logger: logger)
@@ -126,12 +168,30 @@ public final class ChatService: Sendable {
     /// commit, close the database, stop the event loops.
     public func shutdown() async {
         self.logger.notice("shutting down")
+        await self.bot?.stop()
         await self.tcpListener.withLockedValue { $0 }?.shutdown()
         self.tcpListener.withLockedValue { $0 = nil }
         await self.application.server.shutdown()
+        await self.presence.close()
         await self.hub.close()
         await self.writer.close()
         try? await self.application.asyncShutdown()
         try? await self.eventLoops.shutdownGracefully()
     }
+}
+
+/// Why the server could not start.
+enum ChatServiceError: Error {
+    /// Search runs SQL of its own; the database must speak SQL.
+    case searchNeedsSQL
+}
+
+/// Everything the routes serve.
+struct Endpoints: Sendable {
+    let accounts: AccountController
+    let rooms: RoomsController
+    let attachments: AttachmentsController
+    let search: SearchController
+    let config: ConfigController
+    let modern: ModernContext
 }

@@ -6,6 +6,10 @@ enum Paths {
     static let echo = "echo"
     /// The modern HTTP API, `/api/v1/…`.
     static let api = ["api", "v1"]
+    /// Uploads and downloads, `/api/v1/attachments/{id}`.
+    static let attachments = "attachments"
+    /// The echo relay's test page, under the web root.
+    static let tools = "tools"
     /// Liveness probe for scripts and tests.
     static let health = "health"
 }

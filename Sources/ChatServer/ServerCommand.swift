@@ -29,6 +29,11 @@ public struct ServerCommand: AsyncParsableCommand {
     @Option(help: Self.help("max-replay")) var maxReplay: String?
     @Option(help: Self.help("send-burst")) var sendBurst: String?
     @Option(help: Self.help("send-rate")) var sendRate: String?
+    @Option(help: Self.help("max-upload-bytes")) var maxUploadBytes: String?
+    @Option(help: Self.help("presence-grace")) var presenceGrace: String?
+    @Option(help: Self.help("demo-bot")) var demoBot: String?
+    @Option(help: Self.help("web-root")) var webRoot: String?
+    @Option(help: Self.help("public-url")) var publicURL: String?
     @Option(help: Self.help("log-level")) var logLevel: String?
 
     public init() {}
@@ -43,6 +48,8 @@ public struct ServerCommand: AsyncParsableCommand {
             ("announce-joins", self.announceJoins), ("event-loops", self.eventLoops),
             ("bcrypt-cost", self.bcryptCost), ("ping-interval", self.pingInterval), ("max-replay", self.maxReplay),
             ("send-burst", self.sendBurst), ("send-rate", self.sendRate),
+            ("max-upload-bytes", self.maxUploadBytes), ("presence-grace", self.presenceGrace), ("demo-bot", self.demoBot),
+            ("web-root", self.webRoot), ("public-url", self.publicURL),
             ("log-level", self.logLevel),
         ]
         return Dictionary(uniqueKeysWithValues: given.compactMap { name, value in value.map { (name, $0) } })

@@ -46,4 +46,25 @@ public struct APIClient: Sendable {
         let bytes = try await response.body.collect(upTo: 1 << 24)
         return Reply(status: Int(response.status.code), headers: response.headers, body: Data(bytes.readableBytesView))
     }
+
+    /// Sends raw bytes with the given `Content-Type` (an upload), with an optional bearer token.
+    public func send(
+        _ method: HTTPMethod, _ path: String, bytes: [UInt8], contentType: String?, token: String? = nil,
+        headers extra: [(String, String)] = []
+    ) async throws -> Reply {
+        var request = HTTPClientRequest(url: self.baseURL + path)
+        request.method = method
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
+        for (name, value) in extra { request.headers.add(name: name, value: value) }
+        request.body = .bytes(ByteBuffer(bytes: bytes))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 1 << 26)
+        return Reply(status: Int(response.status.code), headers: response.headers, body: Data(body.readableBytesView))
+    }
+
+    /// `GET` with extra headers (a `Range`, say), with an optional bearer token.
+    public func get(_ path: String, token: String? = nil, headers extra: [(String, String)] = []) async throws -> Reply {
+        try await self.send(.GET, path, bytes: [], contentType: nil, token: token, headers: extra)
+    }
 }

@@ -27,6 +27,7 @@ public final class TestServer: Sendable {
         configuration.dataDirectory = dataDirectory ?? Self.makeTemporaryDirectory()
         configuration.logLevel = .warning
         configuration.bcryptCost = 4  // the minimum: tests check behaviour, not resistance to guessing
+        configuration.demoBot = false  // an extra account would change what tests count; the bot has its own test
         configure(&configuration)
         let service = try await ChatService.start(configuration, logger: Logger(label: "test-server"))
         return TestServer(service: service, configuration: configuration)

@@ -10,10 +10,14 @@ import Testing
 final class LineRenderer: EventRenderer {
     func render(_ event: RoomEvent) -> ByteBuffer? {
         switch event {
-        case .message(let message): ByteBuffer(string: "\(message.seq) \(message.sender.name): \(message.text)")
+        case .message(let message) where message.kind == .message:
+            ByteBuffer(string: "\(message.seq) \(message.sender.name): \(message.text)")
+        case .message(let event):
+            ByteBuffer(string: "\(event.seq) \(event.sender.name) \(event.kind.rawValue) \(event.target ?? 0)\(event.emoji.map { " " + $0 } ?? "")")
         case .presence(let change): ByteBuffer(string: "\(change.name) \(change.kind == .joined ? "joined" : "left")")
         case .resumed(_, let latestSeq, let complete): ByteBuffer(string: "resumed \(latestSeq) \(complete)")
         case .receipt(_, _, let seq): ByteBuffer(string: "read \(seq)")
+        case .typing(_, let user): ByteBuffer(string: "typing \(user.name)")
         }
     }
 }
@@ -22,11 +26,13 @@ final class LineRenderer: EventRenderer {
 final class RecordingSink: EventSink {
     let eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.any()
     let renderer: any EventRenderer
+    let accountID: UUID?
     private let received = NIOLockedValueBox<[String]>([])
     private let flushes = NIOLockedValueBox(0)
 
-    init(renderer: any EventRenderer) {
+    init(renderer: any EventRenderer, account: UUID? = nil) {
         self.renderer = renderer
+        self.accountID = account
     }
 
     var lines: [String] { self.received.withLockedValue { $0 } }

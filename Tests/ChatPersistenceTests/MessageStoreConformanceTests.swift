@@ -28,7 +28,7 @@ let sqliteFixture = StoreFixture(name: "SQLite file") {
     try await migrator.setupIfNeeded().get()
     try await migrator.prepareBatch().get()
     let writer = try await SQLiteWriteConnection.open(path: path, threadPool: NIOThreadPool.singleton, on: loop, logger: logger)
-    return (FluentMessageStore(database: database, writer: writer.sql), {
+    return (FluentMessageStore(database: database, writer: writer.writer), {
         await writer.close()
         await databases.shutdownAsync()
         try? FileManager.default.removeItem(atPath: path)
@@ -88,6 +88,50 @@ struct MessageStoreConformanceTests {
         }
         #expect(try await store.latest(in: "r", limit: 10).map(\.text) == ["m1", "m2"])
         #expect(try await store.lastSequence(in: "r") == 2)
+        await close()
+    }
+}
+
+extension MessageStoreConformanceTests {
+    func event(_ seq: Int64, _ kind: EventKind, target: Int64, by sender: Sender, text: String = "", emoji: String? = nil, added: Bool? = nil) -> StoredMessage {
+        StoredMessage(
+            room: "r", seq: seq, id: UUID(), sender: sender, kind: kind, text: text,
+            date: Date(timeIntervalSinceReferenceDate: 800_000_000 + Double(seq)), target: target, emoji: emoji, added: added)
+    }
+
+    @Test("edits, reactions and deletes change their target's state; a delete wipes the text everywhere it was kept", arguments: fixtures)
+    func eventsChangeTheirTarget(fixture: StoreFixture) async throws {
+        let (store, close) = try await fixture.make()
+        let ann = Sender(name: "ann", id: UUID())
+        let bob = Sender(name: "bob", id: UUID())
+        let picture = Attachment(id: UUID(), name: "p.png", contentType: "image/png", size: 10, width: 2, height: 3)
+        var original = self.message(1, text: "secret plan")
+        original.sender = ann
+        original.attachments = [picture]
+        var reply = self.message(2, text: "sounds good")
+        reply.sender = bob
+        reply.replyTo = Quote(seq: 1, sender: ann, text: "secret plan")
+        try await store.append([original, reply], isolation: nil)
+        try await store.append([self.event(3, .edit, target: 1, by: ann, text: "secret plan v2")], isolation: nil)
+        try await store.append([self.event(4, .reaction, target: 1, by: bob, emoji: "👍", added: true)], isolation: nil)
+        try await store.append([self.event(5, .reaction, target: 1, by: ann, emoji: "👍", added: true)], isolation: nil)
+
+        let edited = try #require(try await store.message(in: "r", seq: 1))
+        #expect(edited.text == "secret plan v2" && edited.editedAt != nil && edited.attachments == [picture])
+        #expect(edited.reactions == [Reaction(emoji: "👍", users: [bob.id, ann.id])])
+        #expect(try await store.page(in: "r", before: nil, limit: 10).map(\.kind) == [.message, .message, .edit, .reaction, .reaction])
+        #expect(try await store.lastMessage(in: "r")?.seq == 2)
+        #expect(try await store.unreadCount(in: "r", after: 0, for: ann.id) == 1)
+
+        try await store.append([self.event(6, .reaction, target: 1, by: bob, emoji: "👍", added: false)], isolation: nil)
+        #expect(try await store.message(in: "r", seq: 1)?.reactions == [Reaction(emoji: "👍", users: [ann.id])])
+
+        try await store.append([self.event(7, .delete, target: 1, by: ann)], isolation: nil)
+        let page = try await store.page(in: "r", before: nil, limit: 10)
+        #expect(page[0].deleted && page[0].text.isEmpty && page[0].attachments.isEmpty && page[0].reactions.isEmpty)
+        #expect(page[1].replyTo?.text == "")
+        #expect(page[2].kind == .edit && page[2].text.isEmpty)
+        #expect(!page.contains { $0.text.contains("secret") })
         await close()
     }
 }

@@ -33,4 +33,7 @@ public protocol AccountStore: Sendable {
     /// The owner of an unexpired, unrevoked token.
     func userID(forTokenHash hash: String, now: Date) async throws -> UUID?
     func revokeToken(hash: String) async throws
+    /// When the user was last connected (set when they go offline), or `nil` if never.
+    func lastSeen(_ id: UUID) async throws -> Date?
+    func setLastSeen(_ id: UUID, at date: Date) async throws
 }

@@ -51,8 +51,9 @@ struct FanOut {
         for sink in sinks { self.remove(sink) }
     }
 
-    /// Renders the events once per format and writes them, in order, to every member.
-    func deliver(_ events: [RoomEvent]) {
+    /// Renders the events once per format and writes them, in order, to every member, or to every member but the
+    /// connections of `excluded`.
+    func deliver(_ events: [RoomEvent], excluding excluded: UUID? = nil) {
         var rendered: [ObjectIdentifier: [ByteBuffer]] = [:]
         for group in self.groups.values {
             let rendererID = ObjectIdentifier(group.renderer)
@@ -64,7 +65,8 @@ struct FanOut {
                     return payloads
                 }()
             guard !payloads.isEmpty else { continue }
-            Self.write(payloads, to: group.sinks.members, on: group.loop)
+            let sinks = excluded.map { account in group.sinks.members.filter { $0.accountID != account } } ?? group.sinks.members
+            Self.write(payloads, to: sinks, on: group.loop)
         }
     }
 

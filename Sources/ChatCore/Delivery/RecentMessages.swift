@@ -1,8 +1,8 @@
 import DequeModule
 import NIOCore
 
-/// The last few committed messages of a room, kept so that a joining client gets its history burst without a
-/// database read, and rendered at most once per wire format.
+/// The last few committed messages of a room, in their current state, kept so that a joining tutorial client gets
+/// its history burst without a database read, and rendered at most once per wire format.
 struct RecentMessages {
     private struct Entry {
         let message: StoredMessage
@@ -14,17 +14,30 @@ struct RecentMessages {
 
     init(capacity: Int, messages: [StoredMessage] = []) {
         self.capacity = capacity
-        for message in messages.suffix(capacity) {
+        for message in messages.filter(\.isVisibleMessage).suffix(capacity) {
             self.entries.append(Entry(message: message))
         }
     }
 
-    mutating func append(_ message: StoredMessage) {
+    /// Keeps a new message, or applies an edit or delete to the message it targets (dropping what was rendered of
+    /// it). A deleted message is forgotten: tutorial clients never see it.
+    mutating func record(_ event: StoredMessage) {
+        guard event.kind == .message else {
+            guard event.kind != .reaction, let index = self.entries.firstIndex(where: { $0.message.seq == event.target }) else { return }
+            var message = self.entries[index].message
+            message.apply(event)
+            if message.deleted {
+                self.entries.remove(at: index)
+            } else {
+                self.entries[index] = Entry(message: message)
+            }
+            return
+        }
         guard self.capacity > 0 else { return }
         if self.entries.count == self.capacity {
             self.entries.removeFirst()
         }
-        self.entries.append(Entry(message: message))
+        self.entries.append(Entry(message: event))
     }
 
     /// The last `limit` messages as `renderer` shows them, oldest first.

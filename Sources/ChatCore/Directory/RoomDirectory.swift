@@ -57,6 +57,8 @@ public protocol RoomDirectory: Sendable {
     func isMember(_ user: UUID, of room: RoomID) async throws -> Bool
     /// The members of a room, in no particular order.
     func members(of room: RoomID) async throws -> [UUID]
+    /// Everyone who shares at least one room with `user` (`user` included when they belong to any room).
+    func roommates(of user: UUID) async throws -> Set<UUID>
     /// Adds a member; nothing happens if already one.
     func add(_ user: UUID, to room: RoomID) async throws
     func remove(_ user: UUID, from room: RoomID) async throws

@@ -30,6 +30,7 @@ public actor Room {
         case resume(any EventSink, after: Int64, maxReplay: Int)
         case evict(UUID)
         case receipt(user: UUID, seq: Int64)
+        case typing(Sender)
     }
 
     private struct Inbox {
@@ -57,6 +58,11 @@ public actor Room {
     private var members = FanOut()
     private var recentAcks = RecentAcks(capacity: Room.rememberedAcks)
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// When each member's last `typing` was forwarded.
+    private var lastTyping: [UUID: ContinuousClock.Instant] = [:]
+
+    /// Forwarded `typing` notices per member are at least this far apart.
+    public static let typingInterval = Duration.seconds(2)
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         self.eventLoop.executor.asUnownedSerialExecutor()
@@ -124,6 +130,11 @@ public actor Room {
     /// Tells every member that `user` has read up to `seq`, in order with the messages.
     public nonisolated func receipt(from user: UUID, upTo seq: Int64) {
         self.enqueue(.receipt(user: user, seq: seq))
+    }
+
+    /// Tells the other members that `user` is typing, at most once per ``typingInterval``.
+    public nonisolated func typing(_ user: Sender) {
+        self.enqueue(.typing(user))
     }
 
     /// The highest committed sequence number (0 when the room is empty).
@@ -198,6 +209,16 @@ public actor Room {
     private func process(_ commands: [Command]) async {
         var batch: [(MessageDraft, Completion?)] = []
         for command in commands {
+            if case .submit(let draft, let completion) = command, draft.body.target != nil {
+                // A draft that refers to another message is checked against that message as committed, so it is
+                // committed alone, after everything before it.
+                if !batch.isEmpty {
+                    await self.commit(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+                await self.commit([(draft, completion)])
+                continue
+            }
             if case .submit(let draft, let completion) = command {
                 batch.append((draft, completion))
                 if batch.count == Self.maxBatch {
@@ -243,6 +264,11 @@ public actor Room {
             self.members.removeAll(of: account)
         case .receipt(let user, let seq):
             self.members.deliver([.receipt(room: self.id, user: user, seq: seq)])
+        case .typing(let user):
+            let now = ContinuousClock.now
+            if let last = self.lastTyping[user.id], now - last < Self.typingInterval { return }
+            self.lastTyping[user.id] = now
+            self.members.deliver([.typing(room: self.id, user: user)], excluding: user.id)
         }
     }
 
@@ -286,26 +312,40 @@ public actor Room {
         }
         guard !fresh.isEmpty else { return }
         let date = Date()
-        let messages = fresh.enumerated().map { offset, entry in
-            StoredMessage(
-                room: self.id, seq: self.nextSeq + Int64(offset), id: UUID(), sender: entry.0.sender,
-                text: entry.0.text, date: date, clientMsgID: entry.0.clientMsgID)
+        var messages: [StoredMessage] = []
+        var committing: [(MessageDraft, Completion?)] = []
+        for entry in fresh {
+            do {
+                var target: StoredMessage?
+                if let seq = entry.0.body.target {
+                    target = try await self.store.message(in: self.id, seq: seq)
+                }
+                messages.append(try entry.0.event(room: self.id, seq: self.nextSeq + Int64(messages.count), date: date, target: target))
+                committing.append(entry)
+            } catch {
+                entry.1?(.failure(error))
+            }
         }
+        guard !messages.isEmpty else { return }
         do {
             try await self.store.append(messages, isolation: self)
         } catch {
             self.logger.error("could not store \(messages.count) message(s): \(error)")
-            for (_, completion) in fresh { completion?(.failure(error)) }
+            for (_, completion) in committing { completion?(.failure(error)) }
             for (_, completion) in repeats { completion?(.failure(error)) }
             return
         }
         self.nextSeq += Int64(messages.count)
+        if !self.lastTyping.isEmpty {
+            // A sender's message ends their typing, so their next `typing` is forwarded at once.
+            for message in messages { self.lastTyping[message.sender.id] = nil }
+        }
         for message in messages {
-            self.recent.append(message)
+            self.recent.record(message)
             self.recentAcks.remember(message)
         }
         self.members.deliver(messages.map(RoomEvent.message))
-        for (message, (_, completion)) in zip(messages, fresh) { completion?(.success(message)) }
+        for (message, (_, completion)) in zip(messages, committing) { completion?(.success(message)) }
         for (key, completion) in repeats { completion?(self.recentAcks[key].map { .success($0) } ?? .failure(Errors.lostRetry)) }
     }
 

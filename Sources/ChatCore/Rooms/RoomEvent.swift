@@ -12,6 +12,8 @@ public enum RoomEvent: Sendable {
     /// A member has read up to `seq`. Sent live to every member (the reader's other devices too), never stored
     /// as an event: the membership keeps the last-read seq.
     case receipt(room: RoomID, user: UUID, seq: Int64)
+    /// A member is typing. Sent live to the other members' connections, never stored.
+    case typing(room: RoomID, user: Sender)
 }
 
 /// A join or leave announcement.

@@ -31,13 +31,49 @@ public final class InMemoryMessageStore: MessageStore {
     }
 
     public func latest(in room: RoomID, limit: Int) async -> [StoredMessage] {
-        self.state.withLockedValue { Array(($0.messages[room] ?? []).suffix(limit)) }
+        self.state.withLockedValue { Array(Self.current(state: $0, room: room).suffix(limit)) }
     }
 
     public func page(in room: RoomID, before: Int64?, limit: Int) async -> [StoredMessage] {
         self.state.withLockedValue { state in
-            Array((state.messages[room] ?? []).filter { before == nil || $0.seq < before! }.suffix(limit))
+            Array(Self.current(state: state, room: room).filter { before == nil || $0.seq < before! }.suffix(limit))
         }
+    }
+
+    public func message(in room: RoomID, seq: Int64) async -> StoredMessage? {
+        self.state.withLockedValue { state in Self.current(state: state, room: room).first { $0.seq == seq } }
+    }
+
+    public func lastMessage(in room: RoomID) async -> StoredMessage? {
+        self.state.withLockedValue { state in Self.current(state: state, room: room).last { $0.kind == .message } }
+    }
+
+    public func unreadCount(in room: RoomID, after seq: Int64, for reader: UUID) async -> Int64 {
+        self.state.withLockedValue { state in
+            Int64((state.messages[room] ?? []).filter { $0.seq > seq && $0.kind == .message && $0.sender.id != reader }.count)
+        }
+    }
+
+    /// A room's events with every message brought to its current state, as a database store keeps them.
+    private static func current(state: State, room: RoomID) -> [StoredMessage] {
+        var events = state.messages[room] ?? []
+        var indexBySeq: [Int64: Int] = [:]
+        for index in events.indices {
+            indexBySeq[events[index].seq] = index
+            if let target = events[index].target, let targetIndex = indexBySeq[target] {
+                events[targetIndex].apply(events[index])
+            }
+        }
+        // A deleted message's text goes from its edits and from quotes of it too.
+        for index in events.indices {
+            if let quoted = events[index].replyTo, let quotedIndex = indexBySeq[quoted.seq], events[quotedIndex].deleted {
+                events[index].replyTo?.text = ""
+            }
+            if events[index].kind == .edit, let target = events[index].target, let targetIndex = indexBySeq[target], events[targetIndex].deleted {
+                events[index].text = ""
+            }
+        }
+        return events
     }
 
     public func message(from sender: UUID, clientMsgID: String) async -> StoredMessage? {

@@ -1,6 +1,10 @@
 import Foundation
 
-/// Durable storage of room messages.
+/// Durable storage of the events of every room: messages, and the edits, deletes and reactions that apply to them.
+///
+/// Reads return messages in their current state (``StoredMessage/apply(_:)`` of every later event), and events in
+/// `seq` order. Appending an edit, delete or reaction also changes the state of its target, in the same
+/// transaction.
 ///
 /// A room hands its messages to ``append(_:)`` in batches and waits for the batch to be durable before anyone
 /// sees one of them. Implementations must make a batch all-or-nothing: either every message in it is stored or
@@ -12,7 +16,7 @@ public protocol MessageStore: Sendable {
     /// and a nonisolated `async` function would hop to the global executor and back each time.
     func append(_ messages: [StoredMessage], isolation: isolated (any Actor)?) async throws
 
-    /// The last `limit` messages of a room, oldest first.
+    /// The last `limit` events of a room, oldest first.
     func latest(in room: RoomID, limit: Int) async throws -> [StoredMessage]
 
     /// Up to `limit` messages with a sequence number below `before` (all when `nil`), the newest of them, oldest
@@ -21,6 +25,16 @@ public protocol MessageStore: Sendable {
 
     /// The message a sender already stored under `clientMsgID`, in any room: what makes a retry idempotent.
     func message(from sender: UUID, clientMsgID: String) async throws -> StoredMessage?
+
+    /// One message of a room in its current state (edited text, tombstone, reactions), or `nil` when no event has
+    /// that `seq`.
+    func message(in room: RoomID, seq: Int64) async throws -> StoredMessage?
+
+    /// The newest `message` event of a room (edits and reactions are not messages), in its current state.
+    func lastMessage(in room: RoomID) async throws -> StoredMessage?
+
+    /// How many `message` events after `seq` were sent by someone other than `reader`: what counts as unread.
+    func unreadCount(in room: RoomID, after seq: Int64, for reader: UUID) async throws -> Int64
 
     /// The highest sequence number stored in a room, or 0 when it has none.
     func lastSequence(in room: RoomID) async throws -> Int64

@@ -24,38 +24,178 @@ public struct Sender: Hashable, Sendable {
     }
 }
 
-/// A message as a client submitted it, before the room has sequenced and committed it.
-public struct MessageDraft: Sendable {
-    public var sender: Sender
-    public var text: String
-    /// The sender's own id for this message (modern clients): a retry with the same id stores nothing new.
-    public var clientMsgID: String?
+/// What a draft asks the room to do.
+public enum DraftBody: Sendable, Hashable {
+    /// A new message, possibly answering an earlier one and carrying attachments already checked by the caller.
+    case message(text: String, replyTo: Int64? = nil, attachments: [Attachment] = [])
+    /// Replace the text of the sender's own message `target`.
+    case edit(target: Int64, text: String)
+    /// Delete the sender's own message `target`.
+    case delete(target: Int64)
+    /// Toggle the sender's `emoji` reaction on message `target`.
+    case reaction(target: Int64, emoji: String)
 
-    public init(sender: Sender, text: String, clientMsgID: String? = nil) {
-        self.sender = sender
-        self.text = text
-        self.clientMsgID = clientMsgID
+    /// The message (or reply) this draft depends on, which the room must read before it can commit the draft.
+    var target: Int64? {
+        switch self {
+        case .message(_, let replyTo, _): replyTo
+        case .edit(let target, _), .delete(let target), .reaction(let target, _): target
+        }
     }
 }
 
-/// A committed message: durable in the store, with its place in the room's order.
+/// Something a client submitted, before the room has sequenced and committed it.
+public struct MessageDraft: Sendable {
+    public var sender: Sender
+    public var body: DraftBody
+    /// The sender's own id for this draft (modern clients): a retry with the same id stores nothing new.
+    public var clientMsgID: String?
+
+    public init(sender: Sender, body: DraftBody, clientMsgID: String? = nil) {
+        self.sender = sender
+        self.body = body
+        self.clientMsgID = clientMsgID
+    }
+
+    /// A plain text message.
+    public init(sender: Sender, text: String, clientMsgID: String? = nil) {
+        self.init(sender: sender, body: .message(text: text), clientMsgID: clientMsgID)
+    }
+}
+
+/// What an event of a room's sequence is (PROTOCOL.md §9.1).
+public enum EventKind: String, Sendable, Hashable, Codable {
+    case message
+    case edit
+    case delete
+    case reaction
+}
+
+/// The quote a reply carries.
+public struct Quote: Hashable, Sendable {
+    public var seq: Int64
+    public var sender: Sender
+    /// The start of the quoted text; empty once the quoted message is deleted.
+    public var text: String
+
+    /// How much of the quoted message a reply keeps.
+    public static let maxCharacters = 100
+
+    public init(seq: Int64, sender: Sender, text: String) {
+        self.seq = seq
+        self.sender = sender
+        self.text = text
+    }
+}
+
+/// An uploaded file that a message carries.
+public struct Attachment: Hashable, Sendable, Codable {
+    public var id: UUID
+    public var name: String
+    public var contentType: String
+    public var size: Int64
+    public var width: Int?
+    public var height: Int?
+
+    public init(id: UUID, name: String, contentType: String, size: Int64, width: Int? = nil, height: Int? = nil) {
+        self.id = id
+        self.name = name
+        self.contentType = contentType
+        self.size = size
+        self.width = width
+        self.height = height
+    }
+
+    public var isImage: Bool { self.contentType.hasPrefix("image/") }
+}
+
+/// Everyone who reacted to a message with one emoji, in the order they reacted.
+public struct Reaction: Hashable, Sendable {
+    public var emoji: String
+    public var users: [UUID]
+
+    public init(emoji: String, users: [UUID]) {
+        self.emoji = emoji
+        self.users = users
+    }
+}
+
+/// A committed event: durable in the store, with its place in the room's order.
+///
+/// For a `message`, the last fields describe its state when it was read (its text after edits, whether it is
+/// deleted, its reactions); an event as first delivered carries its state at commit.
 public struct StoredMessage: Hashable, Sendable {
     public var room: RoomID
     /// Position in the room, starting at 1, gap-free and increasing.
     public var seq: Int64
     public var id: UUID
     public var sender: Sender
+    public var kind: EventKind
     public var text: String
     public var date: Date
     public var clientMsgID: String?
+    /// For edits, deletes and reactions: the `seq` of the message they apply to.
+    public var target: Int64?
+    public var emoji: String?
+    /// For a reaction: whether it was added (else removed).
+    public var added: Bool?
+    public var replyTo: Quote?
+    public var attachments: [Attachment]
+    public var editedAt: Date?
+    public var deleted: Bool
+    public var reactions: [Reaction]
 
-    public init(room: RoomID, seq: Int64, id: UUID, sender: Sender, text: String, date: Date, clientMsgID: String? = nil) {
+    public init(
+        room: RoomID, seq: Int64, id: UUID, sender: Sender, kind: EventKind = .message, text: String, date: Date,
+        clientMsgID: String? = nil, target: Int64? = nil, emoji: String? = nil, added: Bool? = nil,
+        replyTo: Quote? = nil, attachments: [Attachment] = [], editedAt: Date? = nil, deleted: Bool = false,
+        reactions: [Reaction] = []
+    ) {
         self.room = room
         self.seq = seq
         self.id = id
         self.sender = sender
+        self.kind = kind
         self.text = text
         self.date = date
         self.clientMsgID = clientMsgID
+        self.target = target
+        self.emoji = emoji
+        self.added = added
+        self.replyTo = replyTo
+        self.attachments = attachments
+        self.editedAt = editedAt
+        self.deleted = deleted
+        self.reactions = reactions
+    }
+
+    /// Whether a tutorial client (which knows only plain messages) can show this event.
+    public var isVisibleMessage: Bool { self.kind == .message && !self.deleted }
+
+    /// Applies an edit, delete or reaction that targets this message; other events change nothing.
+    public mutating func apply(_ event: StoredMessage) {
+        guard event.target == self.seq, self.kind == .message else { return }
+        switch event.kind {
+        case .message:
+            break
+        case .edit:
+            self.text = event.text
+            self.editedAt = event.date
+        case .delete:
+            self.text = ""
+            self.deleted = true
+            self.attachments = []
+            self.reactions = []
+            self.editedAt = nil
+        case .reaction:
+            guard let emoji = event.emoji else { return }
+            var users = self.reactions.first { $0.emoji == emoji }?.users ?? []
+            users.removeAll { $0 == event.sender.id }
+            if event.added == true { users.append(event.sender.id) }
+            self.reactions.removeAll { $0.emoji == emoji }
+            if !users.isEmpty {
+                self.reactions.append(Reaction(emoji: emoji, users: users))
+            }
+        }
     }
 }

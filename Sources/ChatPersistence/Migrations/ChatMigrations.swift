@@ -7,5 +7,6 @@ public enum ChatMigrations {
         CreateAccounts(),
         CreateRooms(),
         AddClientMessageIDs(),
+        AddRichEvents(),
     ]
 }

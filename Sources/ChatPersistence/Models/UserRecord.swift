@@ -13,6 +13,7 @@ final class UserRecord: Model, @unchecked Sendable {
     @Field(key: "avatar_color") var avatarColor: String
     @Field(key: "password_hash") var passwordHash: String
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
+    @OptionalField(key: "last_seen_at") var lastSeenAt: Date?
 
     init() {}
 

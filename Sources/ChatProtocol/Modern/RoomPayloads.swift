@@ -11,24 +11,57 @@ public struct SenderPayload: Codable, Sendable, Equatable {
     }
 }
 
-/// A committed message as the modern protocol shows it.
+/// One event of a room's sequence as the modern protocol shows it (PROTOCOL.md §9.1): a message, or an edit, delete
+/// or reaction that applies to the message whose `seq` is `target`.
 public struct MessagePayload: Codable, Sendable, Equatable {
     public var room: String
     /// Position in the room: starts at 1, increases by 1, never reused.
     public var seq: Int64
     public var id: UUID
     public var sender: SenderPayload
+    /// `message`, `edit`, `delete` or `reaction`.
+    public var kind: String
+    /// A message's current text, or an edit's new text; empty for deletes, reactions and deleted messages.
     public var text: String
     /// Milliseconds since 1970-01-01T00:00:00Z.
     public var date: Int64
+    /// The `seq` of the message an edit, delete or reaction applies to.
+    public var target: Int64?
+    /// A reaction's emoji.
+    public var emoji: String?
+    /// Whether a reaction was added (`true`) or removed (`false`).
+    public var added: Bool?
+    /// The message this one answers.
+    public var replyTo: QuotePayload?
+    public var attachments: [AttachmentPayload]?
+    /// When the message was last edited (milliseconds), if ever.
+    public var editedAt: Int64?
+    /// `true` for a deleted message's tombstone.
+    public var deleted: Bool?
+    /// The message's reactions now, one entry per emoji.
+    public var reactions: [ReactionPayload]?
 
-    public init(room: String, seq: Int64, id: UUID, sender: SenderPayload, text: String, date: Int64) {
+    public init(
+        room: String, seq: Int64, id: UUID, sender: SenderPayload, kind: String = "message", text: String, date: Int64,
+        target: Int64? = nil, emoji: String? = nil, added: Bool? = nil, replyTo: QuotePayload? = nil,
+        attachments: [AttachmentPayload]? = nil, editedAt: Int64? = nil, deleted: Bool? = nil,
+        reactions: [ReactionPayload]? = nil
+    ) {
         self.room = room
         self.seq = seq
         self.id = id
         self.sender = sender
+        self.kind = kind
         self.text = text
         self.date = date
+        self.target = target
+        self.emoji = emoji
+        self.added = added
+        self.replyTo = replyTo
+        self.attachments = attachments
+        self.editedAt = editedAt
+        self.deleted = deleted
+        self.reactions = reactions
     }
 }
 

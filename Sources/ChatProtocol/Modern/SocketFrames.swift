@@ -3,7 +3,7 @@ import Foundation
 /// Any frame a client sends on `/api/v1/ws`, decoded leniently: every field is optional here, and the server
 /// checks what each `type` needs.
 public struct ClientFrame: Codable, Sendable, Equatable {
-    /// `resume`, `send`, `read`, `history` or `ping`.
+    /// `resume`, `send`, `edit`, `delete`, `react`, `read`, `typing`, `history` or `ping`.
     public var type: String?
     public var room: String?
     public var clientMsgID: String?
@@ -16,11 +16,24 @@ public struct ClientFrame: Codable, Sendable, Equatable {
     public var limit: Int?
     /// Echoed in the answer (and in errors), so the client can match them.
     public var ref: String?
+    /// For `edit`, `delete` and `react`: the `seq` of the message they apply to.
+    public var target: Int64?
+    /// For `react`.
+    public var emoji: String?
+    /// For `send`: the `seq` of the message this one answers.
+    public var replyTo: Int64?
+    /// For `send`: ids from `POST /api/v1/attachments`.
+    public var attachments: [String]?
 
     public init(
         type: String?, room: String? = nil, clientMsgID: String? = nil, text: String? = nil, rooms: [String: Int64]? = nil,
-        seq: Int64? = nil, before: Int64? = nil, limit: Int? = nil, ref: String? = nil
+        seq: Int64? = nil, before: Int64? = nil, limit: Int? = nil, ref: String? = nil, target: Int64? = nil,
+        emoji: String? = nil, replyTo: Int64? = nil, attachments: [String]? = nil
     ) {
+        self.target = target
+        self.emoji = emoji
+        self.replyTo = replyTo
+        self.attachments = attachments
         self.seq = seq
         self.type = type
         self.room = room
@@ -64,25 +77,40 @@ public struct AckFrame: Codable, Sendable, Equatable {
     }
 }
 
-/// `{"type":"message"}`: a committed message in one of my rooms.
+/// `{"type":"message"}`: a committed event in one of my rooms (a message, or an edit, delete or reaction of one).
+@dynamicMemberLookup
 public struct MessageFrame: Codable, Sendable, Equatable {
     public var type = "message"
-    public var room: String
-    public var seq: Int64
-    public var id: UUID
-    public var sender: SenderPayload
-    public var text: String
-    public var date: Int64
+    public var event: MessagePayload
     public var clientMsgID: String?
 
-    public init(_ message: MessagePayload, clientMsgID: String?) {
-        self.room = message.room
-        self.seq = message.seq
-        self.id = message.id
-        self.sender = message.sender
-        self.text = message.text
-        self.date = message.date
+    public init(_ event: MessagePayload, clientMsgID: String?) {
+        self.event = event
         self.clientMsgID = clientMsgID
+    }
+
+    /// The event's fields, read as the frame's own (`frame.seq`, `frame.text`).
+    public subscript<Value>(dynamicMember keyPath: KeyPath<MessagePayload, Value>) -> Value {
+        self.event[keyPath: keyPath]
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case type, clientMsgID
+    }
+
+    /// The event's fields sit beside `type` and `clientMsgID` in one flat object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.type = try container.decode(String.self, forKey: .type)
+        self.clientMsgID = try container.decodeIfPresent(String.self, forKey: .clientMsgID)
+        self.event = try MessagePayload(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try self.event.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.type, forKey: .type)
+        try container.encodeIfPresent(self.clientMsgID, forKey: .clientMsgID)
     }
 }
 

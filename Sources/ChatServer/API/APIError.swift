@@ -27,7 +27,11 @@ struct APIErrorMiddleware: AsyncMiddleware {
         } catch is DecodingError {
             return Self.response(for: .badRequest("invalid_body", "The request body is not the JSON this endpoint expects."))
         } catch let abort as any AbortError {
-            let code = abort.status == .notFound ? "not_found" : "http_\(abort.status.code)"
+            let code = switch abort.status {
+            case .notFound: "not_found"
+            case .payloadTooLarge: "too_large"
+            default: "http_\(abort.status.code)"
+            }
             return Self.response(for: APIError(status: abort.status, code: code, message: abort.reason, headers: abort.headers))
         } catch {
             request.logger.error("unexpected error: \(String(reflecting: error))")

@@ -6,6 +6,7 @@ import Vapor
 struct AccountController: Sendable {
     let accounts: any AccountStore
     let directory: any RoomDirectory
+    let presence: PresenceTracker
     let loginLimiter: AttemptLimiter<ContinuousClock>
     let tokenLifetime: TimeInterval
     /// A digest of a random password at the configured cost, verified against when the username is unknown.
@@ -18,6 +19,7 @@ struct AccountController: Sendable {
         authenticated.get("me", use: self.me)
         authenticated.patch("me", use: self.updateMe)
         authenticated.get("users", use: self.searchUsers)
+        authenticated.get("users", ":id", use: self.user)
     }
 
     /// `POST /register` → 201 with a session; 400 for a bad username, password or display name; 409 if taken.
@@ -100,13 +102,14 @@ struct AccountController: Sendable {
         return .json(account.profile)
     }
 
-    /// `GET /users?query=` → up to 50 people whose username or display name contains the query, A–Z.
+    /// `GET /users?query=` → up to 200 people whose username or display name contains the query (everyone when
+    /// there is none), A–Z.
     @Sendable func searchUsers(_ request: Request) async throws -> Response {
         let query = (try? request.query.get(String.self, at: "query")) ?? ""
         guard query.count <= 64 else {
             throw APIError.badRequest("invalid_query", "A search is at most 64 characters.")
         }
-        return .json(try await self.accounts.search(query, limit: 50).map(\.profile))
+        return .json(try await self.accounts.search(query, limit: 200).map(\.profile))
     }
 
     private func session(for account: Account, status: HTTPResponseStatus) async throws -> Response {
@@ -115,5 +118,14 @@ struct AccountController: Sendable {
         try await self.accounts.storeToken(hash: BearerToken.hash(token), userID: account.id, expiresAt: expiresAt)
         let session = AuthSession(token: token, expiresAt: Int64(expiresAt.timeIntervalSince1970 * 1000), user: account.profile)
         return .json(session, status: status)
+    }
+
+    /// `GET /users/{id}` → the profile with presence and last seen (PROTOCOL.md §9.5).
+    @Sendable func user(_ request: Request) async throws -> Response {
+        guard let id = request.parameters.get("id").flatMap(UUID.init(uuidString:)), let account = try await self.accounts.account(id: id) else {
+            throw APIError(status: .notFound, code: "unknown_user", message: "No such user.")
+        }
+        let lastSeen = try await self.accounts.lastSeen(id)
+        return .json(UserDetails(account.profile, online: self.presence.isOnline(id), lastSeen: lastSeen?.milliseconds))
     }
 }

@@ -12,6 +12,8 @@ struct RoomsController: Sendable {
     let accounts: any AccountStore
     let messages: any MessageStore
     let hub: Hub
+    let summaries: RoomSummaries
+    let sessions: SessionRegistry
 
     static let forbidden = APIError(status: .forbidden, code: "forbidden", message: "You are not a member of that room, or it does not exist.")
 
@@ -32,7 +34,7 @@ struct RoomsController: Sendable {
         let me = try request.authenticated.account
         var summaries: [RoomSummary] = []
         for membership in try await self.directory.memberships(of: me.id) {
-            summaries.append(try await self.summary(of: membership.room, for: me, lastReadSeq: membership.lastReadSeq))
+            summaries.append(try await self.summaries.summary(of: membership.room, for: me.id, lastReadSeq: membership.lastReadSeq))
         }
         summaries.sort { ($0.lastMessage?.date ?? 0, $0.id) > ($1.lastMessage?.date ?? 0, $1.id) }
         return .json(summaries)
@@ -54,7 +56,8 @@ struct RoomsController: Sendable {
         }
         let room = RoomInfo(id: RoomID(UUID().uuidString), kind: kind, name: name, createdBy: me.id)
         try await self.directory.create(room, members: members)
-        return .json(try await self.summary(of: room, for: me, lastReadSeq: 0), status: .created)
+        await self.announceJoined(members, to: room.id)
+        return .json(try await self.summaries.summary(of: room, for: me.id, lastReadSeq: 0), status: .created)
     }
 
     /// `GET /rooms/public` → every channel, with member counts and whether I am in it.
@@ -72,7 +75,9 @@ struct RoomsController: Sendable {
         let me = try request.authenticated.account
         guard let room = try await self.directory.room(try Self.roomID(request)), room.kind == .channel else { throw Self.forbidden }
         try await self.directory.add(me.id, to: room.id)
-        return .json(try await self.summary(of: room, for: me, lastReadSeq: 0))
+        await self.announceJoined([me.id], to: room.id)
+        let lastRead = try await self.directory.memberships(of: me.id).first { $0.room.id == room.id }?.lastReadSeq ?? 0
+        return .json(try await self.summaries.summary(of: room, for: me.id, lastReadSeq: lastRead))
     }
 
     /// `POST /rooms/{id}/leave` → 204.
@@ -82,6 +87,9 @@ struct RoomsController: Sendable {
         try await self.directory.remove(me.id, from: room.id)
         // Open connections of this account stop receiving the room at once.
         try await self.hub.room(room.id).evict(me.id)
+        for worker in self.sessions.workers(of: me.id) {
+            await worker.unfollow(room.id)
+        }
         return .noContent
     }
 
@@ -94,6 +102,7 @@ struct RoomsController: Sendable {
         }
         let invitee = try await self.account(named: request.content.decode(UsernameRequest.self).username)
         try await self.directory.add(invitee.id, to: room.id)
+        await self.announceJoined([invitee.id], to: room.id)
         return .noContent
     }
 
@@ -105,8 +114,9 @@ struct RoomsController: Sendable {
             throw APIError.badRequest("invalid_peer", "A direct room is with someone else.")
         }
         let room = try await self.directory.directRoom(between: me.id, and: peer.id)
+        await self.announceJoined([me.id, peer.id], to: room.id)
         let lastRead = try await self.directory.memberships(of: me.id).first { $0.room.id == room.id }?.lastReadSeq ?? 0
-        return .json(try await self.summary(of: room, for: me, lastReadSeq: lastRead))
+        return .json(try await self.summaries.summary(of: room, for: me.id, lastReadSeq: lastRead))
     }
 
     /// `GET /rooms/{id}/messages?before=SEQ&limit=N` → one page of history, oldest first, with `hasMore`.
@@ -121,6 +131,16 @@ struct RoomsController: Sendable {
         let page = try await self.messages.page(in: room.id, before: before, limit: limit + 1)
         let shown = page.suffix(limit)
         return .json(HistoryPage(messages: shown.map(\.payload), hasMore: page.count > limit))
+    }
+
+    /// Tells every open connection of these users that they are in the room now, so they follow it at once
+    /// (PROTOCOL.md §9.6). Connections that already follow it ignore this.
+    private func announceJoined(_ users: [UUID], to room: RoomID) async {
+        for user in users {
+            for worker in self.sessions.workers(of: user) {
+                await worker.follow(room)
+            }
+        }
     }
 
     /// The account called `username`, or `404 unknown_user`.
@@ -143,35 +163,5 @@ struct RoomsController: Sendable {
             throw Self.forbidden
         }
         return room
-    }
-
-    private func summary(of room: RoomInfo, for me: Account, lastReadSeq: Int64) async throws -> RoomSummary {
-        var peer: UserProfile?
-        if room.kind == .direct {
-            let other = try await self.directory.members(of: room.id).first { $0 != me.id }
-            peer = try await other.asyncFlatMap { try await self.accounts.account(id: $0) }?.profile
-        }
-        let last = try await self.messages.latest(in: room.id, limit: 1).last
-        let latestSeq = last?.seq ?? 0
-        return RoomSummary(
-            id: room.id.rawValue, kind: room.kind.rawValue, name: room.name ?? peer?.displayName ?? "", peer: peer,
-            lastMessage: last?.payload, latestSeq: latestSeq, lastReadSeq: lastReadSeq,
-            unreadCount: max(0, latestSeq - lastReadSeq))
-    }
-}
-
-extension StoredMessage {
-    /// The modern protocol's view of a committed message.
-    var payload: MessagePayload {
-        MessagePayload(
-            room: self.room.rawValue, seq: self.seq, id: self.id, sender: SenderPayload(id: self.sender.id, name: self.sender.name),
-            text: self.text, date: Int64((self.date.timeIntervalSince1970 * 1000).rounded()))
-    }
-}
-
-extension Optional {
-    fileprivate func asyncFlatMap<U>(_ transform: (Wrapped) async throws -> U?) async rethrows -> U? {
-        guard let value = self else { return nil }
-        return try await transform(value)
     }
 }

@@ -39,6 +39,11 @@ extension ServerConfiguration {
         .integer("max-replay", "CHAT_MAX_REPLAY", "Most messages replayed per room when a client resumes", 0...100_000) { $0.maxReplay = $1 },
         .integer("send-burst", "CHAT_SEND_BURST", "Messages a user may send at once on /api/v1/ws", 1...100_000) { $0.sendBurst = $1 },
         .integer("send-rate", "CHAT_SEND_RATE", "Messages per second a user may send on /api/v1/ws after the burst", 1...100_000) { $0.sendRate = $1 },
+        .integer("max-upload-bytes", "CHAT_MAX_UPLOAD_BYTES", "Largest attachment upload, in bytes", 1...1 << 30) { $0.maxUploadBytes = $1 },
+        .integer("presence-grace", "CHAT_PRESENCE_GRACE", "Seconds before a disconnected user shows as offline", 0...3600) { $0.presenceGrace = $1 },
+        .boolean("demo-bot", "CHAT_DEMO_BOT", "Run the echo-bot account that answers direct messages (true/false)") { $0.demoBot = $1 },
+        .text("web-root", "CHAT_WEB_ROOT", "Directory of the web client served at /") { $0.webRoot = $1 },
+        .text("public-url", "CHAT_PUBLIC_URL", "URL clients use to reach this server (for attachment links)") { $0.publicURL = $1 },
         .logLevel("log-level", "LOG_LEVEL", "trace, debug, info, notice, warning, error or critical") { $0.logLevel = $1 },
     ]
 
@@ -126,6 +131,8 @@ extension ServerConfiguration {
             "event-loops": "\(defaults.eventLoops)", "bcrypt-cost": "\(defaults.bcryptCost)",
             "ping-interval": "\(defaults.pingInterval)", "max-replay": "\(defaults.maxReplay)",
             "send-burst": "\(defaults.sendBurst)", "send-rate": "\(defaults.sendRate)",
+            "max-upload-bytes": "\(defaults.maxUploadBytes)", "presence-grace": "\(defaults.presenceGrace)",
+            "demo-bot": "\(defaults.demoBot)", "web-root": "Public/ of the source tree", "public-url": "http://HOST:PORT",
             "log-level": defaults.logLevel.rawValue,
         ]
     }()

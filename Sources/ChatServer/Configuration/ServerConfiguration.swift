@@ -26,6 +26,11 @@ import NIOCore
 /// | `--max-replay` | `CHAT_MAX_REPLAY` | count | `1000` |
 /// | `--send-burst` | `CHAT_SEND_BURST` | messages | `20` |
 /// | `--send-rate` | `CHAT_SEND_RATE` | messages per second | `10` |
+/// | `--max-upload-bytes` | `CHAT_MAX_UPLOAD_BYTES` | bytes | `10485760` |
+/// | `--presence-grace` | `CHAT_PRESENCE_GRACE` | seconds | `5` |
+/// | `--demo-bot` | `CHAT_DEMO_BOT` | bool | `true` |
+/// | `--web-root` | `CHAT_WEB_ROOT` | directory | the source tree's `Public/` |
+/// | `--public-url` | `CHAT_PUBLIC_URL` | URL | `http://HOST:PORT` as bound |
 /// | `--log-level` | `LOG_LEVEL` | trace…critical | `info` |
 public struct ServerConfiguration: Sendable, Equatable {
     /// The address both listeners bind to.
@@ -64,6 +69,17 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var sendBurst = 20
     /// How many messages per second a user may send over `/api/v1/ws` after the burst.
     public var sendRate = 10
+    /// The largest attachment upload, in bytes.
+    public var maxUploadBytes = 10 * 1024 * 1024
+    /// Seconds a user stays online after their last connection closes, so a reconnect does not flap.
+    public var presenceGrace = 5
+    /// Whether the `echo-bot` account answers direct messages (PROTOCOL.md §9.9).
+    public var demoBot = true
+    /// The web client's files, served at `/`.
+    public var webRoot = ServerConfiguration.sourceWebRoot
+    /// How clients outside reach this server (for attachment URLs shown to tutorial clients); empty means
+    /// `http://HOST:PORT` as bound.
+    public var publicURL = ""
     /// How long a bearer token from register or login stays valid.
     public var tokenLifetime: TimeInterval = 30 * 24 * 3600
     /// The least severe level that is logged.
@@ -74,6 +90,17 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxTCPLineBytes = 4096
 
     public init() {}
+
+    /// `Public/` at the root of the source tree this server was built from: where `swift run chat-server` finds the
+    /// web client without any setting.
+    public static let sourceWebRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Public").path
+
+    /// Where attachment files live, by content hash.
+    public var attachmentsDirectory: String {
+        URL(fileURLWithPath: self.dataDirectory).appendingPathComponent("attachments").path
+    }
 
     /// The SQLite file inside ``dataDirectory``.
     public var databasePath: String {

@@ -20,18 +20,21 @@ final class LobbyChatRenderer: EventRenderer {
 
     private static let allocator = ByteBufferAllocator()
 
-    init(announceJoins: Bool) {
+    let legacyText: LegacyText
+
+    init(announceJoins: Bool, legacyText: LegacyText) {
         self.announceJoins = announceJoins
+        self.legacyText = legacyText
     }
 
     func render(_ event: RoomEvent) -> ByteBuffer? {
         let message: ReceivingChatMessage
         switch event {
         case .message(let stored):
+            guard let text = self.legacyText.text(of: stored) else { return nil }
             message = ReceivingChatMessage(
-                date: stored.date, id: stored.id, message: stored.text, user: stored.sender.name,
-                userID: stored.sender.id)
-        case .resumed, .receipt:
+                date: stored.date, id: stored.id, message: text, user: stored.sender.name, userID: stored.sender.id)
+        case .resumed, .receipt, .typing:
             return nil
         case .presence(let change):
             guard self.announceJoins else { return nil }

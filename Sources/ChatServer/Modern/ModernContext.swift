@@ -6,9 +6,16 @@ struct ModernContext: Sendable {
     let hub: Hub
     let directory: any RoomDirectory
     let messages: any MessageStore
+    let attachments: any AttachmentStore
+    let sessions: SessionRegistry
+    let presence: PresenceTracker
+    let summaries: RoomSummaries
     let sendLimiter: AttemptLimiter<ContinuousClock>
     let maxMessageBytes: Int
     /// The most messages replayed on resume; a larger gap answers `resumed` with `complete: false`.
     let maxReplay: Int
     let pingInterval: TimeAmount
+
+    /// The most attachments one message may carry.
+    static let maxAttachments = 10
 }

@@ -4,8 +4,9 @@ import Foundation
 import NIOCore
 import NIOWebSocket
 
-/// Renders room events as the modern protocol's frames (`message`, `resumed`), each a complete WebSocket text frame.
-/// Presence is not part of this protocol yet.
+/// Renders room events as the modern protocol's frames (`message`, `resumed`, `receipt`, `typing`), each a complete
+/// WebSocket text frame. The lobby's join and leave announcements are for the tutorial clients only: modern
+/// clients get `presence` frames from the ``PresenceTracker`` instead.
 final class ModernRenderer: EventRenderer {
     private static let allocator = ByteBufferAllocator()
 
@@ -17,6 +18,8 @@ final class ModernRenderer: EventRenderer {
             Self.frame(ResumedFrame(room: room.rawValue, latestSeq: latestSeq, complete: complete))
         case .receipt(let room, let user, let seq):
             Self.frame(ReceiptFrame(room: room.rawValue, user: user, seq: seq))
+        case .typing(let room, let user):
+            Self.frame(TypingFrame(room: room.rawValue, user: user.payload))
         case .presence:
             nil
         }

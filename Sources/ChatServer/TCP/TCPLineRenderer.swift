@@ -4,13 +4,19 @@ import NIOCore
 
 /// Renders lobby events as lines of the DogeChat TCP protocol.
 final class TCPLineRenderer: EventRenderer {
+    let legacyText: LegacyText
+
+    init(legacyText: LegacyText) {
+        self.legacyText = legacyText
+    }
+
     func render(_ event: RoomEvent) -> ByteBuffer? {
         switch event {
         case .message(let message):
-            ByteBuffer(string: TCPLine.message(from: message.sender.name, text: message.text))
+            self.legacyText.text(of: message).map { ByteBuffer(string: TCPLine.message(from: message.sender.name, text: $0)) }
         case .presence(let change):
             ByteBuffer(string: change.kind == .joined ? TCPLine.joined(change.name) : TCPLine.left(change.name))
-        case .resumed, .receipt:
+        case .resumed, .receipt, .typing:
             nil
         }
     }

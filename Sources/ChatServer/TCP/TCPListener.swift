@@ -17,10 +17,10 @@ final class TCPListener: Sendable {
     }
 
     static func start(
-        host: String, port: Int, group: any EventLoopGroup, lobby: Room, configuration: ServerConfiguration
+        host: String, port: Int, group: any EventLoopGroup, lobby: Room, legacyText: LegacyText, configuration: ServerConfiguration
     ) async throws -> TCPListener {
         let quiesce = ServerQuiescingHelper(group: group)
-        let renderer = TCPLineRenderer()
+        let renderer = TCPLineRenderer(legacyText: legacyText)
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Why a room refused a draft that refers to another message (PROTOCOL.md §9.2).
+public enum RoomRejection: Error, Equatable, Sendable {
+    /// The target is not a message of this room, or it is deleted.
+    case badTarget
+    /// Editing or deleting someone else's message.
+    case notYours
+}
+
+extension MessageDraft {
+    /// The event this draft becomes at `seq`, given the current state of the message it refers to (`nil` when it
+    /// refers to none, or to one that does not exist).
+    func event(room: RoomID, seq: Int64, date: Date, target: StoredMessage?) throws(RoomRejection) -> StoredMessage {
+        var event = StoredMessage(
+            room: room, seq: seq, id: UUID(), sender: self.sender, text: "", date: date, clientMsgID: self.clientMsgID)
+        if self.body.target != nil {
+            guard let target, target.kind == .message, !target.deleted else { throw .badTarget }
+        }
+        switch self.body {
+        case .message(let text, _, let attachments):
+            event.text = text
+            event.attachments = attachments
+            if let target {
+                event.replyTo = Quote(seq: target.seq, sender: target.sender, text: String(target.text.prefix(Quote.maxCharacters)))
+            }
+        case .edit(let seq, let text):
+            guard target?.sender.id == self.sender.id else { throw .notYours }
+            event.kind = .edit
+            event.target = seq
+            event.text = text
+        case .delete(let seq):
+            guard target?.sender.id == self.sender.id else { throw .notYours }
+            event.kind = .delete
+            event.target = seq
+        case .reaction(let seq, let emoji):
+            let reacted = target?.reactions.contains { $0.emoji == emoji && $0.users.contains(self.sender.id) } ?? false
+            event.kind = .reaction
+            event.target = seq
+            event.emoji = emoji
+            event.added = !reacted
+        }
+        return event
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Full-text search over the messages of the rooms a user belongs to (PROTOCOL.md §9.7).
+///
+/// The server only knows this protocol: SQLite answers it with FTS5; a PostgreSQL store can answer the same
+/// queries with `tsvector` and `ts_headline`.
+public protocol MessageSearch: Sendable {
+    /// The best matches for `terms` among the messages (not deleted) of the rooms `user` belongs to, or of `room`
+    /// only, ranked by relevance, then newest first.
+    func search(_ terms: SearchTerms, for user: UUID, in room: RoomID?, limit: Int) async throws -> [SearchMatch]
+}
+
+/// One found message and the text around the matches.
+public struct SearchMatch: Sendable, Equatable {
+    public var message: StoredMessage
+    public var snippet: [SnippetPart]
+
+    public init(message: StoredMessage, snippet: [SnippetPart]) {
+        self.message = message
+        self.snippet = snippet
+    }
+}
+
+/// A piece of a snippet: matched text or the text between matches.
+public struct SnippetPart: Sendable, Equatable {
+    public var text: String
+    public var isMatch: Bool
+
+    public init(text: String, isMatch: Bool) {
+        self.text = text
+        self.isMatch = isMatch
+    }
+
+    /// Marks that a search engine puts around each match; control characters a message almost never contains.
+    public static let matchStart: Character = "\u{2}"
+    public static let matchEnd: Character = "\u{3}"
+
+    /// Splits a snippet marked with ``matchStart`` and ``matchEnd`` into pieces.
+    public static func pieces(of marked: String) -> [SnippetPart] {
+        var parts: [SnippetPart] = []
+        var current = ""
+        var inMatch = false
+        for character in marked {
+            guard character == Self.matchStart || character == Self.matchEnd else {
+                current.append(character)
+                continue
+            }
+            if !current.isEmpty { parts.append(SnippetPart(text: current, isMatch: inMatch)) }
+            current = ""
+            inMatch = character == Self.matchStart
+        }
+        if !current.isEmpty { parts.append(SnippetPart(text: current, isMatch: inMatch)) }
+        return parts
+    }
+}
+
+/// What a user typed into a search box, as words to find: only letters and digits count, so quotes, `*`,
+/// parentheses and operators are never interpreted, and every word is matched literally.
+public struct SearchTerms: Sendable, Equatable {
+    /// The words, in the order typed; the last one also matches as a prefix.
+    public let words: [String]
+
+    /// The longest query accepted, in characters.
+    public static let maxCharacters = 200
+
+    /// `nil` when the text has no letter or digit, or is too long.
+    public init?(_ text: String) {
+        guard text.count <= Self.maxCharacters else { return nil }
+        let words = text.split { !($0.isLetter || $0.isNumber) }.map(String.init)
+        guard !words.isEmpty else { return nil }
+        self.words = words
+    }
+}

@@ -1,0 +1,45 @@
+import ChatCore
+import Foundation
+import SQLKit
+
+/// What storing an event changes besides its own row (PROTOCOL.md §9.1–§9.2), as SQL statements for the same
+/// transaction.
+enum EventEffects {
+    static func statements(for event: StoredMessage) -> [any SQLExpression] {
+        let room = event.room.rawValue
+        switch event.kind {
+        case .message:
+            return event.attachments.map { attachment in
+                SQLQueryString(
+                    "INSERT INTO attachment_rooms (id, attachment_id, room) VALUES (\(bind: UUID()), \(bind: attachment.id), \(bind: room)) ON CONFLICT DO NOTHING")
+            }
+        case .edit:
+            guard let target = event.target else { return [] }
+            return [
+                SQLQueryString("UPDATE messages SET text = \(bind: event.text), edited_at = \(bind: event.date) WHERE room = \(bind: room) AND seq = \(bind: target)")
+            ]
+        case .delete:
+            guard let target = event.target else { return [] }
+            // The text goes everywhere it was kept: the message, its edits, and quotes of it in replies.
+            return [
+                SQLQueryString(
+                    "UPDATE messages SET text = '', deleted = \(bind: true), attachments = NULL, edited_at = NULL WHERE room = \(bind: room) AND seq = \(bind: target)"),
+                SQLQueryString("UPDATE messages SET text = '' WHERE room = \(bind: room) AND target_seq = \(bind: target) AND kind = 'edit'"),
+                SQLQueryString("UPDATE messages SET reply_text = '' WHERE room = \(bind: room) AND reply_seq = \(bind: target)"),
+                SQLQueryString("DELETE FROM reactions WHERE room = \(bind: room) AND target_seq = \(bind: target)"),
+            ]
+        case .reaction:
+            guard let target = event.target, let emoji = event.emoji else { return [] }
+            if event.added == true {
+                return [
+                    SQLQueryString(
+                        "INSERT INTO reactions (id, room, target_seq, user_id, emoji, created_at) VALUES (\(bind: UUID()), \(bind: room), \(bind: target), \(bind: event.sender.id), \(bind: emoji), \(bind: event.date)) ON CONFLICT DO NOTHING")
+                ]
+            }
+            return [
+                SQLQueryString(
+                    "DELETE FROM reactions WHERE room = \(bind: room) AND target_seq = \(bind: target) AND user_id = \(bind: event.sender.id) AND emoji = \(bind: emoji)")
+            ]
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import ChatCore
+import FluentKit
+import Foundation
+
+/// The ``AttachmentStore`` on a Fluent database. Links between attachments and rooms are written by the message
+/// store, in the transaction of the message that carries them.
+public struct FluentAttachmentStore: AttachmentStore {
+    private let database: any Database
+
+    public init(database: any Database) {
+        self.database = database
+    }
+
+    public func save(_ stored: StoredAttachment) async throws {
+        let record = AttachmentRecord()
+        record.id = stored.attachment.id
+        record.uploaderID = stored.uploader
+        record.sha256 = stored.sha256
+        record.name = stored.attachment.name
+        record.contentType = stored.attachment.contentType
+        record.size = stored.attachment.size
+        record.width = stored.attachment.width
+        record.height = stored.attachment.height
+        record.createdAt = Date()
+        try await record.create(on: self.database)
+    }
+
+    public func attachment(_ id: UUID) async throws -> StoredAttachment? {
+        guard let record = try await AttachmentRecord.find(id, on: self.database) else { return nil }
+        return StoredAttachment(
+            attachment: Attachment(
+                id: id, name: record.name, contentType: record.contentType, size: record.size, width: record.width,
+                height: record.height),
+            uploader: record.uploaderID, sha256: record.sha256)
+    }
+
+    public func rooms(of attachment: UUID) async throws -> [RoomID] {
+        try await AttachmentRoomRecord.query(on: self.database).filter(\.$attachmentID == attachment).all().map { RoomID($0.room) }
+    }
+}

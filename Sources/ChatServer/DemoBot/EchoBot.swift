@@ -1,0 +1,146 @@
+import ChatProtocol
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import Vapor
+
+/// The demo account `echo-bot`, which answers every direct message about a second later (PROTOCOL.md §9.9), so a
+/// newcomer has someone to talk to on first start.
+///
+/// It is a client like any other — no back door: it registers or signs in over HTTP and talks on `/api/v1/ws`.
+/// Its password is made at random on first start and kept, readable by the owner only, in the data directory.
+final class EchoBot: Sendable {
+    static let username = "echo-bot"
+    static let replyDelay = Duration.seconds(1)
+
+    private let baseURL: String
+    private let client: any Client
+    private let eventLoops: any EventLoopGroup
+    private let secretPath: String
+    private let logger: Logger
+    private let runner = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    private let socket = NIOLockedValueBox<WebSocket?>(nil)
+
+    init(baseURL: String, client: any Client, eventLoops: any EventLoopGroup, dataDirectory: String, logger: Logger) {
+        self.baseURL = baseURL
+        self.client = client
+        self.eventLoops = eventLoops
+        self.secretPath = URL(fileURLWithPath: dataDirectory).appendingPathComponent("echo-bot.secret").path
+        self.logger = logger
+    }
+
+    func start() {
+        self.runner.withLockedValue { $0 = Task { await self.run() } }
+    }
+
+    func stop() async {
+        let task = self.runner.withLockedValue { $0 }
+        task?.cancel()
+        try? await self.socket.withLockedValue { $0 }?.close()
+        await task?.value
+    }
+
+    /// Signs in and stays connected, reconnecting after a pause whenever the connection ends.
+    private func run() async {
+        var pause = Duration.seconds(1)
+        while !Task.isCancelled {
+            do {
+                let token = try await self.signIn()
+                try await self.converse(token: token)
+                pause = .seconds(1)
+            } catch where !Task.isCancelled {
+                self.logger.warning("echo-bot: \(error)")
+            } catch {}
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .seconds(30))
+        }
+    }
+
+    /// A token for the bot's account, registering it on first start.
+    private func signIn() async throws -> String {
+        let password: String
+        if let saved = try? String(contentsOfFile: self.secretPath, encoding: .utf8), !saved.isEmpty {
+            password = saved
+        } else {
+            password = BearerToken.generate()
+            FileManager.default.createFile(atPath: self.secretPath, contents: Data(password.utf8), attributes: [.posixPermissions: 0o600])
+        }
+        let credentials = RegisterRequest(username: Self.username, password: password, displayName: "Echo Bot")
+        let registered = try await self.post("register", credentials)
+        if registered.status == HTTPResponseStatus.created {
+            return try registered.content.decode(AuthSession.self).token
+        }
+        let login = try await self.post("login", LoginRequest(username: Self.username, password: password))
+        guard login.status == HTTPResponseStatus.ok else { throw Abort(login.status, reason: "echo-bot could not sign in") }
+        return try login.content.decode(AuthSession.self).token
+    }
+
+    private func post(_ path: String, _ body: some Encodable & Sendable) async throws -> ClientResponse {
+        try await self.client.post(URI(string: self.baseURL + "/api/v1/" + path)) { request in
+            try request.content.encode(body, as: .json)
+        }
+    }
+
+    /// One connection: follows every direct room from where the bot last read it, answers what arrives, and marks
+    /// it read, so messages sent while the bot was away are answered too, and none twice.
+    private func converse(token: String) async throws {
+        let (texts, incoming) = AsyncStream.makeStream(of: String.self)
+        let url = self.baseURL.replacingOccurrences(of: "http", with: "ws") + "/api/v1/ws?token=" + token
+        try await WebSocket.connect(to: url, on: self.eventLoops) { socket in
+            self.socket.withLockedValue { $0 = socket }
+            socket.onText { _, text in incoming.yield(text) }
+            socket.onClose.whenComplete { _ in incoming.finish() }
+        }.get()
+        guard let socket = self.socket.withLockedValue({ $0 }) else { return }
+        var me: UUID?
+        var direct: Set<String> = []
+        for await text in texts {
+            let data = Data(text.utf8)
+            switch try? JSONDecoder().decode(FrameType.self, from: data).type {
+            case "hello":
+                me = try? JSONDecoder().decode(HelloFrame.self, from: data).user.id
+                let rooms = try await self.myRooms(token: token).filter { $0.kind == "direct" }
+                direct = Set(rooms.map(\.id))
+                Self.send(ClientFrame(type: "resume", rooms: Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, $0.lastReadSeq) })), on: socket)
+            case "joined":
+                if let joined = try? JSONDecoder().decode(JoinedFrame.self, from: data), joined.room.kind == "direct" {
+                    direct.insert(joined.room.id)
+                }
+            case "message":
+                guard let message = try? JSONDecoder().decode(MessageFrame.self, from: data), message.kind == "message",
+                    message.deleted != true, !message.text.isEmpty, message.sender.id != me, direct.contains(message.room)
+                else { continue }
+                self.answer(message, on: socket)
+            default:
+                continue
+            }
+        }
+    }
+
+    /// Replies about a second later, with an id that makes a repeat harmless, and marks the message read.
+    private func answer(_ message: MessageFrame, on socket: WebSocket) {
+        let reply = ClientFrame(
+            type: "send", room: message.room, clientMsgID: "echo-\(message.room)-\(message.seq)", text: EchoReply.reply(to: message.text))
+        Task {
+            try? await Task.sleep(for: Self.replyDelay)
+            Self.send(reply, on: socket)
+            Self.send(ClientFrame(type: "read", room: message.room, seq: message.seq), on: socket)
+        }
+    }
+
+    private func myRooms(token: String) async throws -> [RoomSummary] {
+        var headers = HTTPHeaders()
+        headers.bearerAuthorization = BearerAuthorization(token: token)
+        return try await self.client.get(URI(string: self.baseURL + "/api/v1/rooms"), headers: headers).content.decode([RoomSummary].self)
+    }
+
+    private static func send(_ frame: ClientFrame, on socket: WebSocket) {
+        guard let json = try? JSONEncoder().encode(frame) else { return }
+        socket.send(String(decoding: json, as: UTF8.self))
+    }
+
+    private struct FrameType: Decodable {
+        let type: String
+    }
+}

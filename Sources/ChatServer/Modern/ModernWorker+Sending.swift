@@ -1,0 +1,176 @@
+import ChatCore
+import ChatProtocol
+import Foundation
+import NIOCore
+
+/// The frames that become events of a room: `send`, `edit`, `delete`, `react` (PROTOCOL.md §8.3, §9.2). Each is
+/// checked here, then sequenced and committed by the room, which checks what depends on other messages.
+extension ModernWorker {
+    func sendMessage(_ frame: ClientFrame) async {
+        guard let clientMsgID = self.clientMsgID(frame) else { return }
+        guard let raw = frame.room else {
+            return self.reply(ErrorFrame(code: "bad_frame", message: "send needs a room.", ref: clientMsgID))
+        }
+        let text = frame.text ?? ""
+        let ids = frame.attachments ?? []
+        guard ids.count <= ModernContext.maxAttachments else {
+            return self.reply(ErrorFrame(code: "bad_attachment", message: "A message carries at most \(ModernContext.maxAttachments) attachments.", ref: clientMsgID))
+        }
+        if ids.isEmpty {
+            guard self.checkText(text, ref: clientMsgID) else { return }
+        } else if !text.isEmpty {
+            guard text.utf8.count <= self.context.maxMessageBytes else {
+                return self.reply(ErrorFrame(code: "too_long", message: "A message is at most \(self.context.maxMessageBytes) bytes.", ref: clientMsgID))
+            }
+        }
+        let room = RoomID(raw)
+        guard await self.isMember(room) else { return self.reply(Self.forbidden(clientMsgID)) }
+        var attachments: [Attachment] = []
+        for id in ids {
+            guard let attachment = await self.readableAttachment(id) else {
+                return self.reply(ErrorFrame(code: "bad_attachment", message: "Attachment \(id) does not exist or is not yours to send.", ref: clientMsgID))
+            }
+            attachments.append(attachment)
+        }
+        await self.submit(.message(text: text, replyTo: frame.replyTo, attachments: attachments), to: room, clientMsgID: clientMsgID)
+    }
+
+    func edit(_ frame: ClientFrame) async {
+        guard let clientMsgID = self.clientMsgID(frame) else { return }
+        guard let raw = frame.room, let target = frame.target, let text = frame.text else {
+            return self.reply(ErrorFrame(code: "bad_frame", message: "edit needs room, target and text.", ref: clientMsgID))
+        }
+        guard self.checkText(text, ref: clientMsgID) else { return }
+        guard await self.isMember(RoomID(raw)) else { return self.reply(Self.forbidden(clientMsgID)) }
+        await self.submit(.edit(target: target, text: text), to: RoomID(raw), clientMsgID: clientMsgID)
+    }
+
+    func delete(_ frame: ClientFrame) async {
+        guard let clientMsgID = self.clientMsgID(frame) else { return }
+        guard let raw = frame.room, let target = frame.target else {
+            return self.reply(ErrorFrame(code: "bad_frame", message: "delete needs room and target.", ref: clientMsgID))
+        }
+        guard await self.isMember(RoomID(raw)) else { return self.reply(Self.forbidden(clientMsgID)) }
+        await self.submit(.delete(target: target), to: RoomID(raw), clientMsgID: clientMsgID)
+    }
+
+    func react(_ frame: ClientFrame) async {
+        guard let clientMsgID = self.clientMsgID(frame) else { return }
+        guard let raw = frame.room, let target = frame.target else {
+            return self.reply(ErrorFrame(code: "bad_frame", message: "react needs room, target and emoji.", ref: clientMsgID))
+        }
+        guard let emoji = frame.emoji, ReactionRules.isSingleEmoji(emoji) else {
+            return self.reply(ErrorFrame(code: "bad_emoji", message: "A reaction is exactly one emoji.", ref: clientMsgID))
+        }
+        guard await self.isMember(RoomID(raw)) else { return self.reply(Self.forbidden(clientMsgID)) }
+        await self.submit(.reaction(target: target, emoji: emoji), to: RoomID(raw), clientMsgID: clientMsgID)
+    }
+
+    /// `read {room, seq}`: moves my last-read seq forward and tells every member, my other devices included.
+    func markRead(_ frame: ClientFrame) async {
+        guard let raw = frame.room, let seq = frame.seq, seq >= 0 else {
+            return self.reply(ErrorFrame(code: "bad_frame", message: "read needs room and seq.", ref: frame.ref))
+        }
+        let id = RoomID(raw)
+        guard await self.isMember(id), let room = try? await self.context.hub.room(id) else {
+            return self.reply(Self.forbidden(frame.ref ?? raw))
+        }
+        let latest = await room.latestSeq
+        guard seq <= latest else {
+            return self.reply(ErrorFrame(code: "bad_seq", message: "The room ends at seq \(latest).", ref: frame.ref ?? raw))
+        }
+        do {
+            guard let stored = try await self.context.directory.markRead(self.account.id, in: id, upTo: seq) else {
+                return self.reply(Self.forbidden(frame.ref ?? raw))
+            }
+            guard stored == seq else {
+                return self.reply(ErrorFrame(code: "stale_read", message: "Already read up to seq \(stored); read only moves forward.", ref: frame.ref ?? raw))
+            }
+            room.receipt(from: self.account.id, upTo: seq)
+        } catch {
+            self.reply(ErrorFrame(code: "unavailable", message: "The read position could not be saved; try again.", ref: frame.ref ?? raw))
+        }
+    }
+
+    /// `typing {room}`: the room forwards it to the other members, throttled.
+    func typing(_ frame: ClientFrame) async {
+        guard let raw = frame.room else {
+            return self.reply(ErrorFrame(code: "bad_frame", message: "typing needs a room.", ref: frame.ref))
+        }
+        guard await self.isMember(RoomID(raw)), let room = try? await self.context.hub.room(RoomID(raw)) else {
+            return self.reply(Self.forbidden(frame.ref ?? raw))
+        }
+        room.typing(Sender(name: self.account.username, id: self.account.id))
+    }
+
+    /// The frame's `clientMsgID`, or `nil` after answering `bad_frame`.
+    private func clientMsgID(_ frame: ClientFrame) -> String? {
+        guard let clientMsgID = frame.clientMsgID, (1...64).contains(clientMsgID.count) else {
+            self.reply(ErrorFrame(code: "bad_frame", message: "\(frame.type ?? "This frame") needs a clientMsgID of 1 to 64 characters.", ref: frame.ref))
+            return nil
+        }
+        return clientMsgID
+    }
+
+    /// Whether a message text may be sent; answers the error when not.
+    private func checkText(_ text: String, ref: String) -> Bool {
+        guard !text.allSatisfy(\.isWhitespace) else {
+            self.reply(ErrorFrame(code: "empty_message", message: "The message is empty.", ref: ref))
+            return false
+        }
+        guard text.utf8.count <= self.context.maxMessageBytes else {
+            self.reply(ErrorFrame(code: "too_long", message: "A message is at most \(self.context.maxMessageBytes) bytes.", ref: ref))
+            return false
+        }
+        return true
+    }
+
+    /// An attachment I may send: one I uploaded, or one I can already read.
+    private func readableAttachment(_ raw: String) async -> Attachment? {
+        guard let id = UUID(uuidString: raw), let stored = try? await self.context.attachments.attachment(id),
+            (try? await self.context.attachments.canRead(stored, user: self.account.id, directory: self.context.directory)) == true
+        else { return nil }
+        return stored.attachment
+    }
+
+    /// Hands a checked draft to its room (after the send rate limit) and answers with the ack or the error.
+    private func submit(_ body: DraftBody, to id: RoomID, clientMsgID: String) async {
+        if let wait = self.context.sendLimiter.attempt(["user:\(self.account.id.uuidString)"]) {
+            let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
+            return self.reply(ErrorFrame(code: "rate_limited", message: "Too many messages; wait \(String(format: "%.1f", seconds)) s.", ref: clientMsgID))
+        }
+        let room: Room
+        do {
+            room = try await self.context.hub.room(id)
+        } catch {
+            return self.reply(ErrorFrame(code: "unavailable", message: "The room could not be opened; try again.", ref: clientMsgID))
+        }
+        let connection = self.connection
+        let directory = self.context.directory
+        let accountID = self.account.id
+        let draft = MessageDraft(sender: Sender(name: self.account.username, id: accountID), body: body, clientMsgID: clientMsgID)
+        room.submit(draft) { result in
+            if case .success(let message) = result, message.kind == .message {
+                // What I wrote, I have read: my own messages never count as unread on any of my devices.
+                Task {
+                    if (try? await directory.markRead(accountID, in: message.room, upTo: message.seq)) == message.seq {
+                        room.receipt(from: accountID, upTo: message.seq)
+                    }
+                }
+            }
+            connection.eventLoop.execute {
+                let answer: any Encodable = switch result {
+                case .success(let message):
+                    AckFrame(clientMsgID: clientMsgID, room: message.room.rawValue, seq: message.seq, id: message.id, date: message.date.milliseconds)
+                case .failure(RoomRejection.badTarget):
+                    ErrorFrame(code: "bad_target", message: "The target is not a message of this room, or it was deleted.", ref: clientMsgID)
+                case .failure(RoomRejection.notYours):
+                    ErrorFrame(code: "not_yours", message: "Only the sender may edit or delete a message.", ref: clientMsgID)
+                case .failure:
+                    ErrorFrame(code: "unavailable", message: "The message could not be stored; retry with the same clientMsgID.", ref: clientMsgID)
+                }
+                ModernSession.send(answer, on: connection)
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import ChatProtocol
+import ChatServer
+import ChatTestSupport
+import Foundation
+import NIOHTTP1
+import Testing
+
+@Suite("Typing, presence, rooms joined and left while connected (PROTOCOL.md §9.4–§9.6)")
+struct LiveStateTests {
+    @Test("typing reaches the other member, not my own devices")
+    func typing() async throws {
+        try await withTestServer { server in
+            let (ann, bob, dm, annSocket, bobSocket) = try await server.pair()
+            let annPhone = try await server.modernClient(ann)
+            try await annSocket.send(frame: ClientFrame(type: "typing", room: dm.id))
+            let typing = try await bobSocket.next("typing", as: TypingFrame.self)
+            #expect(typing.room == dm.id && typing.user == SenderPayload(id: ann.user.id, name: "ann"))
+            // Ann's other device hears her message but not her typing.
+            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "m", text: "hi"))
+            let next = try await annPhone.nextText()
+            #expect(!next.contains("\"typing\"") && !next.contains("\"type\":\"typing\""))
+            _ = bob
+        }
+    }
+
+    @Test("presence: online on connect, offline after the grace period with last seen; a quick reconnect does not flap")
+    func presence() async throws {
+        try await withTestServer({ $0.presenceGrace = 1 }) { server in
+            let ann = try await server.register("ann")
+            let bob = try await server.register("bob")
+            let annSocket = try await server.modernClient(ann)
+            let bobSocket = try await WebSocketTestClient.connect(host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(bob.token)")
+            _ = try await bobSocket.next("hello", as: HelloFrame.self)
+            let snapshot = try await bobSocket.next("presence", as: PresenceFrame.self)
+            #expect(snapshot.users.contains(PresenceEntry(id: ann.user.id, online: true, lastSeen: nil)))
+            let details = try await server.api.send(.GET, "/users/\(ann.user.id)", token: bob.token).decode(UserDetails.self)
+            #expect(details.online && details.lastSeen == nil && details.username == "ann")
+
+            // A reconnect inside the grace period says nothing.
+            await annSocket.close()
+            let annAgain = try await server.modernClient(ann)
+            await annAgain.close()
+            let offline = try await bobSocket.next("presence", as: PresenceFrame.self, timeout: .seconds(10))
+            #expect(offline.users.count == 1 && offline.users[0].id == ann.user.id && !offline.users[0].online && offline.users[0].lastSeen != nil)
+            let after = try await server.api.send(.GET, "/users/\(ann.user.id)", token: bob.token).decode(UserDetails.self)
+            #expect(!after.online && after.lastSeen == offline.users[0].lastSeen)
+            #expect(try await server.api.send(.GET, "/users/\(UUID())", token: bob.token).status == 404)
+        }
+    }
+
+    @Test("a DM opened by someone else appears on my open connection, with its first message; leaving stops it")
+    func joinedAndLeft() async throws {
+        try await withTestServer { server in
+            let ann = try await server.register("ann")
+            let bob = try await server.register("bob")
+            let bobSocket = try await server.modernClient(bob)
+            _ = try await bobSocket.next("resumed", as: ResumedFrame.self)
+            let annSocket = try await server.modernClient(ann)
+            let dm = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token).decode(RoomSummary.self)
+            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "first", text: "hello bob"))
+            let joined = try await bobSocket.next("joined", as: JoinedFrame.self)
+            #expect(joined.room.id == dm.id && joined.room.kind == "direct" && joined.room.peer?.username == "ann")
+            let first = try await bobSocket.next("message", as: MessageFrame.self)
+            #expect(first.room == dm.id && first.text == "hello bob")
+
+            let group = try await server.api.send(.POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "Team", members: ["bob"]), token: ann.token).decode(RoomSummary.self)
+            #expect(try await bobSocket.next("joined", as: JoinedFrame.self).room.id == group.id)
+            #expect(try await server.api.send(.POST, "/rooms/\(group.id)/leave", token: bob.token).status == 204)
+            #expect(try await bobSocket.next("left", as: LeftFrame.self).room == group.id)
+            _ = try await annSocket.acked(ClientFrame(type: "send", room: group.id, clientMsgID: "g1", text: "gone?"))
+            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "d2", text: "still here"))
+            #expect(try await bobSocket.next("message", as: MessageFrame.self).text == "still here")
+        }
+    }
+
+    @Test("the demo bot answers a direct message over the same protocol as anyone")
+    func demoBot() async throws {
+        try await withTestServer({ $0.demoBot = true }) { server in
+            let ann = try await server.register("ann")
+            let socket = try await server.modernClient(ann)
+            var dm: RoomSummary?
+            for _ in 0..<100 {
+                let reply = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "echo-bot"), token: ann.token)
+                if reply.status == 200 { dm = try reply.decode(RoomSummary.self); break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let room = try #require(dm)
+            _ = try await socket.next("joined", as: JoinedFrame.self)
+            _ = try await socket.acked(ClientFrame(type: "send", room: room.id, clientMsgID: "q", text: "I like you"))
+            while true {
+                let message = try await socket.next("message", as: MessageFrame.self, timeout: .seconds(15))
+                if message.sender.name == "echo-bot" {
+                    #expect(message.text == "you like I" && message.room == room.id)
+                    break
+                }
+            }
+        }
+    }
+}

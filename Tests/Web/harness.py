@@ -1,0 +1,379 @@
+"""Test harness for the web client: the real server as a child process, a small REST and WebSocket client made from
+the standard library (to seed data), and headless Chromium sessions through Selenium."""
+
+import base64
+import json
+import os
+import re
+import shutil
+import socket
+import struct
+import subprocess
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+import uuid
+import zlib
+
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException, WebDriverException
+from selenium.webdriver.chrome.service import Service as ChromeService
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+# Generous: CI machines are small, and the server may be under load from a parallel build.
+TIMEOUT = float(os.environ.get("WEB_TEST_TIMEOUT", "45"))
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+PASSWORD = "correct horse battery"
+
+
+# MARK: the server
+
+
+class ServerProcess:
+    """The chat server on free ports with a temporary data directory; it can be stopped and started again on the
+    same port and data, as a restart in production would."""
+
+    LISTENING = re.compile(r"HTTP and WebSocket listening on http://[^:]+:(\d+)")
+
+    def __init__(self, binary):
+        self.binary = binary
+        self.data_dir = tempfile.mkdtemp(prefix="swiftchat-web-")
+        self.log_path = os.path.join(self.data_dir, "server.log")
+        self.port = 0
+        self.process = None
+
+    @property
+    def base_url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self):
+        log = open(self.log_path, "a")
+        self.process = subprocess.Popen(
+            [self.binary, "--port", str(self.port), "--tcp-port", "0", "--data-dir", self.data_dir,
+             "--bcrypt-cost", "4", "--web-root", os.path.join(REPO, "Public")],
+            stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode}:\n{self.log_tail()}")
+            match = self.LISTENING.search(open(self.log_path).read().split("--- start ---")[-1])
+            if match:
+                self.port = int(match.group(1))
+                if self.ready():
+                    return
+            time.sleep(0.1)
+        raise RuntimeError(f"the server did not start in {TIMEOUT} s:\n{self.log_tail()}")
+
+    def ready(self):
+        try:
+            with urllib.request.urlopen(self.base_url + "/", timeout=2) as response:
+                return response.status == 200
+        except (urllib.error.URLError, OSError):
+            return False
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+        # Marks where the next start's log lines begin, so its port is read from them and not from an old line.
+        with open(self.log_path, "a") as log:
+            log.write("\n--- start ---\n")
+
+    def restart(self):
+        self.stop()
+        self.start()
+
+    def log_tail(self, lines=40):
+        try:
+            return "".join(open(self.log_path).readlines()[-lines:])
+        except OSError:
+            return ""
+
+    def cleanup(self):
+        self.stop()
+        shutil.rmtree(self.data_dir, ignore_errors=True)
+
+
+def start_server_from_env():
+    binary = os.environ.get("SWIFTCHAT_SERVER_BIN")
+    if not binary:
+        raise RuntimeError("SWIFTCHAT_SERVER_BIN is not set (run the tests through Tests/Web/run.sh)")
+    server = ServerProcess(os.path.abspath(binary))
+    with open(server.log_path, "a") as log:
+        log.write("--- start ---\n")
+    server.start()
+    return server
+
+
+# MARK: REST
+
+
+class ApiError(Exception):
+    def __init__(self, status, body):
+        super().__init__(f"{status}: {body}")
+        self.status = status
+        self.body = body
+
+
+def api(base_url, method, path, body=None, token=None, raw=None, content_type=None):
+    headers = {}
+    data = None
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    if raw is not None:
+        data = raw
+        headers["Content-Type"] = content_type or "application/octet-stream"
+    elif body is not None:
+        data = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    request = urllib.request.Request(base_url + "/api/v1" + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+            text = response.read().decode()
+            return json.loads(text) if text else None
+    except urllib.error.HTTPError as error:
+        raise ApiError(error.code, error.read().decode()) from None
+
+
+def unique_name(prefix):
+    return f"{prefix}{uuid.uuid4().hex[:8]}"
+
+
+def register(base_url, username, display_name=None):
+    body = {"username": username, "password": PASSWORD}
+    if display_name:
+        body["displayName"] = display_name
+    return api(base_url, "POST", "/register", body)
+
+
+# MARK: WebSocket (RFC 6455 client, text frames only, enough to seed and observe)
+
+
+class WebSocketClient:
+    def __init__(self, base_url, token):
+        host, port = re.match(r"http://([^:/]+):(\d+)", base_url).groups()
+        self.sock = socket.create_connection((host, int(port)), timeout=TIMEOUT)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall((
+            f"GET /api/v1/ws?token={token} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        response = b""
+        while b"\r\n\r\n" not in response:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                raise ConnectionError("closed during the handshake")
+            response += chunk
+        head, self.buffer = response.split(b"\r\n\r\n", 1)
+        if not head.startswith(b"HTTP/1.1 101"):
+            raise ConnectionError(head.decode(errors="replace"))
+        self.lock = threading.Lock()
+
+    def send(self, frame):
+        payload = json.dumps(frame).encode()
+        header = bytearray([0x81])
+        if len(payload) < 126:
+            header.append(0x80 | len(payload))
+        elif len(payload) < 65536:
+            header.append(0x80 | 126)
+            header += struct.pack("!H", len(payload))
+        else:
+            header.append(0x80 | 127)
+            header += struct.pack("!Q", len(payload))
+        mask = os.urandom(4)
+        masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
+        with self.lock:
+            self.sock.sendall(bytes(header) + mask + masked)
+
+    def _read(self, count):
+        while len(self.buffer) < count:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("closed")
+            self.buffer += chunk
+        data, self.buffer = self.buffer[:count], self.buffer[count:]
+        return data
+
+    def receive(self):
+        """The next JSON frame (pings are answered, other control frames skipped)."""
+        while True:
+            first, second = self._read(2)
+            opcode = first & 0x0F
+            length = second & 0x7F
+            if length == 126:
+                length = struct.unpack("!H", self._read(2))[0]
+            elif length == 127:
+                length = struct.unpack("!Q", self._read(8))[0]
+            payload = self._read(length)
+            if opcode == 0x1:
+                return json.loads(payload.decode())
+            if opcode == 0x9:
+                with self.lock:
+                    mask = os.urandom(4)
+                    self.sock.sendall(bytes([0x8A, 0x80 | len(payload)]) + mask
+                                      + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+            elif opcode == 0x8:
+                raise ConnectionError("closed by the server")
+
+    def receive_until(self, predicate, timeout=TIMEOUT):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            frame = self.receive()
+            if predicate(frame):
+                return frame
+        raise TimeoutError("no matching frame")
+
+    def start(self, rooms=None):
+        """Waits for hello and resumes (every room from now on unless `rooms` says otherwise)."""
+        hello = self.receive_until(lambda frame: frame.get("type") == "hello")
+        self.send({"type": "resume", "rooms": rooms or {}})
+        return hello
+
+    def send_message(self, room, text, **fields):
+        """Sends a message and waits for its ack. Returns its seq."""
+        return self.request({"type": "send", "room": room, "text": text, **fields})
+
+    def request(self, frame):
+        """Sends an acknowledged frame (send, edit, delete, react) and waits for the ack, retrying with the same
+        clientMsgID when rate limited. Returns the event's seq."""
+        client_id = uuid.uuid4().hex
+        while True:
+            self.send({**frame, "clientMsgID": client_id})
+            answer = self.receive_until(lambda f: f.get("clientMsgID") == client_id and f.get("type") == "ack"
+                                        or f.get("type") == "error" and f.get("ref") == client_id)
+            if answer["type"] == "ack":
+                return answer["seq"]
+            if answer.get("code") != "rate_limited":
+                raise RuntimeError(f"{frame['type']} failed: {answer}")
+            time.sleep(0.3)
+
+    def close(self):
+        try:
+            self.sock.sendall(bytes([0x88, 0x82]) + b"\0\0\0\0" + struct.pack("!H", 1000))
+        except OSError:
+            pass
+        self.sock.close()
+
+
+# MARK: images
+
+
+def png_bytes(width=64, height=48, rgb=(7, 193, 96)):
+    """A solid-colour PNG, made here so the tests need no image files."""
+    def chunk(kind, data):
+        return struct.pack("!I", len(data)) + kind + data + struct.pack("!I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    row = b"\x00" + bytes(rgb) * width
+    return (b"\x89PNG\r\n\x1a\n"
+            + chunk(b"IHDR", struct.pack("!IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(row * height))
+            + chunk(b"IEND", b""))
+
+
+# MARK: browsers
+
+
+ALERT_TRAP = """
+window.__alerts = [];
+for (const name of ['alert', 'confirm', 'prompt']) {
+  window[name] = function (message) {
+    window.__alerts.push(name + ': ' + String(message));
+    return name === 'confirm' ? true : null;
+  };
+}
+"""
+
+
+class Browser:
+    """One headless Chromium session (its own profile, so its own localStorage: one user)."""
+
+    def __init__(self, base_url, width=1280, height=800, dark=False, trap_alerts=True):
+        self.base_url = base_url
+        options = webdriver.ChromeOptions()
+        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                         f"--window-size={width},{height}", "--lang=en-US", "--hide-scrollbars"):
+            options.add_argument(argument)
+        options.add_experimental_option("prefs", {"intl.accept_languages": "en-US,en"})
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        binary = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+        if binary:
+            options.binary_location = binary
+        driver_path = shutil.which("chromedriver")
+        service = ChromeService(executable_path=driver_path) if driver_path else ChromeService()
+        self.driver = webdriver.Chrome(options=options, service=service)
+        self.driver.set_page_load_timeout(TIMEOUT)
+        self.set_viewport(width, height)
+        self.set_dark(dark)
+        if trap_alerts:
+            # Runs before the page's own scripts, outside its CSP: any alert() an injection managed to call is recorded.
+            self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": ALERT_TRAP})
+
+    def set_viewport(self, width, height, mobile=False):
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+
+    def set_dark(self, dark):
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+
+    def open(self, fragment="#/chats"):
+        self.driver.get(f"{self.base_url}/{fragment}")
+
+    def sign_in_with(self, session):
+        """Starts signed in as `session` (a §6 session), the way a reload after signing in would."""
+        self.driver.get(f"{self.base_url}/")
+        self.driver.execute_script("localStorage.setItem('swiftchat.session', arguments[0])", json.dumps(session))
+        self.open("#/chats")
+        self.driver.refresh()  # the line above only changed the fragment: the page must load again to see the session
+        self.wait_for(lambda d: self.find_all("#chat-list"), "the chat list")
+
+    def go(self, fragment):
+        """Moves inside the app without reloading it."""
+        self.driver.execute_script("location.hash = arguments[0]", fragment)
+
+    def wait_for(self, condition, what, timeout=TIMEOUT):
+        try:
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.1,
+                                 ignored_exceptions=(WebDriverException,)).until(lambda driver: condition(driver))
+        except Exception as error:
+            raise AssertionError(f"timed out waiting for {what}\n{self.console_errors()}") from error
+
+    def find(self, selector):
+        return self.driver.find_element(By.CSS_SELECTOR, selector)
+
+    def find_all(self, selector):
+        return self.driver.find_elements(By.CSS_SELECTOR, selector)
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def alerts(self):
+        try:
+            alert = self.driver.switch_to.alert
+            text = alert.text
+            alert.dismiss()
+            return [text]
+        except NoAlertPresentException:
+            return self.js("return window.__alerts || []")
+
+    def console_errors(self):
+        try:
+            return "\n".join(entry["message"] for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE")
+        except WebDriverException:
+            return ""
+
+    def screenshot(self, path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        self.driver.save_screenshot(path)
+
+    def quit(self):
+        try:
+            self.driver.quit()
+        except WebDriverException:
+            pass
