@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# Runs every test: the unit and integration suites (swift test, real sockets, real SQLite files), then the
-# Autobahn WebSocket conformance suite against /echo.
+# Runs every test: the unit and integration suites (swift test, real sockets, real SQLite files), the Autobahn
+# WebSocket conformance suite against /echo, then the web client's tests in headless Chromium against the real
+# server. Missing Debian packages are installed first when running as root (scripts/install-test-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/install-test-deps.sh
 swift build
 # Strict mode turns misuse of a stopped event loop into a crash instead of a log line.
 SWIFTNIO_STRICT=1 swift test
 scripts/autobahn.sh
+# Screenshots go to a temporary folder unless asked for (UPDATE_SCREENSHOTS=1 rewrites docs/screenshots/).
+if [[ "${UPDATE_SCREENSHOTS:-0}" != 1 ]]; then
+    export SCREENSHOT_DIR="${SCREENSHOT_DIR:-$(mktemp -d)}"
+fi
+Tests/Web/run.sh "$(swift build --show-bin-path)/chat-server"

@@ -98,6 +98,11 @@ public struct FluentRoomDirectory: RoomDirectory {
             .filter(\.$roomID == room.rawValue).filter(\.$userID == user).delete()
     }
 
+    public func lastReadSeq(of user: UUID, in room: RoomID) async throws -> Int64? {
+        try await MembershipRecord.query(on: self.database)
+            .filter(\.$roomID == room.rawValue).filter(\.$userID == user).first()?.lastReadSeq
+    }
+
     public func markRead(_ user: UUID, in room: RoomID, upTo seq: Int64) async throws -> Int64? {
         guard let membership = try await MembershipRecord.query(on: self.database)
             .filter(\.$roomID == room.rawValue).filter(\.$userID == user).first()

@@ -10,7 +10,7 @@ extension Application {
 }
 
 /// Adds a Content-Security-Policy that allows only this origin's scripts, styles, images and connections (no
-/// inline scripts, no other hosts), and forbids sniffing and framing.
+/// inline scripts, no other hosts), forbids sniffing and framing, and makes browsers revalidate what they cached.
 struct SecurityHeadersMiddleware: AsyncMiddleware {
     static let policy = [
         "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' blob: data:",
@@ -23,6 +23,10 @@ struct SecurityHeadersMiddleware: AsyncMiddleware {
         response.headers.replaceOrAdd(name: "Content-Security-Policy", value: Self.policy)
         response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
         response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
+        // The client's modules must come from one version: revalidate them (cheap, with their ETags) every time.
+        if !response.headers.contains(name: .cacheControl) {
+            response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
+        }
         return response
     }
 }

@@ -226,6 +226,9 @@ struct ModernSocketTests {
             }
             bobsView = try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self).first { $0.id == dm.id }
             #expect(bobsView?.lastReadSeq == 2 && bobsView?.unreadCount == 1)
+            // Ann's view of the DM says how far Bob has read, so "Read" survives a reload.
+            let annsView = try await server.api.send(.GET, "/rooms", token: ann.token).decode([RoomSummary].self).first { $0.id == dm.id }
+            #expect(annsView?.peerLastReadSeq == 2)
 
             try await bobPhone.send(frame: ClientFrame(type: "read", room: dm.id, seq: 9, ref: "beyond"))
             #expect(try await bobPhone.next("error", as: ErrorFrame.self).code == "bad_seq")

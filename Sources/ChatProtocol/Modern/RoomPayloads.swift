@@ -78,12 +78,16 @@ public struct RoomSummary: Codable, Sendable, Equatable {
     /// The room's highest sequence number (0 when empty).
     public var latestSeq: Int64
     public var lastReadSeq: Int64
+    /// `message` events from other members after `lastReadSeq`.
     public var unreadCount: Int64
+    /// For a direct room, how far the other member has read (so a client can show "Read" after a reload).
+    public var peerLastReadSeq: Int64?
 
     public init(
         id: String, kind: String, name: String, peer: UserProfile?, lastMessage: MessagePayload?, latestSeq: Int64,
-        lastReadSeq: Int64, unreadCount: Int64
+        lastReadSeq: Int64, unreadCount: Int64, peerLastReadSeq: Int64? = nil
     ) {
+        self.peerLastReadSeq = peerLastReadSeq
         self.id = id
         self.kind = kind
         self.name = name

@@ -10,14 +10,17 @@ struct RoomSummaries: Sendable {
 
     func summary(of room: RoomInfo, for me: UUID, lastReadSeq: Int64) async throws -> RoomSummary {
         var peer: UserProfile?
+        var peerLastReadSeq: Int64?
         if room.kind == .direct, let other = try await self.directory.members(of: room.id).first(where: { $0 != me }) {
             peer = try await self.accounts.account(id: other)?.profile
+            peerLastReadSeq = try await self.directory.lastReadSeq(of: other, in: room.id)
         }
         let last = try await self.messages.lastMessage(in: room.id)
         return RoomSummary(
             id: room.id.rawValue, kind: room.kind.rawValue, name: room.name ?? peer?.displayName ?? "", peer: peer,
             lastMessage: last?.payload, latestSeq: try await self.messages.lastSequence(in: room.id), lastReadSeq: lastReadSeq,
-            unreadCount: try await self.messages.unreadCount(in: room.id, after: lastReadSeq, for: me))
+            unreadCount: try await self.messages.unreadCount(in: room.id, after: lastReadSeq, for: me),
+            peerLastReadSeq: peerLastReadSeq)
     }
 
     /// The summary of a room `me` belongs to, with my read position; `nil` when I am not a member.

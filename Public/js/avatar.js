@@ -1,0 +1,45 @@
+// Avatars are initials on a colour: people bring theirs in their profile; rooms get them from their name.
+import { el } from './dom.js';
+
+const ROOM_COLORS = ['#5C6BC0', '#26A69A', '#EF6C00', '#8D6E63', '#7E57C2', '#29B6F6', '#EC407A', '#9CCC65'];
+
+/** Up to two initials from a name: the first letters of its first two words, or its first two characters. */
+export function initialsFromName(name) {
+  const words = (name || '?').trim().split(/[\s_.\-]+/u).filter(Boolean);
+  const letters = words.length > 1 ? [words[0], words[1]].map((word) => Array.from(word)[0]) : Array.from(words[0] || '?').slice(0, 2);
+  return letters.join('').toUpperCase();
+}
+
+/** A stable colour for something that has no colour of its own (a channel), picked from its id. */
+export function colorFromId(id) {
+  let hash = 0;
+  for (const char of String(id)) hash = (hash * 31 + char.codePointAt(0)) >>> 0;
+  return ROOM_COLORS[hash % ROOM_COLORS.length];
+}
+
+/** Avatar data for a profile ({initials, avatarColor, displayName}). */
+export function profileAvatar(profile) {
+  return {
+    initials: profile.initials || initialsFromName(profile.displayName || profile.username),
+    color: profile.avatarColor || colorFromId(profile.id || profile.username),
+    label: profile.displayName || profile.username,
+  };
+}
+
+/** Avatar data for a room: the peer's for a direct room, the name's initials otherwise. */
+export function roomAvatar(room) {
+  if (room.kind === 'direct' && room.peer) return profileAvatar(room.peer);
+  return { initials: initialsFromName(room.name), color: colorFromId(room.id), label: room.name };
+}
+
+/** The avatar element. It is decorative when `decorative` is set (its name is already next to it). */
+export function avatarElement({ initials, color, label }, { size = 'medium', decorative = true } = {}) {
+  return el('span', {
+    className: `avatar avatar-${size}`,
+    text: initials,
+    style: { backgroundColor: color },
+    role: decorative ? undefined : 'img',
+    'aria-label': decorative ? undefined : label,
+    'aria-hidden': decorative ? 'true' : undefined,
+  });
+}

@@ -1,0 +1,426 @@
+// The signed-in client: it ties the REST API, the WebSocket and the outbox to the store, and offers views the
+// actions a user can take. Views never talk to the network themselves.
+import { ChatSocket, Status } from './socket.js';
+import { Outbox } from './outbox.js';
+import { Store } from './store.js';
+import { saveSession, userStorageKey } from './session.js';
+import { PendingReads } from './pendingReads.js';
+
+const TYPING_INTERVAL_MS = 2_000; // the server forwards at most one `typing` per user and room every 2 s (§9.4)
+const HISTORY_PAGE = 50;
+// After joining a room over REST we wait this long for the server's `joined` frame (§9.6) before asking to follow
+// the room ourselves with `resume` (§8.2), so that a server doing either works.
+const JOINED_FRAME_GRACE_MS = 1_500;
+const ROOM_LIST_SAVE_DELAY_MS = 500;
+
+export class ChatClient {
+  constructor({ session, api, onSignedOut }) {
+    this.session = session;
+    this.api = api;
+    this.onSignedOut = onSignedOut;
+    this.store = new Store(session.user);
+    this.activeRoomID = null;
+    this.lastTypingSent = new Map(); // room id → time
+    this.roomsAnnouncedByServer = new Set();
+    this.historyRequests = new Map(); // room id → promise of the page being loaded
+    this.uploads = new Map(); // room id → [{localID, file, previewURL, state}]
+    this.profileRequests = new Set(); // user ids whose profile was asked for
+    this.expectPresenceSnapshot = true;
+    this.drafts = this.loadDrafts();
+    this.pendingReads = new PendingReads(userStorageKey(session.user.id, 'reads'));
+
+    this.outbox = new Outbox({
+      storageKey: userStorageKey(session.user.id, 'outbox'),
+      transmit: (frame) => this.socket.send(frame),
+      onChange: (roomID) => {
+        this.store.emit(`room:${roomID}`);
+        this.store.emit('rooms');
+      },
+    });
+    this.socket = new ChatSocket({
+      getToken: () => this.session.token,
+      prepareResume: (hello) => this.prepareResume(hello),
+      onReady: () => this.connectionReady(),
+      onFrame: (frame) => this.handleFrame(frame),
+      onStatus: (status) => this.connectionChanged(status),
+      // A revoked or expired token cannot open the socket; asking over REST tells that apart from an outage.
+      onConnectFailed: () => this.api.me().catch(() => {}),
+    });
+  }
+
+  get me() {
+    return this.store.me;
+  }
+
+  async start() {
+    this.restoreRoomList();
+    this.store.on('rooms', () => this.scheduleRoomListSave());
+    try {
+      this.store.replaceRooms(await this.api.rooms());
+    } catch {
+      // Offline: the cached list stands in; the socket retries, and its hello refreshes the list.
+    }
+    this.applyPendingReads();
+    this.socket.start();
+    this.refreshServerVersion();
+  }
+
+  // MARK: the room list is cached, so a reload while the server is away still shows chats and queued messages
+
+  restoreRoomList() {
+    try {
+      const summaries = JSON.parse(localStorage.getItem(userStorageKey(this.me.id, 'rooms')));
+      if (Array.isArray(summaries)) this.store.replaceRooms(summaries);
+    } catch {
+      // no usable cache: start empty
+    }
+  }
+
+  scheduleRoomListSave() {
+    if (this.roomListSaveTimer) return;
+    this.roomListSaveTimer = setTimeout(() => {
+      this.roomListSaveTimer = null;
+      localStorage.setItem(userStorageKey(this.me.id, 'rooms'), JSON.stringify(this.store.roomSummaries()));
+    }, ROOM_LIST_SAVE_DELAY_MS);
+  }
+
+  async refreshServerVersion() {
+    try {
+      const config = await this.api.config();
+      this.store.serverVersion = config.version ?? null;
+      this.store.emit('connection');
+    } catch {
+      // shown as unknown
+    }
+  }
+
+  stop() {
+    this.socket.stop();
+    clearTimeout(this.roomListSaveTimer);
+  }
+
+  async signOut() {
+    this.stop();
+    await this.api.logout().catch(() => {});
+    this.onSignedOut();
+  }
+
+  // MARK: connection
+
+  async prepareResume(hello) {
+    if (hello.user) this.updateMe(hello.user);
+    this.expectPresenceSnapshot = true;
+    this.roomsAnnouncedByServer.clear();
+    try {
+      this.store.replaceRooms(await this.api.rooms());
+    } catch {
+      // Resume what we know; rooms we do not list are followed from now on anyway (§8.2).
+    }
+    this.applyPendingReads();
+    return this.store.resumePositions();
+  }
+
+  connectionReady() {
+    this.outbox.connectionReady();
+    if (!this.store.serverVersion) this.refreshServerVersion();
+    for (const [roomID, seq] of this.pendingReads.entries()) this.socket.send({ type: 'read', room: roomID, seq });
+    if (this.activeRoomID) this.markRead(this.activeRoomID);
+  }
+
+  connectionChanged(status) {
+    if (status !== Status.ONLINE) this.outbox.connectionLost();
+    this.store.setConnection(status);
+  }
+
+  handleFrame(frame) {
+    switch (frame.type) {
+      case 'message':
+        this.store.applyLiveEvent(frame);
+        // The message frame reaches its sender just before the ack and means the same thing: it is stored.
+        if (frame.clientMsgID && frame.sender?.id === this.me.id) this.outbox.acknowledge(frame.clientMsgID);
+        break;
+      case 'ack': {
+        const entry = this.outbox.acknowledge(frame.clientMsgID);
+        if (entry?.frame.type === 'send') this.store.addAcknowledgedMessage(frame, entry);
+        break;
+      }
+      case 'resumed':
+        if (frame.complete === false) this.reloadRoom(frame.room, frame.latestSeq);
+        break;
+      case 'receipt':
+        if (frame.user === this.me.id) this.pendingReads.settle(frame.room, frame.seq);
+        this.store.applyReceipt(frame);
+        break;
+      case 'typing':
+        this.store.applyTyping(frame);
+        break;
+      case 'presence':
+        this.store.applyPresence(frame, { snapshot: this.expectPresenceSnapshot });
+        this.expectPresenceSnapshot = false;
+        break;
+      case 'joined':
+        this.roomsAnnouncedByServer.add(frame.room.id);
+        this.store.upsertRoom(frame.room);
+        break;
+      case 'left':
+        this.store.removeRoom(frame.room);
+        break;
+      case 'error':
+        if (frame.ref && this.outbox.find(frame.ref)) this.outbox.reject(frame.ref, frame.code);
+        // A read the server already has (stale_read), or cannot take (bad_seq, forbidden): stop resending it.
+        if (['stale_read', 'bad_seq', 'forbidden'].includes(frame.code)) this.pendingReads.drop(frame.ref);
+        break;
+      default:
+        break; // frame types a newer server may add
+    }
+  }
+
+  /** Too much was missed to replay (§8.2 `complete: false`): drop what is loaded and page it in again. */
+  reloadRoom(roomID, latestSeq) {
+    const room = this.store.rooms.get(roomID);
+    if (!room) return;
+    room.messages.clear();
+    room.clientMsgIDs.clear();
+    room.oldestLoadedSeq = null;
+    room.hasMore = true;
+    room.newestPageLoaded = false;
+    room.resumeSeq = Math.max(room.resumeSeq, latestSeq);
+    room.latestSeq = Math.max(room.latestSeq, latestSeq);
+    this.store.emit(`room:${roomID}`);
+    if (this.activeRoomID === roomID) this.loadNewest(roomID);
+  }
+
+  // MARK: history
+
+  /** Loads the newest page of a room once (the live stream keeps it current afterwards). */
+  loadNewest(roomID) {
+    const room = this.store.rooms.get(roomID);
+    if (!room || room.newestPageLoaded) return Promise.resolve();
+    return this.loadPage(roomID, {}, true);
+  }
+
+  /** Loads the page before the oldest loaded message. Resolves false when there is nothing more. */
+  async loadOlder(roomID) {
+    const room = this.store.rooms.get(roomID);
+    if (!room || !room.hasMore) return false;
+    if (!room.newestPageLoaded) {
+      await this.loadNewest(roomID);
+      return true;
+    }
+    await this.loadPage(roomID, { before: room.oldestLoadedSeq ?? undefined }, false);
+    return true;
+  }
+
+  loadPage(roomID, { before }, newest) {
+    // One request per room at a time: scrolling fires far more often than pages arrive.
+    if (this.historyRequests.has(roomID)) return this.historyRequests.get(roomID);
+    const request = this.api.history(roomID, { before, limit: HISTORY_PAGE })
+      .then((page) => this.store.applyHistoryPage(roomID, page, { newest }))
+      .finally(() => this.historyRequests.delete(roomID));
+    this.historyRequests.set(roomID, request);
+    return request;
+  }
+
+  // MARK: reading and typing
+
+  /** The chat screen shows this room (null when none): it is read as messages arrive. */
+  setActiveRoom(roomID) {
+    this.activeRoomID = roomID;
+    if (roomID) this.markRead(roomID);
+  }
+
+  markRead(roomID) {
+    const room = this.store.rooms.get(roomID);
+    if (!room || room.latestSeq <= room.lastReadSeq || document.visibilityState === 'hidden') return;
+    this.pendingReads.record(roomID, room.latestSeq);
+    this.store.markReadLocally(roomID, room.latestSeq);
+    this.socket.send({ type: 'read', room: roomID, seq: room.latestSeq });
+  }
+
+  /** Read positions the server has not confirmed yet win over the room list it sent. */
+  applyPendingReads() {
+    for (const [roomID, seq] of this.pendingReads.entries()) this.store.applyPendingRead(roomID, seq);
+  }
+
+  userIsTyping(roomID) {
+    const now = Date.now();
+    if (now - (this.lastTypingSent.get(roomID) ?? 0) < TYPING_INTERVAL_MS) return;
+    if (this.socket.send({ type: 'typing', room: roomID })) this.lastTypingSent.set(roomID, now);
+  }
+
+  // MARK: sending (through the outbox: nothing is lost, retries reuse the clientMsgID)
+
+  sendText(roomID, text, replyTo = null) {
+    const frame = { type: 'send', room: roomID, text };
+    const meta = {};
+    if (replyTo) {
+      frame.replyTo = replyTo.seq;
+      meta.replyTo = { seq: replyTo.seq, sender: replyTo.sender, text: replyTo.text.slice(0, 100) };
+    }
+    this.outbox.add(frame, meta);
+  }
+
+  editMessage(roomID, seq, text) {
+    this.outbox.add({ type: 'edit', room: roomID, target: seq, text });
+  }
+
+  deleteMessage(roomID, seq) {
+    this.outbox.add({ type: 'delete', room: roomID, target: seq });
+  }
+
+  toggleReaction(roomID, seq, emoji) {
+    this.outbox.add({ type: 'react', room: roomID, target: seq, emoji });
+  }
+
+  retry(clientMsgID) {
+    this.outbox.retry(clientMsgID);
+  }
+
+  discard(clientMsgID) {
+    this.outbox.discard(clientMsgID);
+  }
+
+  /** Pending and failed sends of a room that are not on screen as real messages yet. */
+  pendingSends(roomID) {
+    const room = this.store.rooms.get(roomID);
+    return this.outbox.entriesForRoom(roomID)
+      .filter((entry) => entry.frame.type === 'send' && !room?.clientMsgIDs.has(entry.clientMsgID));
+  }
+
+  /** Uploads an image (§9.3), then sends it as a message. The upload shows as pending until then. */
+  async sendImage(roomID, file) {
+    const upload = {
+      localID: `upload-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+      file,
+      previewURL: URL.createObjectURL(file),
+      state: 'pending',
+      createdAt: Date.now(),
+    };
+    this.uploadsFor(roomID).push(upload);
+    this.store.emit(`room:${roomID}`);
+    await this.runUpload(roomID, upload);
+  }
+
+  async runUpload(roomID, upload) {
+    try {
+      const attachment = await this.api.upload(upload.file);
+      this.removeUpload(roomID, upload);
+      this.outbox.add({ type: 'send', room: roomID, text: '', attachments: [attachment.id] }, { attachments: [attachment] });
+    } catch (error) {
+      upload.state = 'failed';
+      upload.error = error.code;
+      this.store.emit(`room:${roomID}`);
+    }
+  }
+
+  retryUpload(roomID, localID) {
+    const upload = this.uploadsFor(roomID).find((candidate) => candidate.localID === localID);
+    if (!upload || upload.state !== 'failed') return;
+    upload.state = 'pending';
+    this.store.emit(`room:${roomID}`);
+    this.runUpload(roomID, upload);
+  }
+
+  discardUpload(roomID, localID) {
+    const upload = this.uploadsFor(roomID).find((candidate) => candidate.localID === localID);
+    if (upload) this.removeUpload(roomID, upload);
+  }
+
+  uploadsFor(roomID) {
+    if (!this.uploads.has(roomID)) this.uploads.set(roomID, []);
+    return this.uploads.get(roomID);
+  }
+
+  removeUpload(roomID, upload) {
+    const uploads = this.uploadsFor(roomID);
+    uploads.splice(uploads.indexOf(upload), 1);
+    URL.revokeObjectURL(upload.previewURL);
+    this.store.emit(`room:${roomID}`);
+  }
+
+  attachmentURL(id) {
+    return this.api.attachmentURL(id);
+  }
+
+  // MARK: drafts: what is typed but not sent survives a reload
+
+  loadDrafts() {
+    try {
+      return JSON.parse(localStorage.getItem(userStorageKey(this.session.user.id, 'drafts'))) || {};
+    } catch {
+      return {};
+    }
+  }
+
+  draft(roomID) {
+    return this.drafts[roomID] ?? '';
+  }
+
+  saveDraft(roomID, text) {
+    if (text) this.drafts[roomID] = text;
+    else delete this.drafts[roomID];
+    localStorage.setItem(userStorageKey(this.me.id, 'drafts'), JSON.stringify(this.drafts));
+  }
+
+  // MARK: rooms, people, profile
+
+  /** Adds a room that REST just gave us and makes sure the socket follows it. */
+  adoptRoom(summary) {
+    const room = this.store.upsertRoom(summary);
+    if (!this.roomsAnnouncedByServer.has(summary.id)) {
+      setTimeout(() => {
+        if (!this.roomsAnnouncedByServer.has(summary.id) && this.store.rooms.has(summary.id)) {
+          this.socket.follow(summary.id, room.resumeSeq);
+        }
+      }, JOINED_FRAME_GRACE_MS);
+    }
+    return summary.id;
+  }
+
+  async openDirect(username) {
+    return this.adoptRoom(await this.api.openDirect(username));
+  }
+
+  async joinChannel(roomID) {
+    return this.adoptRoom(await this.api.joinRoom(roomID));
+  }
+
+  async createChannel(name) {
+    return this.adoptRoom(await this.api.createChannel(name));
+  }
+
+  publicChannels() {
+    return this.api.publicRooms();
+  }
+
+  async users(query) {
+    const users = await this.api.users(query);
+    this.store.addProfiles(users);
+    return users;
+  }
+
+  /** A person's profile if known; otherwise null, and it is looked up once (views hear 'profiles' when it comes). */
+  profile(userID) {
+    const known = this.store.profiles.get(userID);
+    if (known || !userID || this.profileRequests.has(userID)) return known ?? null;
+    this.profileRequests.add(userID);
+    this.api.user(userID)
+      .then((profile) => this.store.addProfiles([profile]))
+      .catch(() => this.profileRequests.delete(userID)); // asked again the next time it is needed
+    return null;
+  }
+
+  searchMessages(query) {
+    return this.api.search(query);
+  }
+
+  async updateDisplayName(displayName) {
+    this.updateMe(await this.api.updateMe({ displayName }));
+  }
+
+  updateMe(profile) {
+    this.session = { ...this.session, user: profile };
+    saveSession(this.session);
+    this.store.setMe(profile);
+  }
+}

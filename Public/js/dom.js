@@ -1,0 +1,70 @@
+// The one way views build DOM. Text always goes in as text nodes, so user data can never become markup.
+
+/**
+ * Creates an element. `props` may hold:
+ *   className, text (textContent), dataset {}, style {}, on {event: handler}, and any attribute
+ *   (aria-*, role, type, …; `true` sets an empty attribute, `false`/null/undefined leaves it out).
+ * `children` are nodes or strings (strings become text nodes); null/false children are skipped.
+ */
+export function el(tag, props = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name === 'className') element.className = value;
+    else if (name === 'text') element.textContent = value;
+    else if (name === 'dataset') Object.assign(element.dataset, value);
+    else if (name === 'style') Object.assign(element.style, value);
+    else if (name === 'on') for (const [event, handler] of Object.entries(value)) element.addEventListener(event, handler);
+    else if (name in element && typeof value !== 'string') element[name] = value;
+    else element.setAttribute(name, value === true ? '' : value);
+  }
+  append(element, children);
+  return element;
+}
+
+function append(parent, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces every child of `parent` with `children`. */
+export function replaceChildren(parent, ...children) {
+  parent.replaceChildren();
+  append(parent, children);
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** An inline SVG icon from path data (decorative: hidden from assistive technology). */
+export function icon(paths, { size = 24, filled = false } = {}) {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('width', size);
+  svg.setAttribute('height', size);
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  svg.classList.add('icon', filled ? 'icon-filled' : 'icon-stroked');
+  for (const d of [paths].flat()) {
+    const path = document.createElementNS(SVG_NS, 'path');
+    path.setAttribute('d', d);
+    svg.append(path);
+  }
+  return svg;
+}
+
+/** Path data for the app's icons (24×24, drawn as strokes unless filled). */
+export const ICONS = {
+  chats: ['M4 5h16v11H9l-5 4z'],
+  contacts: ['M9 11a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7z', 'M2.5 20c.8-3.6 3.3-5.5 6.5-5.5s5.7 1.9 6.5 5.5', 'M16 4.5a3.3 3.3 0 0 1 0 6.4', 'M18 14.7c2 .7 3.1 2.4 3.5 5.3'],
+  discover: ['M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18z', 'M15.5 8.5l-2 5-5 2 2-5z'],
+  me: ['M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8z', 'M4 21c.9-4.2 4-6.5 8-6.5s7.1 2.3 8 6.5'],
+  back: ['M15 5l-7 7 7 7'],
+  send: ['M4 12l16-8-6 16-2.5-6.5z', 'M11.5 13.5L20 4'],
+  image: ['M4 5h16v14H4z', 'M4 16l5-5 4 4 3-3 4 4', 'M15.5 9.5a1 1 0 1 0 0-.01'],
+  more: ['M6 12h.01', 'M12 12h.01', 'M18 12h.01'],
+  close: ['M6 6l12 12', 'M18 6L6 18'],
+  search: ['M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14z', 'M16 16l4.5 4.5'],
+  down: ['M6 9l6 6 6-6'],
+};

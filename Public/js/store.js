@@ -1,0 +1,348 @@
+// The client's state: my profile, my rooms with the messages loaded so far, presence, typing and the connection
+// status. Views read it and subscribe to topics; only the client (client.js) changes it.
+//
+// Topics: 'rooms' (the list and its badges), `room:<id>` (that room's messages), `typing:<id>`, 'presence',
+// 'connection', 'me', 'language', 'profiles'.
+
+const TYPING_VISIBLE_MS = 5_000;
+
+function newRoom(summary) {
+  return {
+    id: summary.id,
+    kind: summary.kind,
+    name: summary.name,
+    peer: summary.peer ?? null,
+    lastMessage: summary.lastMessage ?? null,
+    latestSeq: summary.latestSeq ?? 0,
+    lastReadSeq: summary.lastReadSeq ?? 0,
+    unreadCount: summary.unreadCount ?? 0,
+    messages: new Map(), // seq → message (only `message` events; edits, deletes and reactions are applied to them)
+    clientMsgIDs: new Set(), // clientMsgIDs of loaded messages, so a pending copy is never shown beside its original
+    resumeSeq: summary.latestSeq ?? 0, // the last seq of the live stream handled: where a resume continues from
+    newestPageLoaded: false,
+    oldestLoadedSeq: null,
+    hasMore: true,
+    peerReadSeq: 0,
+    typing: new Map(), // user id → {name, timer}
+  };
+}
+
+export class Store {
+  constructor(me) {
+    this.me = me;
+    this.rooms = new Map();
+    this.presence = new Map(); // user id → {online, lastSeen}
+    this.profiles = new Map([[me.id, me]]); // user id → profile (frames name senders by username only)
+    this.connection = 'connecting';
+    this.serverVersion = null;
+    this.listeners = new Map();
+  }
+
+  on(topic, listener) {
+    if (!this.listeners.has(topic)) this.listeners.set(topic, new Set());
+    this.listeners.get(topic).add(listener);
+    return () => this.listeners.get(topic)?.delete(listener);
+  }
+
+  emit(topic) {
+    for (const listener of [...(this.listeners.get(topic) ?? [])]) listener();
+  }
+
+  // MARK: rooms
+
+  /** Rooms, most recent activity first; rooms without messages last, by name. */
+  sortedRooms() {
+    return [...this.rooms.values()].sort((a, b) => {
+      const aDate = a.lastMessage?.date ?? 0;
+      const bDate = b.lastMessage?.date ?? 0;
+      return bDate - aDate || a.name.localeCompare(b.name);
+    });
+  }
+
+  totalUnread() {
+    let total = 0;
+    for (const room of this.rooms.values()) total += room.unreadCount;
+    return total;
+  }
+
+  /** Adds a room or refreshes one from a summary (§7). Our resume position is kept: the replay fills the rest. */
+  upsertRoom(summary) {
+    if (summary.peer) this.profiles.set(summary.peer.id, summary.peer);
+    const existing = this.rooms.get(summary.id);
+    if (!existing) {
+      this.rooms.set(summary.id, newRoom(summary));
+    } else {
+      existing.name = summary.name;
+      existing.kind = summary.kind;
+      existing.peer = summary.peer ?? null;
+      if ((summary.latestSeq ?? 0) >= existing.latestSeq) {
+        existing.latestSeq = summary.latestSeq ?? 0;
+        existing.lastReadSeq = Math.max(existing.lastReadSeq, summary.lastReadSeq ?? 0);
+        existing.unreadCount = summary.unreadCount ?? 0;
+        if (summary.lastMessage) existing.lastMessage = summary.lastMessage;
+      }
+    }
+    this.emit('rooms');
+    return this.rooms.get(summary.id);
+  }
+
+  /** Replaces the room list with the server's (rooms I left meanwhile disappear). */
+  replaceRooms(summaries) {
+    const ids = new Set(summaries.map((summary) => summary.id));
+    for (const id of [...this.rooms.keys()]) if (!ids.has(id)) this.rooms.delete(id);
+    for (const summary of summaries) this.upsertRoom(summary);
+    this.emit('rooms');
+  }
+
+  removeRoom(roomID) {
+    if (!this.rooms.delete(roomID)) return;
+    this.emit('rooms');
+    this.emit(`room:${roomID}`);
+  }
+
+  /** The rooms as summaries (§7), for the cache. The resume position goes in as `latestSeq`: replay fills the rest. */
+  roomSummaries() {
+    return [...this.rooms.values()].map((room) => ({
+      id: room.id,
+      kind: room.kind,
+      name: room.name,
+      peer: room.peer,
+      lastMessage: room.lastMessage && { ...room.lastMessage, rev: undefined },
+      latestSeq: room.resumeSeq,
+      lastReadSeq: room.lastReadSeq,
+      unreadCount: room.unreadCount,
+    }));
+  }
+
+  /** {roomID: last seq handled} for a `resume` frame. */
+  resumePositions() {
+    const positions = {};
+    for (const room of this.rooms.values()) positions[room.id] = room.resumeSeq;
+    return positions;
+  }
+
+  // MARK: events (§9.1)
+
+  /**
+   * Applies a `message` frame from the live stream or a replay: new messages are added, edits, deletes and
+   * reactions change their target. Frames already handled (by seq) change nothing.
+   */
+  applyLiveEvent(event) {
+    const room = this.rooms.get(event.room);
+    if (!room) return;
+    const kind = event.kind ?? 'message';
+    const isNewToRoom = event.seq > room.latestSeq;
+    room.resumeSeq = Math.max(room.resumeSeq, event.seq);
+    room.latestSeq = Math.max(room.latestSeq, event.seq);
+    // Seen already (e.g. through its ack, or a history page that raced the live stream).
+    if (kind === 'message' && room.messages.has(event.seq)) return;
+
+    switch (kind) {
+      case 'message':
+        this.addMessage(room, event);
+        if (isNewToRoom && event.sender?.id !== this.me.id) room.unreadCount += 1;
+        this.stopTyping(room, event.sender?.id);
+        break;
+      case 'edit':
+        this.changeMessage(room, event.target, (message) => {
+          message.text = event.text;
+          message.editedAt = event.date;
+        });
+        break;
+      case 'delete':
+        this.changeMessage(room, event.target, (message) => {
+          message.deleted = true;
+          message.text = '';
+          delete message.attachments;
+          delete message.reactions;
+        });
+        break;
+      case 'reaction':
+        this.changeMessage(room, event.target, (message) => toggleReaction(message, event.emoji, event.sender.id, event.added));
+        break;
+      default:
+        break; // an unknown kind still counts its seq (done above)
+    }
+    this.emit('rooms');
+    this.emit(`room:${room.id}`);
+  }
+
+  /**
+   * Applies a history page (§7, §8.4). Its messages are already in their current state, so the edit, delete and
+   * reaction events in it are skipped: applying an old edit to a message loaded in its newer state would undo it.
+   */
+  applyHistoryPage(roomID, page, { newest }) {
+    const room = this.rooms.get(roomID);
+    if (!room) return;
+    for (const event of page.messages) {
+      if ((event.kind ?? 'message') === 'message' && !room.messages.has(event.seq)) this.addMessage(room, event);
+    }
+    const firstSeq = page.messages[0]?.seq;
+    if (firstSeq !== undefined && (room.oldestLoadedSeq === null || firstSeq < room.oldestLoadedSeq)) {
+      room.oldestLoadedSeq = firstSeq;
+      room.hasMore = page.hasMore;
+    } else if (page.messages.length === 0) {
+      room.hasMore = false;
+    }
+    if (newest) room.newestPageLoaded = true;
+    this.emit(`room:${room.id}`);
+  }
+
+  /** A message we sent was acknowledged before its `message` frame reached us: show it from what we sent. */
+  addAcknowledgedMessage(ack, entry) {
+    const room = this.rooms.get(ack.room);
+    if (!room || room.messages.has(ack.seq)) return;
+    this.addMessage(room, {
+      room: ack.room,
+      seq: ack.seq,
+      id: ack.id,
+      date: ack.date,
+      clientMsgID: ack.clientMsgID,
+      sender: { id: this.me.id, name: this.me.displayName },
+      text: entry.frame.text ?? '',
+      attachments: entry.meta.attachments,
+      replyTo: entry.meta.replyTo,
+    });
+    this.emit('rooms');
+    this.emit(`room:${room.id}`);
+  }
+
+  addMessage(room, message) {
+    const copy = { ...message, rev: 0 };
+    room.messages.set(message.seq, copy);
+    if (message.clientMsgID) room.clientMsgIDs.add(message.clientMsgID);
+    if (!room.lastMessage || message.seq >= room.lastMessage.seq) room.lastMessage = copy;
+    if (room.oldestLoadedSeq === null) room.oldestLoadedSeq = message.seq;
+  }
+
+  changeMessage(room, targetSeq, change) {
+    const message = room.messages.get(targetSeq);
+    if (message) {
+      change(message);
+      message.rev += 1;
+    }
+    if (room.lastMessage && room.lastMessage.seq === targetSeq && room.lastMessage !== message) change(room.lastMessage);
+  }
+
+  /** Messages of a room in seq order. */
+  orderedMessages(roomID) {
+    const room = this.rooms.get(roomID);
+    if (!room) return [];
+    return [...room.messages.values()].sort((a, b) => a.seq - b.seq);
+  }
+
+  // MARK: read state (§8.5)
+
+  /** Records locally that I read the room up to `seq` (the client sends the `read` frame). */
+  markReadLocally(roomID, seq) {
+    const room = this.rooms.get(roomID);
+    if (!room || seq <= room.lastReadSeq) return false;
+    room.lastReadSeq = seq;
+    room.unreadCount = 0;
+    this.emit('rooms');
+    return true;
+  }
+
+  /** A read position this device sent that the server has not confirmed yet (see pendingReads.js). */
+  applyPendingRead(roomID, seq) {
+    const room = this.rooms.get(roomID);
+    if (!room) return;
+    room.lastReadSeq = Math.max(room.lastReadSeq, seq);
+    if (seq >= room.latestSeq && room.unreadCount !== 0) {
+      room.unreadCount = 0;
+      this.emit('rooms');
+    }
+  }
+
+  applyReceipt(receipt) {
+    const room = this.rooms.get(receipt.room);
+    if (!room) return;
+    if (receipt.user === this.me.id) {
+      // One of my devices (maybe this one) read up to seq.
+      if (receipt.seq > room.lastReadSeq) {
+        room.lastReadSeq = receipt.seq;
+        const stillUnread = [...room.messages.values()].filter((message) => message.seq > receipt.seq && message.sender?.id !== this.me.id).length;
+        room.unreadCount = Math.min(room.unreadCount, stillUnread);
+        this.emit('rooms');
+      }
+    } else if (receipt.seq > room.peerReadSeq) {
+      room.peerReadSeq = receipt.seq;
+      this.emit(`room:${room.id}`);
+    }
+  }
+
+  // MARK: typing (§9.4)
+
+  applyTyping(frame) {
+    const room = this.rooms.get(frame.room);
+    if (!room || !frame.user || frame.user.id === this.me.id) return;
+    clearTimeout(room.typing.get(frame.user.id)?.timer);
+    const timer = setTimeout(() => this.stopTyping(room, frame.user.id), TYPING_VISIBLE_MS);
+    room.typing.set(frame.user.id, { name: frame.user.name, timer });
+    this.emit(`typing:${room.id}`);
+  }
+
+  stopTyping(room, userID) {
+    const typing = room.typing.get(userID);
+    if (!typing) return;
+    clearTimeout(typing.timer);
+    room.typing.delete(userID);
+    this.emit(`typing:${room.id}`);
+  }
+
+  typingNames(roomID) {
+    const room = this.rooms.get(roomID);
+    return room ? [...room.typing.entries()].map(([userID, typing]) => this.displayName(userID, typing.name)) : [];
+  }
+
+  // MARK: presence (§9.5), connection, profile
+
+  applyPresence(frame, { snapshot }) {
+    if (snapshot) for (const state of this.presence.values()) state.online = false;
+    for (const user of frame.users ?? []) {
+      this.presence.set(user.id, { online: user.online ?? true, lastSeen: user.lastSeen ?? null });
+    }
+    this.emit('presence');
+  }
+
+  isOnline(userID) {
+    return this.presence.get(userID)?.online === true;
+  }
+
+  setConnection(status) {
+    this.connection = status;
+    this.emit('connection');
+  }
+
+  setMe(profile) {
+    this.me = profile;
+    this.profiles.set(profile.id, profile);
+    this.emit('me');
+  }
+
+  /** Remembers profiles (from Contacts, a lookup, a room's peer), so people show with their display names. */
+  addProfiles(profiles) {
+    for (const profile of profiles) this.profiles.set(profile.id, profile);
+    this.emit('profiles');
+  }
+
+  /** A person's display name when their profile is known, otherwise the name the frame carried (the username). */
+  displayName(userID, fallback) {
+    return this.profiles.get(userID)?.displayName ?? fallback;
+  }
+}
+
+function toggleReaction(message, emoji, userID, added) {
+  const reactions = message.reactions ?? [];
+  let reaction = reactions.find((candidate) => candidate.emoji === emoji);
+  if (added) {
+    if (!reaction) {
+      reaction = { emoji, users: [] };
+      reactions.push(reaction);
+    }
+    if (!reaction.users.includes(userID)) reaction.users.push(userID);
+  } else if (reaction) {
+    reaction.users = reaction.users.filter((id) => id !== userID);
+  }
+  message.reactions = reactions.filter((candidate) => candidate.users.length > 0);
+}

@@ -1,0 +1,256 @@
+// Every string the web client shows, in every language it speaks. Views never hard-code text: they call t().
+
+const TABLE = {
+  en: {
+    appName: 'SwiftChat',
+    // Sign in / register
+    signInTitle: 'Sign in to SwiftChat',
+    registerTitle: 'Create your account',
+    username: 'Username',
+    password: 'Password',
+    displayName: 'Display name (optional)',
+    signIn: 'Sign in',
+    register: 'Create account',
+    haveAccount: 'Already have an account? Sign in',
+    needAccount: 'New here? Create an account',
+    usernameHint: '3–32 letters, digits, _ . -',
+    passwordHint: 'At least 8 characters',
+    // Errors (keyed by the server's error code where there is one)
+    error_username_taken: 'That username is taken.',
+    error_invalid_credentials: 'Wrong username or password.',
+    error_invalid_username: 'Usernames are 3–32 characters: letters, digits, _ . - (starting with a letter or digit).',
+    error_invalid_password: 'Passwords are 8–128 characters.',
+    error_invalid_display_name: 'Display names are 1–64 characters.',
+    error_invalid_name: 'Names are 1–64 characters.',
+    error_rate_limited: 'Too many attempts. Try again in a little while.',
+    error_rate_limited_seconds: 'Too many attempts. Try again in {seconds} s.',
+    error_unreachable: 'Cannot reach the server. Check your connection and try again.',
+    error_invalid_query: 'Search for 1–200 characters.',
+    error_too_large: 'That file is too large.',
+    error_unsupported_type: 'That image format is not supported.',
+    error_forbidden: 'You are not a member of that chat.',
+    error_generic: 'Something went wrong ({code}).',
+    // Tabs
+    tabChats: 'Chats',
+    tabContacts: 'Contacts',
+    tabDiscover: 'Discover',
+    tabMe: 'Me',
+    // Chat list
+    searchPlaceholder: 'Search',
+    searchMessages: 'Search messages for “{query}”',
+    searchResults: 'Messages',
+    noSearchResults: 'No messages found.',
+    noChats: 'No chats yet. Find people in Contacts or channels in Discover.',
+    unreadCount: '{count} unread',
+    you: 'You',
+    previewImage: '[Image]',
+    previewFile: '[File]',
+    previewDeleted: '[Message deleted]',
+    // Time
+    yesterday: 'Yesterday',
+    today: 'Today',
+    // Contacts
+    contactsFilter: 'Filter contacts',
+    online: 'Online',
+    offline: 'Offline',
+    lastSeen: 'Last seen {time}',
+    noContacts: 'Nobody here yet.',
+    // Discover
+    publicChannels: 'Public channels',
+    members: '{count} members',
+    member: '1 member',
+    join: 'Join',
+    open: 'Open',
+    createChannel: 'Create a channel',
+    channelName: 'Channel name',
+    create: 'Create',
+    noChannels: 'No public channels yet.',
+    // Me
+    profile: 'Profile',
+    save: 'Save',
+    saved: 'Saved.',
+    language: 'Language',
+    connection: 'Connection',
+    serverVersion: 'Server version',
+    signOut: 'Sign out',
+    connected: 'Connected',
+    connecting: 'Connecting…',
+    disconnected: 'Disconnected',
+    unknownVersion: 'unknown',
+    // Chat screen
+    back: 'Back',
+    messagePlaceholder: 'Message',
+    send: 'Send',
+    attachImage: 'Send an image',
+    typing: '{name} is typing…',
+    read: 'Read',
+    pending: 'Sending…',
+    failed: 'Not sent',
+    retry: 'Retry',
+    discard: 'Discard',
+    newMessages: 'New messages',
+    loadingOlder: 'Loading earlier messages…',
+    beginningOfChat: 'This is the beginning of the chat.',
+    messageActions: 'Message actions',
+    reply: 'Reply',
+    edit: 'Edit',
+    delete: 'Delete',
+    cancel: 'Cancel',
+    react: 'React with {emoji}',
+    replyingTo: 'Replying to {name}',
+    editing: 'Editing message',
+    edited: 'edited',
+    deleted: 'This message was deleted.',
+    confirmDelete: 'Delete this message for everyone?',
+    image: 'Image {name}',
+    imageFrom: 'Image sent by {name}',
+    closeViewer: 'Close image',
+    dropImage: 'Drop an image to send it',
+    channel: 'Channel',
+    group: 'Group',
+    uploadFailed: 'The image could not be uploaded.',
+    downloadFile: 'Download {name}',
+    selectChat: 'Select a chat to start messaging.',
+    reactionBy: '{emoji} {count}',
+  },
+  'zh-CN': {
+    appName: 'SwiftChat',
+    signInTitle: '登录 SwiftChat',
+    registerTitle: '创建账号',
+    username: '用户名',
+    password: '密码',
+    displayName: '昵称(可选)',
+    signIn: '登录',
+    register: '注册',
+    haveAccount: '已有账号?登录',
+    needAccount: '没有账号?注册',
+    usernameHint: '3–32 个字母、数字或 _ . -',
+    passwordHint: '至少 8 个字符',
+    error_username_taken: '该用户名已被占用。',
+    error_invalid_credentials: '用户名或密码错误。',
+    error_invalid_username: '用户名为 3–32 个字符:字母、数字、_ . -(以字母或数字开头)。',
+    error_invalid_password: '密码为 8–128 个字符。',
+    error_invalid_display_name: '昵称为 1–64 个字符。',
+    error_invalid_name: '名称为 1–64 个字符。',
+    error_rate_limited: '尝试次数过多,请稍后再试。',
+    error_rate_limited_seconds: '尝试次数过多,请在 {seconds} 秒后再试。',
+    error_unreachable: '无法连接服务器,请检查网络后重试。',
+    error_invalid_query: '请输入 1–200 个字符进行搜索。',
+    error_too_large: '文件太大。',
+    error_unsupported_type: '不支持该图片格式。',
+    error_forbidden: '你不是该聊天的成员。',
+    error_generic: '出错了({code})。',
+    tabChats: '微信',
+    tabContacts: '通讯录',
+    tabDiscover: '发现',
+    tabMe: '我',
+    searchPlaceholder: '搜索',
+    searchMessages: '搜索聊天记录:“{query}”',
+    searchResults: '聊天记录',
+    noSearchResults: '没有找到相关消息。',
+    noChats: '还没有聊天。可以在通讯录找人,或在发现里加入频道。',
+    unreadCount: '{count} 条未读',
+    you: '我',
+    previewImage: '[图片]',
+    previewFile: '[文件]',
+    previewDeleted: '[消息已删除]',
+    yesterday: '昨天',
+    today: '今天',
+    contactsFilter: '筛选联系人',
+    online: '在线',
+    offline: '离线',
+    lastSeen: '最后在线 {time}',
+    noContacts: '这里还没有人。',
+    publicChannels: '公开频道',
+    members: '{count} 位成员',
+    member: '1 位成员',
+    join: '加入',
+    open: '打开',
+    createChannel: '创建频道',
+    channelName: '频道名称',
+    create: '创建',
+    noChannels: '还没有公开频道。',
+    profile: '个人信息',
+    save: '保存',
+    saved: '已保存。',
+    language: '语言',
+    connection: '连接',
+    serverVersion: '服务器版本',
+    signOut: '退出登录',
+    connected: '已连接',
+    connecting: '连接中…',
+    disconnected: '未连接',
+    unknownVersion: '未知',
+    back: '返回',
+    messagePlaceholder: '消息',
+    send: '发送',
+    attachImage: '发送图片',
+    typing: '{name} 正在输入…',
+    read: '已读',
+    pending: '发送中…',
+    failed: '未发送',
+    retry: '重试',
+    discard: '删除',
+    newMessages: '新消息',
+    loadingOlder: '正在加载更早的消息…',
+    beginningOfChat: '已经到聊天开头了。',
+    messageActions: '消息操作',
+    reply: '引用',
+    edit: '编辑',
+    delete: '删除',
+    cancel: '取消',
+    react: '用 {emoji} 回应',
+    replyingTo: '回复 {name}',
+    editing: '正在编辑消息',
+    edited: '已编辑',
+    deleted: '此消息已被删除。',
+    confirmDelete: '要为所有人删除这条消息吗?',
+    image: '图片 {name}',
+    imageFrom: '{name} 发送的图片',
+    closeViewer: '关闭图片',
+    dropImage: '拖放图片即可发送',
+    channel: '频道',
+    group: '群聊',
+    uploadFailed: '图片上传失败。',
+    downloadFile: '下载 {name}',
+    selectChat: '选择一个聊天开始对话。',
+    reactionBy: '{emoji} {count}',
+  },
+};
+
+export const LANGUAGES = [
+  { code: 'en', name: 'English' },
+  { code: 'zh-CN', name: '简体中文' },
+];
+
+const STORAGE_KEY = 'swiftchat.language';
+let current = pickInitialLanguage();
+
+function pickInitialLanguage() {
+  const saved = localStorage.getItem(STORAGE_KEY);
+  if (saved && TABLE[saved]) return saved;
+  return (navigator.language || '').toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
+}
+
+export function currentLanguage() {
+  return current;
+}
+
+export function setLanguage(code) {
+  if (!TABLE[code]) return;
+  current = code;
+  localStorage.setItem(STORAGE_KEY, code);
+  document.documentElement.lang = code;
+}
+
+/** The text for `key` in the current language, with `{name}` placeholders filled from `vars`. */
+export function t(key, vars = {}) {
+  const template = TABLE[current][key] ?? TABLE.en[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
+}
+
+/** A message for a server error code, falling back to a generic one that still names the code. */
+export function errorText(code) {
+  const key = `error_${code}`;
+  return key in TABLE.en ? t(key) : t('error_generic', { code });
+}

@@ -1,0 +1,58 @@
+// Dates the way chat apps show them: a clock time today, "Yesterday", a weekday within the week, a date beyond.
+import { currentLanguage, t } from './strings.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function startOfDay(ms) {
+  const date = new Date(ms);
+  date.setHours(0, 0, 0, 0);
+  return date.getTime();
+}
+
+/** Whole calendar days between two instants in local time (0 = same day, 1 = yesterday). */
+function daysBetween(earlier, later) {
+  return Math.round((startOfDay(later) - startOfDay(earlier)) / DAY_MS);
+}
+
+export function formatClock(ms) {
+  return new Intl.DateTimeFormat(currentLanguage(), { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    .format(new Date(ms));
+}
+
+function formatWeekday(ms) {
+  return new Intl.DateTimeFormat(currentLanguage(), { weekday: 'long' }).format(new Date(ms));
+}
+
+function formatDate(ms, now) {
+  const sameYear = new Date(ms).getFullYear() === new Date(now).getFullYear();
+  const options = sameYear ? { month: 'numeric', day: 'numeric' } : { year: 'numeric', month: 'numeric', day: 'numeric' };
+  return new Intl.DateTimeFormat(currentLanguage(), options).format(new Date(ms));
+}
+
+/** The time beside a chat in the list: `13:53`, `Yesterday`, `Tuesday`, `11/2`. */
+export function formatListTime(ms, now = Date.now()) {
+  const days = daysBetween(ms, now);
+  if (days <= 0) return formatClock(ms);
+  if (days === 1) return t('yesterday');
+  if (days < 7) return formatWeekday(ms);
+  return formatDate(ms, now);
+}
+
+/** The label of a day separator in a chat: `Today`, `Yesterday`, `Tuesday`, `11/2`. */
+export function formatDayLabel(ms, now = Date.now()) {
+  const days = daysBetween(ms, now);
+  if (days <= 0) return t('today');
+  if (days === 1) return t('yesterday');
+  if (days < 7) return formatWeekday(ms);
+  return formatDate(ms, now);
+}
+
+/** A key that is equal for two instants on the same local calendar day. */
+export function dayKey(ms) {
+  return startOfDay(ms);
+}
+
+/** "Last seen" times: clock time today, otherwise list style plus the clock. */
+export function formatLastSeen(ms, now = Date.now()) {
+  return daysBetween(ms, now) <= 0 ? formatClock(ms) : `${formatListTime(ms, now)} ${formatClock(ms)}`;
+}

@@ -1,0 +1,92 @@
+// The Discover tab: public channels with their member counts, to join or open, and a form to create one.
+import { el, replaceChildren } from '../dom.js';
+import { errorText, t } from '../strings.js';
+import { avatarElement, roomAvatar } from '../avatar.js';
+import { chatPath, navigate } from '../router.js';
+
+export class DiscoverView {
+  constructor(client) {
+    this.client = client;
+    this.channels = [];
+
+    this.nameInput = el('input', {
+      type: 'text',
+      id: 'channel-name',
+      className: 'text-input',
+      placeholder: t('channelName'),
+      'aria-label': t('channelName'),
+      maxlength: '64',
+      required: true,
+    });
+    this.error = el('p', { className: 'form-error', role: 'alert' });
+    this.list = el('ul', { className: 'channel-list', id: 'channel-list', 'aria-label': t('publicChannels') });
+    this.element = el('div', { className: 'discover-view' },
+      el('form', { className: 'inline-form', id: 'create-channel', on: { submit: (event) => this.create(event) } },
+        el('h2', { className: 'section-title', text: t('createChannel') }),
+        el('div', { className: 'inline-form-row' },
+          this.nameInput,
+          el('button', { type: 'submit', className: 'button primary', text: t('create') }))),
+      this.error,
+      el('h2', { className: 'section-title', text: t('publicChannels') }),
+      this.list);
+    this.load();
+  }
+
+  async load() {
+    try {
+      this.channels = (await this.client.publicChannels()).sort((a, b) => a.name.localeCompare(b.name));
+      this.error.textContent = '';
+    } catch (error) {
+      this.error.textContent = errorText(error.code);
+    }
+    this.render();
+  }
+
+  render() {
+    if (this.channels.length === 0) {
+      replaceChildren(this.list, el('li', { className: 'empty-note', text: t('noChannels') }));
+      return;
+    }
+    replaceChildren(this.list, this.channels.map((channel) => el('li', { className: 'channel-item', dataset: { roomId: channel.id } },
+      avatarElement(roomAvatar({ ...channel, kind: 'channel' })),
+      el('span', { className: 'contact-main' },
+        el('span', { className: 'contact-name', text: channel.name }),
+        el('span', { className: 'contact-detail', text: channel.members === 1 ? t('member') : t('members', { count: channel.members }) })),
+      el('button', {
+        type: 'button',
+        className: `button ${channel.joined ? '' : 'primary'}`,
+        text: channel.joined ? t('open') : t('join'),
+        'aria-label': `${channel.joined ? t('open') : t('join')} ${channel.name}`,
+        on: { click: (event) => this.openOrJoin(channel, event.currentTarget) },
+      }))));
+  }
+
+  async openOrJoin(channel, button) {
+    if (channel.joined && this.client.store.rooms.has(channel.id)) {
+      navigate(chatPath(channel.id));
+      return;
+    }
+    button.disabled = true;
+    try {
+      navigate(chatPath(await this.client.joinChannel(channel.id)));
+    } catch (error) {
+      this.error.textContent = errorText(error.code);
+      button.disabled = false;
+    }
+  }
+
+  async create(event) {
+    event.preventDefault();
+    const name = this.nameInput.value.trim();
+    if (!name) return;
+    try {
+      const roomID = await this.client.createChannel(name);
+      this.nameInput.value = '';
+      navigate(chatPath(roomID));
+    } catch (error) {
+      this.error.textContent = errorText(error.code);
+    }
+  }
+
+  destroy() {}
+}

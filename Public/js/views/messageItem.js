@@ -1,0 +1,156 @@
+// The elements of one entry in a chat: a day separator, a message (mine or theirs), a message still in the outbox,
+// and an image still uploading. Built from data alone; the chat view decides when to rebuild them.
+import { el, icon, ICONS } from '../dom.js';
+import { errorText, t } from '../strings.js';
+import { avatarElement, profileAvatar, initialsFromName, colorFromId } from '../avatar.js';
+import { formatClock, formatDayLabel } from '../time.js';
+import { messageSummary } from './preview.js';
+
+const MAX_IMAGE_SIDE = 240;
+
+export function daySeparator(date) {
+  return el('div', { className: 'day-separator', role: 'separator' }, el('span', { text: formatDayLabel(date) }));
+}
+
+/**
+ * A message. `context` gives: mine, showSender, showRead, me (my id), senderProfile (or null), nameOf(person),
+ * attachmentURL(id), and the handlers onActions(message, button), onReact(message, emoji), onOpenImage(src, alt).
+ */
+export function messageElement(message, context) {
+  const { mine } = context;
+  const body = el('div', { className: 'message-body' },
+    context.showSender && el('div', { className: 'message-sender', text: context.nameOf(message.sender) }),
+    el('div', { className: 'message-row' },
+      bubble(message, context),
+      !message.deleted && el('button', {
+        type: 'button',
+        className: 'message-actions-button',
+        'aria-label': t('messageActions'),
+        'aria-haspopup': 'menu',
+        on: { click: (event) => context.onActions(message, event.currentTarget) },
+      }, icon(ICONS.more, { size: 18 }))),
+    reactionsElement(message, context),
+    context.showRead && el('div', { className: 'message-status read-receipt', text: t('read') }));
+  return el('div', {
+    className: `message ${mine ? 'mine' : 'theirs'}${message.deleted ? ' deleted' : ''}`,
+    dataset: { seq: String(message.seq), ...(message.clientMsgID ? { clientMsgId: message.clientMsgID } : {}) },
+  },
+  !mine && senderAvatar(message, context),
+  body);
+}
+
+/** A message of mine that the server has not acknowledged yet (or refused). */
+export function pendingElement(entry, context) {
+  const failed = entry.state === 'failed';
+  const message = {
+    text: entry.frame.text ?? '',
+    attachments: entry.meta?.attachments,
+    replyTo: entry.meta?.replyTo,
+    date: entry.createdAt,
+  };
+  return el('div', {
+    className: `message mine ${failed ? 'failed' : 'pending'}`,
+    dataset: { clientMsgId: entry.clientMsgID },
+  },
+  el('div', { className: 'message-body' },
+    el('div', { className: 'message-row' }, bubble(message, context)),
+    deliveryStatus(failed, () => context.onRetry(entry.clientMsgID), () => context.onDiscard(entry.clientMsgID))));
+}
+
+/** An image being uploaded before it can be sent; shown from the local file. */
+export function uploadElement(upload, context) {
+  const failed = upload.state === 'failed';
+  const image = el('img', { src: upload.previewURL, alt: upload.file.name || t('previewImage'), className: 'attachment-image' });
+  return el('div', { className: `message mine ${failed ? 'failed' : 'pending'}`, dataset: { upload: upload.localID } },
+    el('div', { className: 'message-body' },
+      el('div', { className: 'message-row' }, el('div', { className: 'bubble image-only' }, image)),
+      deliveryStatus(failed, () => context.onRetryUpload(upload.localID), () => context.onDiscardUpload(upload.localID),
+        failed ? uploadErrorText(upload.error) : null)));
+}
+
+/** Why an upload failed: the server's reason (too large, not an image) when it gave one. */
+function uploadErrorText(code) {
+  return code && code !== 'unreachable' && code !== 'internal' ? errorText(code) : t('uploadFailed');
+}
+
+function deliveryStatus(failed, onRetry, onDiscard, failedText = null) {
+  if (!failed) return el('div', { className: 'message-status', text: t('pending') });
+  return el('div', { className: 'message-status failed-status', role: 'alert' },
+    el('span', { text: failedText ?? t('failed') }),
+    el('button', { type: 'button', className: 'link-button retry-button', text: t('retry'), on: { click: onRetry } }),
+    el('button', { type: 'button', className: 'link-button', text: t('discard'), on: { click: onDiscard } }));
+}
+
+function senderAvatar(message, context) {
+  const profile = context.senderProfile;
+  const data = profile
+    ? profileAvatar(profile)
+    : { initials: initialsFromName(message.sender?.name), color: colorFromId(message.sender?.id ?? ''), label: message.sender?.name };
+  return avatarElement(data, { size: 'small' });
+}
+
+function bubble(message, context) {
+  const attachments = message.deleted ? [] : message.attachments ?? [];
+  const hasText = Boolean(message.text) || message.deleted;
+  return el('div', { className: `bubble${!hasText && attachments.length ? ' image-only' : ''}` },
+    message.replyTo && quote(message.replyTo, context),
+    attachments.map((attachment) => attachmentElement(attachment, message, context)),
+    message.deleted
+      ? el('div', { className: 'message-text deleted-text', text: t('deleted') })
+      : message.text && el('div', { className: 'message-text', text: message.text }),
+    el('div', { className: 'message-meta' },
+      message.editedAt && !message.deleted && el('span', { className: 'edited-mark', text: t('edited') }),
+      el('time', { text: formatClock(message.date) })));
+}
+
+function quote(replyTo, context) {
+  return el('div', { className: 'quote' },
+    el('span', { className: 'quote-sender', text: context.nameOf(replyTo.sender) }),
+    el('span', { className: 'quote-text', text: replyTo.text ? messageSummary(replyTo) : t('previewDeleted') }));
+}
+
+function attachmentElement(attachment, message, context) {
+  const src = context.attachmentURL(attachment.id);
+  if (!attachment.contentType?.startsWith('image/')) {
+    return el('a', {
+      className: 'attachment-file',
+      href: src,
+      download: attachment.name || 'file',
+      'aria-label': t('downloadFile', { name: attachment.name || 'file' }),
+      text: attachment.name || 'file',
+    });
+  }
+  const { width, height } = fitImage(attachment.width, attachment.height);
+  const alt = t('imageFrom', { name: message.sender ? context.nameOf(message.sender) : t('you') });
+  const image = el('img', { src, alt, className: 'attachment-image', width: String(width), height: String(height), loading: 'lazy' });
+  image.addEventListener('load', () => context.onImageLoaded());
+  return el('button', {
+    type: 'button',
+    className: 'image-button',
+    'aria-label': t('image', { name: attachment.name || '' }).trim(),
+    on: { click: () => context.onOpenImage(src, alt) },
+  }, image);
+}
+
+/** The size an image is shown at in a bubble, known before it loads so nothing jumps when it does. */
+function fitImage(width, height) {
+  if (!width || !height) return { width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE };
+  const scale = Math.min(1, MAX_IMAGE_SIDE / Math.max(width, height));
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+function reactionsElement(message, context) {
+  const reactions = message.deleted ? [] : message.reactions ?? [];
+  if (reactions.length === 0) return null;
+  return el('div', { className: 'reactions' }, reactions.map((reaction) => {
+    const mine = reaction.users.includes(context.me);
+    return el('button', {
+      type: 'button',
+      className: `reaction${mine ? ' mine' : ''}`,
+      'aria-pressed': String(mine),
+      'aria-label': `${t('react', { emoji: reaction.emoji })} (${reaction.users.length})`,
+      text: t('reactionBy', { emoji: reaction.emoji, count: reaction.users.length }),
+      on: { click: () => context.onReact(message, reaction.emoji) },
+    });
+  }));
+}

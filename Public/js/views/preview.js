@@ -1,0 +1,22 @@
+// One line that stands for a message: in the chat list and in reply quotes.
+import { t } from '../strings.js';
+
+/** The text of a message as one line, or what it carries when it has no text. */
+export function messageSummary(message) {
+  if (!message) return '';
+  if (message.deleted) return t('previewDeleted');
+  if (message.text) return message.text.replace(/\s+/g, ' ');
+  const attachment = message.attachments?.[0];
+  if (attachment) return attachment.contentType?.startsWith('image/') ? t('previewImage') : t('previewFile');
+  return '';
+}
+
+/** The preview of a room's last message; in channels and groups it names the sender (`nameOf(sender)`). */
+export function messagePreview(room, me, nameOf) {
+  const message = room.lastMessage;
+  if (!message) return '';
+  const summary = messageSummary(message);
+  if (room.kind === 'direct') return summary;
+  const sender = message.sender?.id === me.id ? t('you') : nameOf(message.sender);
+  return sender ? `${sender}: ${summary}` : summary;
+}

@@ -1,0 +1,132 @@
+// The signed-in app: the list side (one of four tabs, with the tab bar) and the chat side. On a phone only one
+// side shows at a time; on a wide screen both sit side by side (see css/app.css).
+import { el, icon, ICONS, replaceChildren } from '../dom.js';
+import { t } from '../strings.js';
+import { currentRoute, navigate, TABS } from '../router.js';
+import { ChatListView } from './chatList.js';
+import { ContactsView } from './contacts.js';
+import { DiscoverView } from './discover.js';
+import { MeView } from './me.js';
+import { ChatView } from './chat.js';
+import { ImageViewer } from './imageViewer.js';
+import { connectionLight } from './connectionLight.js';
+
+const TAB_VIEWS = { chats: ChatListView, contacts: ContactsView, discover: DiscoverView, me: MeView };
+const TAB_ICONS = { chats: ICONS.chats, contacts: ICONS.contacts, discover: ICONS.discover, me: ICONS.me };
+const TAB_TITLES = { chats: 'tabChats', contacts: 'tabContacts', discover: 'tabDiscover', me: 'tabMe' };
+
+export class Shell {
+  constructor(root, client) {
+    this.root = root;
+    this.client = client;
+    this.store = client.store;
+    this.tabView = null;
+    this.chatView = null;
+    this.route = null;
+    this.unsubscribers = [
+      this.store.on('rooms', () => this.updateUnreadBadge()),
+      this.store.on('language', () => this.build()),
+    ];
+    this.handleHashChange = () => this.showRoute(currentRoute());
+    window.addEventListener('hashchange', this.handleHashChange);
+    this.build();
+  }
+
+  /** Builds the whole screen (again, after a language change). */
+  build() {
+    this.tabView?.destroy();
+    this.chatView?.destroy();
+    this.tabView = null;
+    this.chatView = null;
+    this.route = null;
+    this.imageViewer = new ImageViewer();
+
+    this.title = el('h1', { className: 'topbar-title' });
+    this.tabPanel = el('div', { className: 'tab-panel', id: 'tab-panel', role: 'tabpanel' });
+    this.tabButtons = Object.fromEntries(TABS.map((tab) => [tab, this.tabButton(tab)]));
+    this.chatPane = el('main', { className: 'chat-pane', id: 'chat-pane' });
+    this.shell = el('div', { className: 'shell' },
+      el('section', { className: 'sidebar', 'aria-label': t('appName') },
+        el('header', { className: 'topbar' }, this.title, connectionLight(this.store)),
+        this.tabPanel,
+        el('nav', { className: 'tabbar', role: 'tablist', 'aria-label': t('appName') }, Object.values(this.tabButtons))),
+      this.chatPane,
+      this.imageViewer.element);
+    replaceChildren(this.root, this.shell);
+    this.showRoute(currentRoute());
+    this.updateUnreadBadge();
+  }
+
+  tabButton(tab) {
+    return el('button', {
+      type: 'button',
+      className: 'tab',
+      role: 'tab',
+      id: `tab-${tab}`,
+      dataset: { tab },
+      'aria-controls': 'tab-panel',
+      on: { click: () => navigate(tab) },
+    }, icon(TAB_ICONS[tab]), el('span', { className: 'tab-label', text: t(TAB_TITLES[tab]) }));
+  }
+
+  showRoute(route) {
+    const previous = this.route;
+    this.route = route;
+    if (previous?.tab !== route.tab) {
+      this.tabView?.destroy();
+      this.tabView = new TAB_VIEWS[route.tab](this.client);
+      replaceChildren(this.tabPanel, this.tabView.element);
+      this.title.textContent = t(TAB_TITLES[route.tab]);
+      for (const [tab, button] of Object.entries(this.tabButtons)) {
+        button.setAttribute('aria-selected', String(tab === route.tab));
+      }
+    }
+    if (previous?.roomID !== route.roomID || previous?.focusSeq !== route.focusSeq) {
+      this.chatView?.destroy();
+      this.chatView = null;
+      if (route.roomID && this.store.rooms.has(route.roomID)) {
+        this.chatView = new ChatView(this.client, route.roomID, { imageViewer: this.imageViewer, focusSeq: route.focusSeq });
+        replaceChildren(this.chatPane, this.chatView.element);
+        this.shell.classList.add('showing-chat'); // on a phone the pane shows only now, and mounting needs its size
+        this.chatView.mounted();
+      } else {
+        this.client.setActiveRoom(null);
+        replaceChildren(this.chatPane, el('p', { className: 'chat-placeholder', text: t('selectChat') }));
+        if (route.roomID) this.waitForRoom(route.roomID);
+      }
+    }
+    this.tabView.setSelectedRoom?.(route.roomID);
+    this.shell.classList.toggle('showing-chat', Boolean(this.chatView));
+  }
+
+  /** A link to a room that is not loaded yet (a reload before the room list came): show it once it arrives. */
+  waitForRoom(roomID) {
+    const unsubscribe = this.store.on('rooms', () => {
+      if (!this.store.rooms.has(roomID)) return;
+      unsubscribe();
+      if (this.route?.roomID === roomID && !this.chatView) {
+        this.route = { ...this.route, roomID: null };
+        this.showRoute(currentRoute());
+      }
+    });
+  }
+
+  updateUnreadBadge() {
+    const total = this.store.totalUnread();
+    document.title = total > 0 ? `(${total}) ${t('appName')}` : t('appName');
+    const button = this.tabButtons.chats;
+    button.querySelector('.badge')?.remove();
+    if (total > 0) {
+      button.append(el('span', { className: 'badge tab-badge', text: total > 99 ? '99+' : String(total), 'aria-label': t('unreadCount', { count: total }) }));
+    }
+    // An open chat that is no longer ours (left on another device) closes.
+    if (this.chatView && !this.store.rooms.has(this.chatView.roomID)) navigate('chats');
+  }
+
+  destroy() {
+    window.removeEventListener('hashchange', this.handleHashChange);
+    this.unsubscribers.forEach((unsubscribe) => unsubscribe());
+    this.tabView?.destroy();
+    this.chatView?.destroy();
+  }
+}
