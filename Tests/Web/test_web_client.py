@@ -250,6 +250,20 @@ class DirectChatTests(WebClientTestCase):
         self.assert_no_alerts(ann, bob)
 
 
+class NewcomerTests(WebClientTestCase):
+    def test_a_newcomer_registers_and_chats_with_the_demo_bot(self):
+        """Issue 5's first-start path: register in the page, find echo-bot under Contacts, get an answer."""
+        browser = self.browser()
+        self.register_in_ui(browser, unique_name("new"), "Newcomer")
+        browser.go("#/contacts")
+        bot = browser.wait_for(lambda d: browser.find_all('.contact-item[data-username="echo-bot"]'), "echo-bot in Contacts")
+        bot[0].click()
+        browser.wait_for(lambda d: browser.find_all(".chat-view #composer-input"), "the chat with echo-bot")
+        self.type_and_send(browser, "I like you")
+        self.wait_for_texts(browser, ["I like you", "you like I"], "echo-bot's answer")
+        self.assert_no_alerts(browser)
+
+
 class ChannelTests(WebClientTestCase):
     def test_unread_badges_go_up_and_clear_when_the_chat_is_opened(self):
         owner, member, talker = self.user("own"), self.user("mem"), self.user("tlk")
