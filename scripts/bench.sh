@@ -17,7 +17,7 @@ data=$(mktemp -d)
 port=18480
 start_server() {
     rm -rf "$data"/*
-    taskset -c 0 "$bin/chat-server" --port "$port" --tcp-port $((port + 1)) --data-dir "$data" --log-level warning &
+    taskset -c 0 "$bin/chat-server" --port "$port" --tcp-port $((port + 1)) --data-dir "$data" --log-level warning --demo-bot false &
     server_pid=$!
     sleep 2
 }

@@ -22,6 +22,7 @@ public final class ChatService: Sendable {
     private let writer: SQLiteWriteConnection
     private let bot: EchoBot?
     private let presence: PresenceTracker
+    private let background: BackgroundTasks
     private let logger: Logger
 
     /// The HTTP/WebSocket port actually bound (useful with port 0).
@@ -31,9 +32,10 @@ public final class ChatService: Sendable {
     /// The address both listen on.
     public let host: String
 
-    private init(application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub, writer: SQLiteWriteConnection, bot: EchoBot?, presence: PresenceTracker, logger: Logger, host: String, httpPort: Int, tcpPort: Int) {
+    private init(application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub, writer: SQLiteWriteConnection, bot: EchoBot?, presence: PresenceTracker, background: BackgroundTasks, logger: Logger, host: String, httpPort: Int, tcpPort: Int) {
         self.bot = bot
         self.presence = presence
+        self.background = background
         self.application = application
         self.eventLoops = eventLoops
         self.tcpListener = NIOLockedValueBox(tcpListener)
@@ -91,7 +93,7 @@ public final class ChatService: Sendable {
                     dataDirectory: configuration.dataDirectory, logger: logger)
                 bot?.start()
             }
-            return ChatService(application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, writer: writer, bot: bot, presence: endpoints.modern.presence, logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)
+            return ChatService(application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, writer: writer, bot: bot, presence: endpoints.modern.presence, background: endpoints.modern.background, logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)
         } catch {
             if let storage {
                 await storage.hub.close()
@@ -136,7 +138,7 @@ public final class ChatService: Sendable {
             config: ConfigController(configuration: configuration),
             modern: ModernContext(
                 hub: hub, directory: directory, messages: hub.store, attachments: attachments, sessions: sessions,
-                presence: presence, summaries: summaries,
+                presence: presence, background: BackgroundTasks(), summaries: summaries,
                 sendLimiter: AttemptLimiter(
                     clock: ContinuousClock(), burst: configuration.sendBurst, refill: .seconds(1) / configuration.sendRate),
                 maxMessageBytes: configuration.maxMessageBytes, maxReplay: configuration.maxReplay,
@@ -173,6 +175,7 @@ public final class ChatService: Sendable {
         self.tcpListener.withLockedValue { $0 = nil }
         await self.application.server.shutdown()
         await self.presence.close()
+        await self.background.close()
         await self.hub.close()
         await self.writer.close()
         try? await self.application.asyncShutdown()

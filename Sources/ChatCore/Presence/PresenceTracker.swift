@@ -16,12 +16,11 @@ public final class PresenceTracker: Sendable {
         /// Users whose last connection closed, by the generation of the pending offline check.
         var leaving: [UUID: Int] = [:]
         var generation = 0
-        /// Grace timers and reports in flight, by generation.
-        var tasks: [Int: Task<Void, Never>] = [:]
-        var closed = false
     }
 
     private let state = NIOLockedValueBox(State())
+    /// Grace timers and reports in flight.
+    private let tasks = BackgroundTasks()
     private let grace: Duration
     private let onChange: Change
 
@@ -42,62 +41,44 @@ public final class PresenceTracker: Sendable {
 
     /// A connection of `user` opened.
     public func connected(_ user: UUID) {
-        self.state.withLockedValue { state in
-            guard !state.closed else { return }
+        let cameOnline = self.state.withLockedValue { state in
             state.leaving[user] = nil
-            let cameOnline = state.connections[user] == nil
-            state.connections[user, default: 0] += 1
-            if cameOnline {
-                self.start(in: &state) { await self.onChange(user, true, nil) }
-            }
+            defer { state.connections[user, default: 0] += 1 }
+            return state.connections[user] == nil
+        }
+        if cameOnline {
+            self.tasks.run { await self.onChange(user, true, nil) }
         }
     }
 
     /// A connection of `user` closed; after the grace period, if none is open, they go offline.
     public func disconnected(_ user: UUID) {
-        self.state.withLockedValue { state in
-            guard !state.closed, let count = state.connections[user] else { return }
+        let generation = self.state.withLockedValue { state -> Int? in
+            guard let count = state.connections[user] else { return nil }
             guard count == 1 else {
                 state.connections[user] = count - 1
-                return
+                return nil
             }
             state.connections[user] = 0
-            let generation = state.generation + 1
-            state.leaving[user] = generation
-            self.start(in: &state) { [grace] in
-                try? await Task.sleep(for: grace)
-                await self.expire(user, generation: generation)
-            }
+            state.generation += 1
+            state.leaving[user] = state.generation
+            return state.generation
+        }
+        guard let generation else { return }
+        self.tasks.run { [grace] in
+            try? await Task.sleep(for: grace)
+            await self.expire(user, generation: generation)
         }
     }
 
     /// Stops reporting: pending offline checks are cancelled, reports in flight are awaited.
     public func close() async {
-        let tasks = self.state.withLockedValue { state in
-            state.closed = true
-            return Array(state.tasks.values)
-        }
-        for task in tasks {
-            task.cancel()
-            await task.value
-        }
-    }
-
-    /// Runs `work` as a task that removes itself from `tasks` when done; returns its generation.
-    @discardableResult
-    private func start(in state: inout State, _ work: @escaping @Sendable () async -> Void) -> Int {
-        state.generation += 1
-        let generation = state.generation
-        state.tasks[generation] = Task {
-            await work()
-            self.state.withLockedValue { _ = $0.tasks.removeValue(forKey: generation) }
-        }
-        return generation
+        await self.tasks.close()
     }
 
     private func expire(_ user: UUID, generation: Int) async {
         let wentOffline = self.state.withLockedValue { state -> Bool in
-            guard !state.closed, !Task.isCancelled, state.leaving[user] == generation, state.connections[user] == 0 else { return false }
+            guard !Task.isCancelled, state.leaving[user] == generation, state.connections[user] == 0 else { return false }
             state.leaving[user] = nil
             state.connections[user] = nil
             return true

@@ -1,3 +1,4 @@
+import ChatCore
 import ChatProtocol
 import Foundation
 import Logging
@@ -21,6 +22,8 @@ final class EchoBot: Sendable {
     private let logger: Logger
     private let runner = NIOLockedValueBox<Task<Void, Never>?>(nil)
     private let socket = NIOLockedValueBox<WebSocket?>(nil)
+    /// Answers waiting for their delay; cancelled at ``stop()``, before the event loops stop.
+    private let answers = BackgroundTasks()
 
     init(baseURL: String, client: any Client, eventLoops: any EventLoopGroup, dataDirectory: String, logger: Logger) {
         self.baseURL = baseURL
@@ -37,6 +40,7 @@ final class EchoBot: Sendable {
     func stop() async {
         let task = self.runner.withLockedValue { $0 }
         task?.cancel()
+        await self.answers.close()
         try? await self.socket.withLockedValue { $0 }?.close()
         await task?.value
     }
@@ -122,8 +126,8 @@ final class EchoBot: Sendable {
     private func answer(_ message: MessageFrame, on socket: WebSocket) {
         let reply = ClientFrame(
             type: "send", room: message.room, clientMsgID: "echo-\(message.room)-\(message.seq)", text: EchoReply.reply(to: message.text))
-        Task {
-            try? await Task.sleep(for: Self.replyDelay)
+        self.answers.run {
+            guard (try? await Task.sleep(for: Self.replyDelay)) != nil else { return }
             Self.send(reply, on: socket)
             Self.send(ClientFrame(type: "read", room: message.room, seq: message.seq), on: socket)
         }

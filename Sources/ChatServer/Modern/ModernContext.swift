@@ -9,6 +9,8 @@ struct ModernContext: Sendable {
     let attachments: any AttachmentStore
     let sessions: SessionRegistry
     let presence: PresenceTracker
+    /// The connections' workers and the work that follows an ack: over before the database closes.
+    let background: BackgroundTasks
     let summaries: RoomSummaries
     let sendLimiter: AttemptLimiter<ContinuousClock>
     let maxMessageBytes: Int

@@ -19,7 +19,7 @@ final class ModernSession: WebSocketSession {
         self.frames = continuation
         self.worker = ModernWorker(connection: connection, context: context, account: account, rooms: Set(rooms))
         let worker = self.worker
-        Task { await worker.run(stream) }
+        context.background.run { await worker.run(stream) }
         Self.send(HelloFrame(user: account.profile, rooms: rooms.map(\.rawValue)), on: connection)
         self.startKeepalive(every: context.pingInterval)
     }

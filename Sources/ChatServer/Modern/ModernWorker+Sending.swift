@@ -147,12 +147,13 @@ extension ModernWorker {
         }
         let connection = self.connection
         let directory = self.context.directory
+        let background = self.context.background
         let accountID = self.account.id
         let draft = MessageDraft(sender: Sender(name: self.account.username, id: accountID), body: body, clientMsgID: clientMsgID)
         room.submit(draft) { result in
             if case .success(let message) = result, message.kind == .message {
                 // What I wrote, I have read: my own messages never count as unread on any of my devices.
-                Task {
+                background.run {
                     if (try? await directory.markRead(accountID, in: message.room, upTo: message.seq)) == message.seq {
                         room.receipt(from: accountID, upTo: message.seq)
                     }

@@ -1,0 +1,44 @@
+import NIOConcurrencyHelpers
+
+/// Tasks started outside any request — a connection's worker, the work that follows an ack, a presence timer —
+/// that must be over before the server closes its database and stops its event loops.
+///
+/// ``close()`` refuses new tasks, cancels the running ones and waits for them, so shutdown never leaves a task
+/// that would touch a closed database or a stopped event loop.
+public final class BackgroundTasks: Sendable {
+    private struct State {
+        var tasks: [Int: Task<Void, Never>] = [:]
+        var next = 0
+        var closed = false
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    public init() {}
+
+    /// Runs `work` in a task of its own, unless closed (then `work` is dropped).
+    public func run(_ work: @escaping @Sendable () async -> Void) {
+        self.state.withLockedValue { state in
+            guard !state.closed else { return }
+            state.next += 1
+            let id = state.next
+            // The task removes itself under the lock, which it cannot take before this insertion is done.
+            state.tasks[id] = Task {
+                await work()
+                self.state.withLockedValue { _ = $0.tasks.removeValue(forKey: id) }
+            }
+        }
+    }
+
+    /// Refuses new tasks, cancels the running ones and returns when all of them have ended.
+    public func close() async {
+        let running = self.state.withLockedValue { state in
+            state.closed = true
+            return Array(state.tasks.values)
+        }
+        for task in running {
+            task.cancel()
+            await task.value
+        }
+    }
+}
