@@ -17,7 +17,7 @@ struct HostileServerTests {
             ##"{"type":"message","room":"lobby"}"##,
             ##"[1,2,3]"##,
             ##"{"type":"from-the-future","x":1}"##,
-            ##"{"type":"message","room":"lobby","seq":7,"id":"362BEF0D-7A35-42A0-B56C-69C63EB9842E","sender":{"id":"6F1B1F0E-0F5E-4B53-9A3A-3E2C2B1A0F00","name":"ann"},"text":"still here","date":1763784000123}"##,
+            ##"{"type":"message","room":"lobby","seq":7,"id":"362BEF0D-7A35-42A0-B56C-69C63EB9842E","sender":{"id":"6F1B1F0E-0F5E-4B53-9A3A-3E2C2B1A0F00","name":"ann"},"kind":"message","text":"still here","date":1763784000123}"##,
         ])
         defer { Task { await server.close() } }
         let session = try JSONDecoder().decode(AuthSession.self, from: Data(##"{"token":"t","expiresAt":0,"user":\##(user)}"##.utf8))

@@ -109,6 +109,41 @@ public struct ChatAPI: Sendable {
         return try await self.call(.GET, path, token: token)
     }
 
+    // MARK: Rich chat (§9)
+
+    /// `GET /search?q=&room=&limit=`: messages with every word of `query`, best first, with highlight snippets.
+    public func search(_ query: String, room: String? = nil, limit: Int = 20, token: String) async throws -> [SearchHit] {
+        var path = "/search?q=\(Self.escape(query))&limit=\(limit)"
+        if let room { path += "&room=\(Self.escape(room))" }
+        let results: SearchResults = try await self.call(.GET, path, token: token)
+        return results.results
+    }
+
+    /// `GET /config`: the server's limits (no token needed).
+    public func config() async throws -> ServerLimits {
+        try await self.call(.GET, "/config")
+    }
+
+    /// `GET /users/{id}`: a profile with presence.
+    public func user(_ id: UUID, token: String) async throws -> UserDetails {
+        try await self.call(.GET, "/users/\(id.uuidString)", token: token)
+    }
+
+    /// `POST /attachments?name=`: uploads raw bytes; the server detects the type from them.
+    public func upload(_ bytes: Data, name: String, contentType: String = "application/octet-stream", token: String) async throws -> AttachmentPayload {
+        let reply = try await self.raw(.POST, "/attachments?name=\(Self.escape(name))", bytes: bytes, contentType: contentType, token: token)
+        do {
+            return try JSONDecoder().decode(AttachmentPayload.self, from: reply.body)
+        } catch {
+            throw ChatClientError.unexpectedResponse(status: reply.status, body: String(decoding: reply.body, as: UTF8.self))
+        }
+    }
+
+    /// `GET /attachments/{id}`: the bytes of an attachment I may see.
+    public func download(_ id: UUID, token: String) async throws -> Data {
+        try await self.raw(.GET, "/attachments/\(id.uuidString)", token: token).body
+    }
+
     // MARK: Plumbing
 
     /// Sends one request and decodes a 2xx answer as `T`.
@@ -135,7 +170,7 @@ public struct ChatAPI: Sendable {
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
-        } else if let bytes {
+        } else if let bytes, method != .GET {
             request.headers.add(name: "Content-Type", value: contentType ?? "application/octet-stream")
             request.body = .bytes(ByteBuffer(bytes: bytes))
         }

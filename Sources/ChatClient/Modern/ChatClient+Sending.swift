@@ -14,9 +14,35 @@ extension ChatClient {
     /// Throws ``ChatClientError/rejected(code:message:)`` when the server refuses it (`too_long`, `forbidden`…),
     /// and ``ChatClientError/stopped`` if ``stop()`` is called first. Cancelling the calling task does not
     /// withdraw a queued message.
+    ///
+    /// `replyTo` is the `seq` of an earlier message in the room; `attachments` are ids from ``upload(_:name:contentType:)``
+    /// (a message with attachments may have empty text, PROTOCOL.md §9.2).
     @discardableResult
-    public func send(_ text: String, to room: String, clientMsgID: String = ChatClient.makeClientMsgID()) async throws -> Ack {
-        try await self.submit(ClientFrame(type: "send", room: room, clientMsgID: clientMsgID, text: text))
+    public func send(
+        _ text: String, to room: String, replyTo: Int64? = nil, attachments: [UUID] = [],
+        clientMsgID: String = ChatClient.makeClientMsgID()
+    ) async throws -> Ack {
+        try await self.submit(ClientFrame(
+            type: "send", room: room, clientMsgID: clientMsgID, text: text, replyTo: replyTo,
+            attachments: attachments.isEmpty ? nil : attachments.map(\.uuidString)))
+    }
+
+    /// Replaces the text of my message `target` in `room` (§9.2); acknowledged and idempotent like a send.
+    @discardableResult
+    public func edit(_ target: Int64, in room: String, text: String, clientMsgID: String = ChatClient.makeClientMsgID()) async throws -> Ack {
+        try await self.submit(ClientFrame(type: "edit", room: room, clientMsgID: clientMsgID, text: text, target: target))
+    }
+
+    /// Deletes my message `target` in `room`, leaving a tombstone (§9.2).
+    @discardableResult
+    public func delete(_ target: Int64, in room: String, clientMsgID: String = ChatClient.makeClientMsgID()) async throws -> Ack {
+        try await self.submit(ClientFrame(type: "delete", room: room, clientMsgID: clientMsgID, target: target))
+    }
+
+    /// Toggles my reaction `emoji` on message `target` in `room` (§9.2): added if absent, removed if present.
+    @discardableResult
+    public func react(_ emoji: String, to target: Int64, in room: String, clientMsgID: String = ChatClient.makeClientMsgID()) async throws -> Ack {
+        try await self.submit(ClientFrame(type: "react", room: room, clientMsgID: clientMsgID, target: target, emoji: emoji))
     }
 
     /// Queues any acknowledged frame (send, edit, delete, react) and waits for its ack.
@@ -72,6 +98,21 @@ extension ChatClient {
     /// The direct room with `username`, created on first use.
     public func directRoom(with username: String) async throws -> RoomSummary {
         try await self.api.directRoom(with: username, token: self.token())
+    }
+
+    /// Searches my rooms (or only `room`) for messages with every word of `query` (§9.7).
+    public func search(_ query: String, room: String? = nil, limit: Int = 20) async throws -> [SearchHit] {
+        try await self.api.search(query, room: room, limit: limit, token: self.token())
+    }
+
+    /// Uploads a file for a later ``send(_:to:replyTo:attachments:clientMsgID:)`` (§9.3).
+    public func upload(_ bytes: Data, name: String, contentType: String = "application/octet-stream") async throws -> AttachmentPayload {
+        try await self.api.upload(bytes, name: name, contentType: contentType, token: self.token())
+    }
+
+    /// Downloads an attachment's bytes (§9.3).
+    public func download(_ attachment: UUID) async throws -> Data {
+        try await self.api.download(attachment, token: self.token())
     }
 
     /// One page of `room`'s history, oldest first; pass the smallest `seq` you have as `before` to page back.

@@ -22,7 +22,7 @@ public enum ChatEvent: Sendable {
     /// A member is typing in a room (§9.4); show it until 5 s pass without another, or their message arrives.
     case typing(room: String, user: SenderPayload)
     /// Who went online or offline (§9.5); `lastSeen` in milliseconds since 1970.
-    case presence([PresenceChange])
+    case presence([PresenceEntry])
     /// I was added to a room while connected (§9.6); its events follow.
     case joined(RoomSummary)
     /// I left a room (on any device); nothing more arrives from it.
@@ -30,21 +30,4 @@ public enum ChatEvent: Sendable {
     /// Something went wrong that no call is waiting for: a malformed frame, an error frame for no pending send,
     /// a rejected resume. The connection goes on.
     case error(ChatClientError)
-}
-
-/// One user's presence (PROTOCOL.md §9.5).
-public struct PresenceChange: Sendable, Equatable, Codable {
-    /// The user's id.
-    public var id: UUID
-    /// Whether at least one of their connections is open.
-    public var online: Bool
-    /// When they were last seen, in milliseconds since 1970, if ever.
-    public var lastSeen: Int64?
-
-    /// A presence change.
-    public init(id: UUID, online: Bool, lastSeen: Int64? = nil) {
-        self.id = id
-        self.online = online
-        self.lastSeen = lastSeen
-    }
 }

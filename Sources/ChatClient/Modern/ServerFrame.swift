@@ -12,7 +12,7 @@ enum ServerFrame: Sendable {
     case error(ErrorFrame)
     case receipt(ReceiptFrame)
     case typing(room: String, user: SenderPayload)
-    case presence([PresenceChange])
+    case presence([PresenceEntry])
     case joined(RoomSummary)
     case left(room: String)
     case pong
@@ -20,24 +20,6 @@ enum ServerFrame: Sendable {
 
     private struct Envelope: Decodable {
         var type: String
-        var clientMsgID: String?
-    }
-
-    private struct Typing: Decodable {
-        var room: String
-        var user: SenderPayload
-    }
-
-    private struct Presence: Decodable {
-        var users: [PresenceChange]
-    }
-
-    private struct Joined: Decodable {
-        var room: RoomSummary
-    }
-
-    private struct Left: Decodable {
-        var room: String
     }
 
     /// Decodes one text frame; throws ``ChatClientError/malformedFrame(_:reason:)`` for anything that is not a
@@ -54,18 +36,20 @@ enum ServerFrame: Sendable {
         do {
             switch envelope.type {
             case "hello": return .hello(try decoder.decode(HelloFrame.self, from: data))
-            case "message": return .message(try decoder.decode(MessagePayload.self, from: data), clientMsgID: envelope.clientMsgID)
+            case "message":
+                let frame = try decoder.decode(MessageFrame.self, from: data)
+                return .message(frame.event, clientMsgID: frame.clientMsgID)
             case "ack": return .ack(try decoder.decode(AckFrame.self, from: data))
             case "resumed": return .resumed(try decoder.decode(ResumedFrame.self, from: data))
             case "history": return .history(try decoder.decode(HistoryFrame.self, from: data))
             case "error": return .error(try decoder.decode(ErrorFrame.self, from: data))
             case "receipt": return .receipt(try decoder.decode(ReceiptFrame.self, from: data))
             case "typing":
-                let typing = try decoder.decode(Typing.self, from: data)
+                let typing = try decoder.decode(TypingFrame.self, from: data)
                 return .typing(room: typing.room, user: typing.user)
-            case "presence": return .presence(try decoder.decode(Presence.self, from: data).users)
-            case "joined": return .joined(try decoder.decode(Joined.self, from: data).room)
-            case "left": return .left(room: try decoder.decode(Left.self, from: data).room)
+            case "presence": return .presence(try decoder.decode(PresenceFrame.self, from: data).users)
+            case "joined": return .joined(try decoder.decode(JoinedFrame.self, from: data).room)
+            case "left": return .left(room: try decoder.decode(LeftFrame.self, from: data).room)
             case "pong": return .pong
             default: return .unknown(type: envelope.type)
             }
