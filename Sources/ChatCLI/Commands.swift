@@ -85,7 +85,7 @@ extension ChatCommand {
         @OptionGroup var connection: ConnectionOptions
         @Option(name: .long, help: "Room id, name, or @user.") var room = "lobby"
         @Option(name: .long, help: "How many earlier messages to print first.") var history = 10
-        @Option(name: .long, help: "Exit after this many new events.") var count: Int?
+        @Option(name: .long, help: "Exit after this many new events (0: print the history and exit).") var count: Int?
         @Flag(name: .long, help: "One JSON object per line (the §9.1 event).") var json = false
 
         func run() async throws {
@@ -98,6 +98,7 @@ extension ChatCommand {
                     for message in page.messages { self.print(message) }
                     lastSeq = page.messages.last?.seq ?? lastSeq
                 }
+                if self.count == 0 { return }
                 await client.follow(room: room.id, after: lastSeq)
                 var remaining = self.count
                 for await event in await client.connect() {
