@@ -14,6 +14,9 @@ let package = Package(
         .executable(name: "chat-server", targets: ["ChatServerMain"]),
         .executable(name: "chat-bench", targets: ["ChatBench"]),
         .library(name: "ChatProtocol", targets: ["ChatProtocol"]),
+        .library(name: "ChatClient", targets: ["ChatClient"]),
+        .library(name: "ChatAppModel", targets: ["ChatAppModel"]),
+        .executable(name: "chat", targets: ["ChatCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/vapor/vapor.git", from: "4.122.3"),
@@ -30,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/vapor/websocket-kit.git", from: "2.16.2"),
     ],
     targets: [
         .target(
@@ -97,6 +101,34 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "ChatClient",
+            dependencies: [
+                "ChatProtocol",
+                .product(name: "WebSocketKit", package: "websocket-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "ChatCLI",
+            dependencies: [
+                "ChatClient", "ChatProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ChatAppModel",
+            dependencies: ["ChatClient", "ChatProtocol"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "ChatTestSupport",
             dependencies: [
                 "ChatServer",
@@ -146,6 +178,23 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ChatClientTests",
+            dependencies: [
+                "ChatClient", "ChatTestSupport", "ChatProtocol", "ChatServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ChatAppModelTests",
+            dependencies: ["ChatAppModel", "ChatClient", "ChatTestSupport", "ChatProtocol", "ChatServer"],
             swiftSettings: swiftSettings
         ),
     ]

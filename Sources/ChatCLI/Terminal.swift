@@ -1,0 +1,108 @@
+import ChatProtocol
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Output for people or for scripts: colour only on a terminal (and never with `NO_COLOR`).
+enum Terminal {
+    static let isOutputTTY = isatty(STDOUT_FILENO) == 1
+    static let isInputTTY = isatty(STDIN_FILENO) == 1
+    static let useColor = isOutputTTY && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+
+    private static let palette = [31, 32, 33, 34, 35, 36, 91, 92, 93, 94, 95, 96]
+
+    static func paint(_ text: String, _ code: Int) -> String {
+        useColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    static func dim(_ text: String) -> String { paint(text, 2) }
+    static func bold(_ text: String) -> String { paint(text, 1) }
+
+    /// The same colour for a name every time.
+    static func colored(name: String) -> String {
+        let hash = name.unicodeScalars.reduce(UInt32(5381)) { ($0 &* 33) &+ $1.value }
+        return paint(name, palette[Int(hash % UInt32(palette.count))])
+    }
+
+    /// `HH:mm` for milliseconds since 1970.
+    static func time(milliseconds: Int64) -> String {
+        time(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
+    static func time(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm"
+        return formatter.string(from: date)
+    }
+
+    /// Writes one line to standard output at once (so lines from two tasks never interleave).
+    static func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data(("chat: " + text + "\n").utf8))
+    }
+
+    /// Reads a password from the terminal without echoing it; from a pipe, reads one line.
+    static func readPassword(prompt: String) -> String? {
+        FileHandle.standardError.write(Data(prompt.utf8))
+        guard isInputTTY else { return readLine(strippingNewline: true) }
+        var original = termios()
+        tcgetattr(STDIN_FILENO, &original)
+        var silent = original
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        defer {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+        return readLine(strippingNewline: true)
+    }
+
+    /// One JSON object per line, keys sorted.
+    static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
+    }
+
+    /// A message as one line: `[12:30] ann: hello`, with edits, deletes and reactions described.
+    static func render(_ message: MessagePayload, roomLabel: String? = nil) -> String {
+        let prefix = (roomLabel.map { dim("[\($0)] ") } ?? "") + dim("[\(time(milliseconds: message.date))]")
+        let name = colored(name: message.sender.name)
+        switch message.kind {
+        case "edit": return "\(prefix) \(dim("\(message.sender.name) edited #\(message.target ?? 0):")) \(message.text)"
+        case "delete": return "\(prefix) \(dim("\(message.sender.name) deleted #\(message.target ?? 0)"))"
+        case "reaction":
+            let verb = message.added == false ? "removed" : "reacted"
+            return "\(prefix) \(dim("\(message.sender.name) \(verb) \(message.emoji ?? "") on #\(message.target ?? 0)"))"
+        default:
+            var text = message.deleted == true ? dim("(deleted)") : message.text
+            if let quote = message.replyTo { text = dim("↪ \(quote.sender.name): \(quote.text.prefix(40)) │ ") + text }
+            for attachment in message.attachments ?? [] { text += dim(" [\(attachment.name), \(attachment.size) bytes]") }
+            if message.editedAt != nil { text += dim(" (edited)") }
+            if let reactions = message.reactions, !reactions.isEmpty {
+                text += " " + reactions.map { "\($0.emoji)\($0.users.count)" }.joined(separator: " ")
+            }
+            return "\(prefix) \(name): \(text)"
+        }
+    }
+}
+
+/// Lines typed on standard input, read on a thread of their own (`readLine` blocks).
+enum StandardInput {
+    static func lines() -> AsyncStream<String> {
+        AsyncStream { continuation in
+            let thread = Thread {
+                while let line = readLine(strippingNewline: true) { continuation.yield(line) }
+                continuation.finish()
+            }
+            thread.start()
+        }
+    }
+}

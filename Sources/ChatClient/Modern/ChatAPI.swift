@@ -1,0 +1,205 @@
+import AsyncHTTPClient
+import ChatProtocol
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// The HTTP half of the modern protocol (`/api/v1`, PROTOCOL.md §6, §7, §9.3, §9.7), one method per endpoint.
+///
+/// Stateless apart from the address: pass the token of an ``AuthSession`` to the calls that need one. Errors are
+/// ``ChatClientError``s: `.server` with the protocol's `code` for an `/api/v1` error body, `.unreachable` when
+/// no server answered.
+public struct ChatAPI: Sendable {
+    /// The server this talks to.
+    public let server: ServerAddress
+    let http: HTTPClient
+    let timeout: TimeAmount
+
+    /// The HTTP client every ``ChatAPI`` uses unless given another: AsyncHTTPClient's defaults, except that a
+    /// connection that cannot be made fails the request at once instead of being retried until its deadline, so
+    /// "the server is down" is an answer and not a 30-second wait. Lives as long as the process.
+    public static let sharedHTTPClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(10)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
+    /// A client for `server`, on ``sharedHTTPClient`` unless you pass one.
+    public init(server: ServerAddress, http: HTTPClient = ChatAPI.sharedHTTPClient, timeout: TimeAmount = .seconds(30)) {
+        self.server = server
+        self.http = http
+        self.timeout = timeout
+    }
+
+    // MARK: Accounts (§6)
+
+    /// `POST /register`: creates an account and signs in.
+    public func register(username: String, password: String, displayName: String? = nil) async throws -> AuthSession {
+        try await self.call(.POST, "/register", body: RegisterRequest(username: username, password: password, displayName: displayName))
+    }
+
+    /// `POST /login`. A wrong password or an unknown user is `.server(status: 401, code: "invalid_credentials")`.
+    public func login(username: String, password: String) async throws -> AuthSession {
+        try await self.call(.POST, "/login", body: LoginRequest(username: username, password: password))
+    }
+
+    /// `POST /logout`: the token stops working at once.
+    public func logout(token: String) async throws {
+        _ = try await self.raw(.POST, "/logout", token: token)
+    }
+
+    /// `GET /me`.
+    public func me(token: String) async throws -> UserProfile {
+        try await self.call(.GET, "/me", token: token)
+    }
+
+    /// `PATCH /me`: changes only the fields given.
+    public func updateProfile(_ update: ProfileUpdate, token: String) async throws -> UserProfile {
+        try await self.call(.PATCH, "/me", body: update, token: token)
+    }
+
+    /// `GET /users?query=`: up to 50 profiles whose username or display name contains `query`.
+    public func users(matching query: String, token: String) async throws -> [UserProfile] {
+        try await self.call(.GET, "/users?query=\(Self.escape(query))", token: token)
+    }
+
+    // MARK: Rooms (§7)
+
+    /// `GET /rooms`: my rooms, most recent activity first.
+    public func rooms(token: String) async throws -> [RoomSummary] {
+        try await self.call(.GET, "/rooms", token: token)
+    }
+
+    /// `GET /rooms/public`: every channel.
+    public func publicRooms(token: String) async throws -> [ChannelSummary] {
+        try await self.call(.GET, "/rooms/public", token: token)
+    }
+
+    /// `POST /rooms`: a new channel or group.
+    public func createRoom(_ request: CreateRoomRequest, token: String) async throws -> RoomSummary {
+        try await self.call(.POST, "/rooms", body: request, token: token)
+    }
+
+    /// `POST /rooms/{id}/join` (channels only).
+    public func join(room: String, token: String) async throws -> RoomSummary {
+        try await self.call(.POST, "/rooms/\(Self.escape(room))/join", token: token)
+    }
+
+    /// `POST /rooms/{id}/leave`.
+    public func leave(room: String, token: String) async throws {
+        _ = try await self.raw(.POST, "/rooms/\(Self.escape(room))/leave", token: token)
+    }
+
+    /// `POST /rooms/{id}/invite`.
+    public func invite(username: String, to room: String, token: String) async throws {
+        _ = try await self.raw(.POST, "/rooms/\(Self.escape(room))/invite", body: UsernameRequest(username: username), token: token)
+    }
+
+    /// `POST /dms`: the direct room with `username`, created on first use.
+    public func directRoom(with username: String, token: String) async throws -> RoomSummary {
+        try await self.call(.POST, "/dms", body: UsernameRequest(username: username), token: token)
+    }
+
+    /// `GET /rooms/{id}/messages?before=&limit=`: one page, oldest first; pass the smallest `seq` you have as
+    /// `before` to go further back.
+    public func history(room: String, before: Int64? = nil, limit: Int = 50, token: String) async throws -> HistoryPage {
+        var path = "/rooms/\(Self.escape(room))/messages?limit=\(limit)"
+        if let before { path += "&before=\(before)" }
+        return try await self.call(.GET, path, token: token)
+    }
+
+    // MARK: Rich chat (§9)
+
+    /// `GET /search?q=&room=&limit=`: messages with every word of `query`, best first, with highlight snippets.
+    public func search(_ query: String, room: String? = nil, limit: Int = 20, token: String) async throws -> [SearchHit] {
+        var path = "/search?q=\(Self.escape(query))&limit=\(limit)"
+        if let room { path += "&room=\(Self.escape(room))" }
+        let results: SearchResults = try await self.call(.GET, path, token: token)
+        return results.results
+    }
+
+    /// `GET /config`: the server's limits (no token needed).
+    public func config() async throws -> ServerLimits {
+        try await self.call(.GET, "/config")
+    }
+
+    /// `GET /users/{id}`: a profile with presence.
+    public func user(_ id: UUID, token: String) async throws -> UserDetails {
+        try await self.call(.GET, "/users/\(id.uuidString)", token: token)
+    }
+
+    /// `POST /attachments?name=`: uploads raw bytes; the server detects the type from them.
+    public func upload(_ bytes: Data, name: String, contentType: String = "application/octet-stream", token: String) async throws -> AttachmentPayload {
+        let reply = try await self.raw(.POST, "/attachments?name=\(Self.escape(name))", bytes: bytes, contentType: contentType, token: token)
+        do {
+            return try JSONDecoder().decode(AttachmentPayload.self, from: reply.body)
+        } catch {
+            throw ChatClientError.unexpectedResponse(status: reply.status, body: String(decoding: reply.body, as: UTF8.self))
+        }
+    }
+
+    /// `GET /attachments/{id}`: the bytes of an attachment I may see.
+    public func download(_ id: UUID, token: String) async throws -> Data {
+        try await self.raw(.GET, "/attachments/\(id.uuidString)", token: token).body
+    }
+
+    // MARK: Plumbing
+
+    /// Sends one request and decodes a 2xx answer as `T`.
+    func call<T: Decodable>(
+        _ method: HTTPMethod, _ path: String, body: (any Encodable & Sendable)? = nil, token: String? = nil
+    ) async throws -> T {
+        let reply = try await self.raw(method, path, body: body, token: token)
+        do {
+            return try JSONDecoder().decode(T.self, from: reply.body)
+        } catch {
+            throw ChatClientError.unexpectedResponse(status: reply.status, body: String(decoding: reply.body, as: UTF8.self))
+        }
+    }
+
+    /// Sends one request; a non-2xx answer becomes the matching ``ChatClientError``.
+    func raw(
+        _ method: HTTPMethod, _ path: String, body: (any Encodable & Sendable)? = nil, bytes: Data? = nil,
+        contentType: String? = nil, token: String? = nil, headers extra: [(String, String)] = []
+    ) async throws -> (status: Int, headers: HTTPHeaders, body: Data) {
+        var request = HTTPClientRequest(url: self.server.httpBase + "/api/v1" + path)
+        request.method = method
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        for (name, value) in extra { request.headers.add(name: name, value: value) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+        } else if let bytes, method != .GET {
+            request.headers.add(name: "Content-Type", value: contentType ?? "application/octet-stream")
+            request.body = .bytes(ByteBuffer(bytes: bytes))
+        }
+        let status: Int
+        let headers: HTTPHeaders
+        let data: Data
+        do {
+            let response = try await self.http.execute(request, timeout: self.timeout)
+            let collected = try await response.body.collect(upTo: 64 << 20)
+            status = Int(response.status.code)
+            headers = response.headers
+            data = Data(collected.readableBytesView)
+        } catch {
+            throw ChatClientError.unreachable(String(describing: error))
+        }
+        guard (200..<300).contains(status) else {
+            if let error = try? JSONDecoder().decode(APIErrorBody.self, from: data) {
+                if status == 401, error.code == "unauthorized" { throw ChatClientError.unauthorized }
+                throw ChatClientError.server(status: status, code: error.code, message: error.message)
+            }
+            throw ChatClientError.unexpectedResponse(status: status, body: String(decoding: data, as: UTF8.self))
+        }
+        return (status, headers, data)
+    }
+
+    /// Percent-escapes a path segment or query value.
+    static func escape(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}

@@ -1,0 +1,48 @@
+import ChatProtocol
+
+/// The frames sent but not yet acknowledged, in the order they were sent, with whoever waits for each ack.
+///
+/// Every entry keeps its `clientMsgID` for life, so a resend after a reconnection (or after a `rate_limited`
+/// answer) is recognised by the server as the same message (PROTOCOL.md §8.3): delivered exactly once.
+struct Outbox {
+    struct Entry {
+        var frame: ClientFrame
+        var waiters: [CheckedContinuation<Ack, any Error>]
+    }
+
+    private(set) var order: [String] = []
+    private var entries: [String: Entry] = [:]
+
+    var isEmpty: Bool { self.order.isEmpty }
+    var count: Int { self.order.count }
+
+    /// The frames to send again after a reconnection, oldest first.
+    var frames: [ClientFrame] { self.order.compactMap { self.entries[$0]?.frame } }
+
+    func frame(for clientMsgID: String) -> ClientFrame? { self.entries[clientMsgID]?.frame }
+
+    /// Adds a frame (or, for a `clientMsgID` already waiting, one more waiter). Returns whether it is new.
+    mutating func add(_ frame: ClientFrame, clientMsgID: String, waiter: CheckedContinuation<Ack, any Error>) -> Bool {
+        if self.entries[clientMsgID] != nil {
+            self.entries[clientMsgID]?.waiters.append(waiter)
+            return false
+        }
+        self.order.append(clientMsgID)
+        self.entries[clientMsgID] = Entry(frame: frame, waiters: [waiter])
+        return true
+    }
+
+    /// Removes the entry and answers its waiters. Returns whether there was one.
+    @discardableResult
+    mutating func resolve(_ clientMsgID: String, with result: Result<Ack, any Error>) -> Bool {
+        guard let entry = self.entries.removeValue(forKey: clientMsgID) else { return false }
+        self.order.removeAll { $0 == clientMsgID }
+        for waiter in entry.waiters { waiter.resume(with: result) }
+        return true
+    }
+
+    /// Fails every entry (the client stops).
+    mutating func failAll(_ error: any Error) {
+        for id in self.order { self.resolve(id, with: .failure(error)) }
+    }
+}

@@ -1,0 +1,92 @@
+import ChatProtocol
+import Foundation
+
+/// The messages of one room as a client shows them: `message` events in `seq` order, with the edits, deletes and
+/// reactions that target them applied (PROTOCOL.md §9.1).
+///
+/// Applying an event twice changes nothing, so a page of history and the live stream can overlap. An event
+/// whose target is not loaded is ignored: history always shows a message in its current state.
+public struct Timeline: Sendable, Equatable {
+    /// The loaded messages, oldest first.
+    public private(set) var messages: [MessagePayload] = []
+
+    /// An empty timeline.
+    public init() {}
+
+    /// The smallest loaded `seq`: the `before` of the next history page.
+    public var oldestSeq: Int64? { self.messages.first?.seq }
+
+    /// The message with `seq`, if loaded.
+    public func message(seq: Int64) -> MessagePayload? {
+        self.index(of: seq).map { self.messages[$0] }
+    }
+
+    /// Applies one event; returns the `seq` of the message it added or changed, or `nil` if nothing changed.
+    @discardableResult
+    public mutating func apply(_ event: MessagePayload) -> Int64? {
+        switch event.kind {
+        case "message":
+            guard self.index(of: event.seq) == nil else { return nil }
+            let position = self.messages.firstIndex { $0.seq > event.seq } ?? self.messages.endIndex
+            self.messages.insert(event, at: position)
+            return event.seq
+        case "edit":
+            return self.update(event.target) { message in
+                guard message.deleted != true else { return }
+                message.text = event.text
+                message.editedAt = event.date
+            }
+        case "delete":
+            return self.update(event.target) { message in
+                message.deleted = true
+                message.text = ""
+                message.attachments = nil
+                message.reactions = nil
+            }
+        case "reaction":
+            guard let emoji = event.emoji else { return nil }
+            return self.update(event.target) { message in
+                var reactions = message.reactions ?? []
+                var users = reactions.first { $0.emoji == emoji }?.users ?? []
+                if event.added == false {
+                    users.removeAll { $0 == event.sender.id }
+                } else if !users.contains(event.sender.id) {
+                    users.append(event.sender.id)
+                }
+                if let index = reactions.firstIndex(where: { $0.emoji == emoji }) {
+                    if users.isEmpty { reactions.remove(at: index) } else { reactions[index].users = users }
+                } else if !users.isEmpty {
+                    reactions.append(ReactionPayload(emoji: emoji, users: users))
+                }
+                message.reactions = reactions.isEmpty ? nil : reactions
+            }
+        default:
+            return nil  // a kind this client does not know: its seq still counts, nothing to show
+        }
+    }
+
+    /// Applies a page of history (oldest first), older or newer than what is loaded.
+    public mutating func apply(page: [MessagePayload]) {
+        for event in page { self.apply(event) }
+    }
+
+    private func index(of seq: Int64) -> Int? {
+        // Binary search: messages are sorted by seq.
+        var low = 0
+        var high = self.messages.count - 1
+        while low <= high {
+            let middle = (low + high) / 2
+            let found = self.messages[middle].seq
+            if found == seq { return middle }
+            if found < seq { low = middle + 1 } else { high = middle - 1 }
+        }
+        return nil
+    }
+
+    private mutating func update(_ target: Int64?, _ change: (inout MessagePayload) -> Void) -> Int64? {
+        guard let target, let index = self.index(of: target) else { return nil }
+        let before = self.messages[index]
+        change(&self.messages[index])
+        return self.messages[index] == before ? nil : target
+    }
+}

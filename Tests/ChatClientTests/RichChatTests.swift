@@ -1,0 +1,98 @@
+import ChatClient
+import ChatProtocol
+import ChatServer
+import ChatTestSupport
+import Foundation
+import Testing
+
+@Suite("ChatClient and rich chat (PROTOCOL.md §9)")
+struct RichChatTests {
+    @Test("edit, react, reply and delete arrive as events; a timeline applies them once each")
+    func eventsOfTheSequence() async throws {
+        try await withTestServer { server in
+            // setup
+            let ann = try await server.client(registering: "ann")
+            let bob = try await server.client(registering: "bob")
+            let annEvents = EventRecorder(await ann.connect())
+            let bobEvents = EventRecorder(await bob.connect())
+            try await annEvents.waitUntilConnected()
+            try await bobEvents.waitUntilConnected()
+            // act
+            let original = try await ann.send("see you at 8", to: "lobby")
+            try await ann.edit(original.seq, in: "lobby", text: "see you at 9")
+            try await bob.react("👍", to: original.seq, in: "lobby")
+            let reply = try await bob.send("ok", to: "lobby", replyTo: original.seq)
+            try await ann.delete(original.seq, in: "lobby")
+            let last = try await ann.send("done", to: "lobby")
+            try await annEvents.ownReceipt(for: last, from: ann)
+            // validate: bob's timeline from the live events, applied twice, equals the one from history
+            var events: [MessagePayload] = []
+            try await bobEvents.next("the last message") { event in
+                if case .message(let message, _) = event { events.append(message) }
+                if case .message(let message, _) = event { return message.text == "done" }
+                return false
+            }
+            #expect(events.map(\.kind) == ["message", "edit", "reaction", "message", "delete", "message"])
+            var live = Timeline()
+            live.apply(page: events)
+            live.apply(page: events)
+            var loaded = Timeline()
+            loaded.apply(page: try await bob.history(room: "lobby").messages)
+            #expect(live.messages.map(\.seq) == [original.seq, reply.seq, last.seq])
+            #expect(live.message(seq: original.seq)?.deleted == true && live.message(seq: original.seq)?.text == "")
+            #expect(live.message(seq: reply.seq)?.replyTo?.seq == original.seq)
+            #expect(loaded.messages.map(\.seq) == live.messages.map(\.seq))
+            #expect(loaded.message(seq: original.seq)?.deleted == true)
+            await ann.stop()
+            await bob.stop()
+        }
+    }
+
+    @Test("an edit and a reaction before the delete show in the timeline")
+    func timelineEditAndReaction() throws {
+        let ann = SenderPayload(id: UUID(), name: "ann")
+        let bob = SenderPayload(id: UUID(), name: "bob")
+        var timeline = Timeline()
+        timeline.apply(MessagePayload(room: "r", seq: 1, id: UUID(), sender: ann, text: "hi", date: 1))
+        timeline.apply(MessagePayload(room: "r", seq: 2, id: UUID(), sender: ann, kind: "edit", text: "hello", date: 2, target: 1))
+        timeline.apply(MessagePayload(room: "r", seq: 3, id: UUID(), sender: bob, kind: "reaction", text: "", date: 3, target: 1, emoji: "👍", added: true))
+        timeline.apply(MessagePayload(room: "r", seq: 3, id: UUID(), sender: bob, kind: "reaction", text: "", date: 3, target: 1, emoji: "👍", added: true))
+        timeline.apply(MessagePayload(room: "r", seq: 4, id: UUID(), sender: ann, kind: "future-kind", text: "", date: 4))
+        #expect(timeline.messages.count == 1)
+        #expect(timeline.message(seq: 1)?.text == "hello" && timeline.message(seq: 1)?.editedAt == 2)
+        #expect(timeline.message(seq: 1)?.reactions == [ReactionPayload(emoji: "👍", users: [bob.id])])
+        timeline.apply(MessagePayload(room: "r", seq: 5, id: UUID(), sender: bob, kind: "reaction", text: "", date: 5, target: 1, emoji: "👍", added: false))
+        #expect(timeline.message(seq: 1)?.reactions == nil)
+    }
+
+    @Test("attachments upload and download; search finds words; typing reaches the other member")
+    func attachmentsSearchTyping() async throws {
+        try await withTestServer { server in
+            let ann = try await server.client(registering: "ann")
+            let bob = try await server.client(registering: "bob")
+            let annEvents = EventRecorder(await ann.connect())
+            let bobEvents = EventRecorder(await bob.connect())
+            try await annEvents.waitUntilConnected()
+            try await bobEvents.waitUntilConnected()
+            // attachments
+            let bytes = Data("just some notes\n".utf8)
+            let attachment = try await ann.upload(bytes, name: "notes.txt", contentType: "text/plain")
+            #expect(attachment.name == "notes.txt" && attachment.size == Int64(bytes.count))
+            let sent = try await ann.send("", to: "lobby", attachments: [attachment.id])
+            #expect(try await bob.download(attachment.id) == bytes)
+            // search
+            let hello = try await ann.send("hello everyone", to: "lobby")
+            let hits = try await bob.search("hel")
+            #expect(hits.map(\.message.seq) == [hello.seq])
+            #expect(hits.first?.snippet.contains { $0.match == true && $0.text.lowercased().hasPrefix("hel") } == true)
+            // typing
+            await ann.typing(in: "lobby")
+            let typing = try await bobEvents.next("ann typing") { if case .typing("lobby", let user) = $0 { user.name == "ann" } else { false } }
+            #expect({ if case .typing = typing { true } else { false } }())
+            try await annEvents.ownReceipt(for: hello, from: ann)
+            _ = sent
+            await ann.stop()
+            await bob.stop()
+        }
+    }
+}
