@@ -11,8 +11,10 @@ struct CLIConfig: Codable, Equatable {
         if let override { return override }
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["CHAT_CONFIG"], !path.isEmpty { return path }
+        // $HOME first: NSHomeDirectory() on Linux reads the password database and ignores it.
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".config")
+            ?? (home as NSString).appendingPathComponent(".config")
         return (base as NSString).appendingPathComponent("swiftchat/config.json")
     }
 
