@@ -86,6 +86,7 @@ public struct FluentMessageStore: MessageStore {
                 .filter(\.$room == room.rawValue)
                 .filter(\.$seq > seq)
                 .filter(\.$kind == EventKind.message.rawValue)
+                .filter(\.$deleted == false)
                 .filter(\.$senderID != reader)
                 .count())
     }

@@ -103,6 +103,12 @@ public struct FluentRoomDirectory: RoomDirectory {
             .filter(\.$roomID == room.rawValue).filter(\.$userID == user).first()?.lastReadSeq
     }
 
+    public func readPositions(in room: RoomID) async throws -> [(user: UUID, seq: Int64)] {
+        try await MembershipRecord.query(on: self.database)
+            .filter(\.$roomID == room.rawValue).filter(\.$lastReadSeq > 0)
+            .all().map { ($0.userID, $0.lastReadSeq) }
+    }
+
     public func markRead(_ user: UUID, in room: RoomID, upTo seq: Int64) async throws -> Int64? {
         guard let membership = try await MembershipRecord.query(on: self.database)
             .filter(\.$roomID == room.rawValue).filter(\.$userID == user).first()

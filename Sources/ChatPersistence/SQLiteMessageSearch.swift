@@ -52,7 +52,7 @@ public struct SQLiteMessageSearch: MessageSearch {
             """
         let rows = try await self.database.raw(query).all()
         return try rows.map { row in
-            let message = try row.decode(model: MessageRecord.self).storedMessage()
+            let message = try row.decode(fluentModel: MessageRecord.self).storedMessage()
             let snippet = try row.decode(column: "search_snippet", as: String.self)
             return SearchMatch(message: message, snippet: SnippetPart.pieces(of: snippet))
         }

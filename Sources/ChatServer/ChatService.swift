@@ -47,6 +47,13 @@ public final class ChatService: Sendable {
         self.tcpPort = tcpPort
     }
 
+    /// The host part of a URL that reaches a listener bound to `host` from this machine: loopback for a wildcard
+    /// address, brackets around an IPv6 literal.
+    static func urlHost(reaching host: String) -> String {
+        if ["0.0.0.0", "::"].contains(host) { return "127.0.0.1" }
+        return host.contains(":") ? "[\(host)]" : host
+    }
+
     /// Opens (and if needed creates and migrates) the database, then starts both listeners.
     public static func start(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "swiftchat")) async throws -> ChatService {
         var logger = logger
@@ -79,18 +86,20 @@ public final class ChatService: Sendable {
                 host: configuration.host, port: configuration.tcpPort, group: application.eventLoopGroup, lobby: lobby,
                 legacyText: legacyText, configuration: configuration)
             let httpPort = application.http.server.shared.localAddress?.port ?? configuration.port
+            let localURL = "http://\(Self.urlHost(reaching: configuration.host)):\(httpPort)"
             if configuration.publicURL.isEmpty {
-                legacyText.setPublicURL("http://\(configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host):\(httpPort)")
+                legacyText.setPublicURL(localURL)
             }
             let tcpPort = tcp.port ?? configuration.tcpPort
             logger.notice("HTTP and WebSocket listening on http://\(configuration.host):\(httpPort) (/chat, /echo/?id=NAME, /api/v1)")
             logger.notice("TCP text protocol listening on \(configuration.host):\(tcpPort) (iam:NAME, msg:TEXT)")
             var bot: EchoBot?
             if configuration.demoBot {
-                let local = ["0.0.0.0", "::"].contains(configuration.host) ? "127.0.0.1" : configuration.host
                 bot = EchoBot(
-                    baseURL: "http://\(local):\(httpPort)", client: application.client, eventLoops: application.eventLoopGroup,
-                    dataDirectory: configuration.dataDirectory, logger: logger)
+                    baseURL: localURL, client: application.client,
+                    accounts: endpoints.accounts.accounts, directory: endpoints.accounts.directory,
+                    hashPassword: { [application] in try await application.password.async.hash($0).get() },
+                    eventLoops: application.eventLoopGroup, dataDirectory: configuration.dataDirectory, logger: logger)
                 bot?.start()
             }
             return ChatService(application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, writer: writer, bot: bot, presence: endpoints.modern.presence, background: endpoints.modern.background, logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)

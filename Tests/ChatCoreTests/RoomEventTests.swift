@@ -61,7 +61,8 @@ struct RoomEventTests {
         #expect(reply.replyTo == Quote(seq: 1, sender: self.alice, text: String(repeating: "x", count: Quote.maxCharacters)))
         _ = await outcome(room, MessageDraft(sender: self.alice, body: .delete(target: 1)))
         #expect(await store.message(in: "r", seq: 5)?.replyTo?.text == "")
-        #expect(await store.unreadCount(in: "r", after: 0, for: self.bob.id) == 1)
+        // the deleted message no longer counts as unread for bob; his own reply never did
+        #expect(await store.unreadCount(in: "r", after: 0, for: self.bob.id) == 0)
         #expect(await store.lastMessage(in: "r")?.seq == 5)
     }
 

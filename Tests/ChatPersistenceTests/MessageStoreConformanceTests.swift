@@ -16,23 +16,35 @@ struct StoreFixture: Sendable {
 
 /// An empty SQLite file, migrated, opened the way the server opens it.
 let sqliteFixture = StoreFixture(name: "SQLite file") {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite").path
-    let databases = Databases(threadPool: NIOThreadPool.singleton, on: MultiThreadedEventLoopGroup.singleton)
-    databases.use(.sqlite(.file(path)), as: .sqlite)
-    let logger = Logger(label: "store-test")
-    let loop = MultiThreadedEventLoopGroup.singleton.next()
-    let database = databases.database(logger: logger, on: loop)!
-    let migrations = Migrations()
-    migrations.add(ChatMigrations.all)
-    let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: loop)
-    try await migrator.setupIfNeeded().get()
-    try await migrator.prepareBatch().get()
-    let writer = try await SQLiteWriteConnection.open(path: path, threadPool: NIOThreadPool.singleton, on: loop, logger: logger)
-    return (FluentMessageStore(database: database, writer: writer.writer), {
-        await writer.close()
-        await databases.shutdownAsync()
-        try? FileManager.default.removeItem(atPath: path)
-    })
+    let file = try await MigratedSQLiteFile.open()
+    return (file.store, file.close)
+}
+
+/// A migrated SQLite file in the temporary directory: its store, its read handle for raw SQL, and how to remove it.
+struct MigratedSQLiteFile: Sendable {
+    let store: FluentMessageStore
+    let database: any Database
+    let close: @Sendable () async -> Void
+
+    static func open() async throws -> MigratedSQLiteFile {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite").path
+        let databases = Databases(threadPool: NIOThreadPool.singleton, on: MultiThreadedEventLoopGroup.singleton)
+        databases.use(.sqlite(.file(path)), as: .sqlite)
+        let logger = Logger(label: "store-test")
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let database = databases.database(logger: logger, on: loop)!
+        let migrations = Migrations()
+        migrations.add(ChatMigrations.all)
+        let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: loop)
+        try await migrator.setupIfNeeded().get()
+        try await migrator.prepareBatch().get()
+        let writer = try await SQLiteWriteConnection.open(path: path, threadPool: NIOThreadPool.singleton, on: loop, logger: logger)
+        return MigratedSQLiteFile(store: FluentMessageStore(database: database, writer: writer.writer), database: database) {
+            await writer.close()
+            await databases.shutdownAsync()
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
 }
 
 let inMemoryFixture = StoreFixture(name: "in memory") {
@@ -132,6 +144,8 @@ extension MessageStoreConformanceTests {
         #expect(page[1].replyTo?.text == "")
         #expect(page[2].kind == .edit && page[2].text.isEmpty)
         #expect(!page.contains { $0.text.contains("secret") })
+        // a deleted message is no longer unread
+        #expect(try await store.unreadCount(in: "r", after: 0, for: bob.id) == 0)
         await close()
     }
 }

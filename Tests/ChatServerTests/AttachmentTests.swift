@@ -53,6 +53,18 @@ struct AttachmentTests {
         }
     }
 
+    @Test("GET /config advertises the limits without a login: 10 MiB uploads, four image types, any file")
+    func advertisedLimits() async throws {
+        try await withTestServer { server in
+            let reply = try await server.api.get("/config")
+            #expect(reply.status == 200)
+            let limits = try reply.decode(ServerLimits.self)
+            #expect(limits.maxUploadBytes == 10_485_760 && limits.filesAllowed && limits.maxAttachments == 10)
+            #expect(Set(limits.imageTypes) == ["image/png", "image/jpeg", "image/gif", "image/webp"])
+            #expect(limits.maxMessageBytes == server.configuration.maxMessageBytes && !limits.version.isEmpty)
+        }
+    }
+
     @Test("any other file is a download; multipart works")
     func filesAndMultipart() async throws {
         try await withTestServer { server in
@@ -114,21 +126,36 @@ struct AttachmentTests {
             let socket = try await server.modernClient(ann)
             _ = try await socket.acked(ClientFrame(type: "send", room: "lobby", clientMsgID: "p", text: "look", attachments: [attachment.id.uuidString]))
             _ = try await socket.acked(ClientFrame(type: "react", room: "lobby", clientMsgID: "r", target: 1, emoji: "👀"))
+            _ = try await socket.acked(ClientFrame(type: "send", room: "lobby", clientMsgID: "t", text: "tpyo"))
+            _ = try await socket.acked(ClientFrame(type: "edit", room: "lobby", clientMsgID: "e", text: "typo fixed", target: 3))
+            _ = try await socket.acked(ClientFrame(type: "send", room: "lobby", clientMsgID: "s", text: "secret"))
+            _ = try await socket.acked(ClientFrame(type: "delete", room: "lobby", clientMsgID: "d", target: 5))
             _ = try await socket.acked(ClientFrame(type: "send", room: "lobby", clientMsgID: "q", text: "after"))
             let url = "http://\(server.host):\(server.httpPort)/api/v1/attachments/\(attachment.id.uuidString)"
-            var chatTexts: [String] = []
-            while chatTexts.count < 2 {
-                let frame = try await chat.nextJSON([String: AnyDecodable].self)
-                if case .string(let user)? = frame["user"]?.value, user == "ann", case .string(let text)? = frame["message"]?.value { chatTexts.append(text) }
-            }
-            #expect(chatTexts == ["look \(url)", "after"])
+            // Live: messages as sent; the reaction, the edit and the delete are not shown.
+            #expect(try await Self.annsTexts(on: chat, count: 4) == ["look \(url)", "tpyo", "secret", "after"])
             var tcpLines: [String] = []
-            while tcpLines.count < 2, let line = await tcp.lines.next(timeout: .seconds(5)) {
+            while tcpLines.count < 4, let line = await tcp.lines.next(timeout: .seconds(5)) {
                 if line.hasPrefix("ann:") { tcpLines.append(line) }
             }
-            #expect(tcpLines == ["ann:look \(url)", "ann:after"])
+            #expect(tcpLines == ["ann:look \(url)", "ann:tpyo", "ann:secret", "ann:after"])
+            // History for a client that connects now: messages as they stand, the deleted one gone.
+            let late = try await WebSocketTestClient.connect(host: server.host, port: server.httpPort, path: "/chat")
+            #expect(try await Self.annsTexts(on: late, count: 3) == ["look \(url)", "typo fixed", "after"])
             #expect(try await server.api.get("/attachments/\(attachment.id)").status == 200)
         }
+    }
+}
+
+extension AttachmentTests {
+    /// The texts of the next `count` `/chat` frames from ann.
+    static func annsTexts(on chat: WebSocketTestClient, count: Int) async throws -> [String] {
+        var texts: [String] = []
+        while texts.count < count {
+            let frame = try await chat.nextJSON([String: AnyDecodable].self)
+            if case .string(let user)? = frame["user"]?.value, user == "ann", case .string(let text)? = frame["message"]?.value { texts.append(text) }
+        }
+        return texts
     }
 }
 

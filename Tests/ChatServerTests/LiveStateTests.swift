@@ -48,6 +48,46 @@ struct LiveStateTests {
         }
     }
 
+    @Test("typing is forwarded at most once per 2 s per user and room")
+    func typingThrottle() async throws {
+        try await withTestServer { server in
+            let (_, _, dm, annSocket, bobSocket) = try await server.pair()
+            for _ in 1...3 { try await annSocket.send(frame: ClientFrame(type: "typing", room: dm.id)) }
+            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "m1", text: "one"))
+            #expect(frames(try await bobSocket.frames(through: "message"), ofType: "typing", as: TypingFrame.self).count == 1)
+            // Once the 2 s have passed, the next one goes through again.
+            try await Task.sleep(for: .milliseconds(2200))
+            try await annSocket.send(frame: ClientFrame(type: "typing", room: dm.id))
+            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "m2", text: "two"))
+            #expect(frames(try await bobSocket.frames(through: "message"), ofType: "typing", as: TypingFrame.self).count == 1)
+        }
+    }
+
+    @Test("presence says online when the first device connects and nothing while another device or a quick reconnect keeps the user online")
+    func presenceDoesNotFlap() async throws {
+        let grace = 2
+        try await withTestServer({ $0.presenceGrace = grace }) { server in
+            let ann = try await server.register("ann")
+            let bob = try await server.register("bob")
+            let bobSocket = try await server.modernClient(bob)
+            _ = try await bobSocket.next("resumed", as: ResumedFrame.self)
+            let annPhone = try await server.modernClient(ann)
+            let online = try await bobSocket.next("presence", as: PresenceFrame.self)
+            #expect(online.users == [PresenceEntry(id: ann.user.id, online: true, lastSeen: nil)])
+            // A second device, the first one closing, then a reconnect within the grace period.
+            let annLaptop = try await server.modernClient(ann)
+            await annPhone.close()
+            await annLaptop.close()
+            let annAgain = try await server.modernClient(ann)
+            _ = try await annAgain.next("resumed", as: ResumedFrame.self)
+            // Past the grace period, ann types: bob hears the typing and no presence change before it.
+            try await Task.sleep(for: .seconds(grace + 1))
+            try await annAgain.send(frame: ClientFrame(type: "typing", room: "lobby"))
+            let before = try await bobSocket.frames(through: "typing")
+            #expect(frames(before, ofType: "presence", as: PresenceFrame.self).isEmpty)
+        }
+    }
+
     @Test("a DM opened by someone else appears on my open connection, with its first message; leaving stops it")
     func joinedAndLeft() async throws {
         try await withTestServer { server in
@@ -96,4 +136,20 @@ struct LiveStateTests {
             }
         }
     }
+
+    @Test("echo-bot is a reserved name: nobody can register it, and with the bot off nobody answers for it")
+    func demoBotNameIsReserved() async throws {
+        try await withTestServer({ $0.demoBot = false }) { server in
+            let ann = try await server.register("ann")
+            for name in ["echo-bot", "Echo-Bot"] {
+                let taken = try await server.api.send(.POST, "/register", json: RegisterRequest(username: name, password: "pretend to be a bot"))
+                #expect(taken.status == 409)
+                #expect(try taken.decode(APIErrorBody.self).code == "username_taken")
+            }
+            let dm = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "echo-bot"), token: ann.token)
+            #expect(dm.status == 404)
+            #expect(try dm.decode(APIErrorBody.self).code == "unknown_user")
+        }
+    }
 }
+

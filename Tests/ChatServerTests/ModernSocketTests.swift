@@ -24,6 +24,24 @@ extension WebSocketTestClient {
     func send(frame: ClientFrame) async throws {
         try await self.send(text: String(decoding: try JSONEncoder().encode(frame), as: UTF8.self))
     }
+
+    /// Every frame up to and including the first of `type`, undecoded: to check what did (not) arrive before it.
+    func frames(through type: String, timeout: Duration = .seconds(10)) async throws -> [String] {
+        var frames: [String] = []
+        while true {
+            let text = try await self.nextText(timeout: timeout)
+            frames.append(text)
+            if (try? JSONDecoder().decode(FrameType.self, from: Data(text.utf8)))?.type == type { return frames }
+        }
+    }
+}
+
+/// The frames of one type among `frames`, decoded.
+func frames<T: Decodable>(_ frames: [String], ofType type: String, as _: T.Type) -> [T] {
+    frames.compactMap { text in
+        guard (try? JSONDecoder().decode(FrameType.self, from: Data(text.utf8)))?.type == type else { return nil }
+        return try? JSONDecoder().decode(T.self, from: Data(text.utf8))
+    }
 }
 
 extension TestServer {
@@ -240,6 +258,38 @@ struct ModernSocketTests {
             #expect(try await eveSocket.next("error", as: ErrorFrame.self).code == "forbidden")
             bobsView = try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self).first { $0.id == dm.id }
             #expect(bobsView?.lastReadSeq == 2)
+        }
+    }
+
+    @Test("a group's read positions can be fetched after being away; a message deleted unread stops counting")
+    func groupReadsAndDeletedUnread() async throws {
+        try await withTestServer { server in
+            let ann = try await server.register("ann")
+            let bob = try await server.register("bob")
+            let eve = try await server.register("eve")
+            let group = try await server.api.send(.POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "Trip", members: ["bob"]), token: ann.token).decode(RoomSummary.self)
+            let annSocket = try await server.modernClient(ann)
+            _ = try await annSocket.acked(ClientFrame(type: "send", room: group.id, clientMsgID: "g1", text: "first"))
+            _ = try await annSocket.acked(ClientFrame(type: "send", room: group.id, clientMsgID: "g2", text: "second"))
+            _ = try await annSocket.acked(ClientFrame(type: "send", room: group.id, clientMsgID: "g3", text: "oops"))
+            await annSocket.close()
+            // bob reads up to 2 while ann is away
+            let bobSocket = try await server.modernClient(bob)
+            try await bobSocket.send(frame: ClientFrame(type: "read", room: group.id, seq: 2))
+            // (ann's own position moved to her last message when she sent it)
+            let expected = [ReceiptFrame(room: group.id, user: ann.user.id, seq: 3), ReceiptFrame(room: group.id, user: bob.user.id, seq: 2)]
+            try await eventually {
+                try await server.api.send(.GET, "/rooms/\(group.id)/reads", token: ann.token).decode([ReceiptFrame].self) == expected
+            }
+            #expect(try await server.api.send(.GET, "/rooms/\(group.id)/reads", token: eve.token).status == 403)
+            // ann deletes the message bob has not read: bob has nothing unread any more
+            func bobsUnread() async throws -> Int64? {
+                try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self).first { $0.id == group.id }?.unreadCount
+            }
+            #expect(try await bobsUnread() == 1)
+            let annAgain = try await server.modernClient(ann)
+            _ = try await annAgain.acked(ClientFrame(type: "delete", room: group.id, clientMsgID: "d3", target: 3))
+            #expect(try await bobsUnread() == 0)
         }
     }
 

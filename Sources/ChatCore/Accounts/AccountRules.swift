@@ -15,6 +15,14 @@ public enum AccountRules {
         username.lowercased()
     }
 
+    /// Names the server creates for itself (the demo bot): `POST /register` refuses them, whether the bot runs or
+    /// not, so nobody can take one and pose as it.
+    public static let reservedUsernames: Set<String> = ["echo-bot"]
+
+    public static func isReserved(_ username: String) -> Bool {
+        Self.reservedUsernames.contains(Self.usernameKey(username))
+    }
+
     /// 8 to 128 characters.
     public static func isValidPassword(_ password: String) -> Bool {
         (8...128).contains(password.count)

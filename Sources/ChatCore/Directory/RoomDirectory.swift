@@ -64,6 +64,8 @@ public protocol RoomDirectory: Sendable {
     func remove(_ user: UUID, from room: RoomID) async throws
     /// How far a member has read a room; `nil` when the user is not a member.
     func lastReadSeq(of user: UUID, in room: RoomID) async throws -> Int64?
+    /// How far each member who has read anything has read the room.
+    func readPositions(in room: RoomID) async throws -> [(user: UUID, seq: Int64)]
     /// Moves a member's last-read seq forward to `seq` (never backwards); returns the value now stored, or `nil` when
     /// the user is not a member.
     func markRead(_ user: UUID, in room: RoomID, upTo seq: Int64) async throws -> Int64?

@@ -33,7 +33,7 @@ public protocol MessageStore: Sendable {
     /// The newest `message` event of a room (edits and reactions are not messages), in its current state.
     func lastMessage(in room: RoomID) async throws -> StoredMessage?
 
-    /// How many `message` events after `seq` were sent by someone other than `reader`: what counts as unread.
+    /// How many messages after `seq`, not deleted, were sent by someone other than `reader`: what counts as unread.
     func unreadCount(in room: RoomID, after seq: Int64, for reader: UUID) async throws -> Int64
 
     /// The highest sequence number stored in a room, or 0 when it has none.

@@ -8,5 +8,6 @@ public enum ChatMigrations {
         CreateRooms(),
         AddClientMessageIDs(),
         AddRichEvents(),
+        EraseDeletedTextFromSearch(),
     ]
 }

@@ -12,6 +12,8 @@ struct AccountController: Sendable {
     /// A digest of a random password at the configured cost, verified against when the username is unknown.
     let unknownUserDigest: String
 
+    static let usernameTaken = APIError(status: .conflict, code: "username_taken", message: "That username is taken.")
+
     func register(on api: any RoutesBuilder, authenticated: any RoutesBuilder) {
         api.post("register", use: self.register)
         api.post("login", use: self.login)
@@ -38,13 +40,12 @@ struct AccountController: Sendable {
             }
             displayName = name
         }
+        guard !AccountRules.isReserved(body.username) else { throw Self.usernameTaken }
         let hash = try await request.password.async.hash(body.password).get()
         let account = Account(
             id: UUID(), username: body.username, displayName: displayName,
             avatarColor: AccountRules.defaultColor(for: body.username), passwordHash: hash)
-        guard try await self.accounts.create(account) else {
-            throw APIError(status: .conflict, code: "username_taken", message: "That username is taken.")
-        }
+        guard try await self.accounts.create(account) else { throw Self.usernameTaken }
         // The lobby is where the tutorial clients talk: every account starts in it.
         try await self.directory.add(account.id, to: .lobby)
         return try await self.session(for: account, status: .created)

@@ -26,6 +26,7 @@ struct RoomsController: Sendable {
         rooms.post(":room", "leave", use: self.leave)
         rooms.post(":room", "invite", use: self.invite)
         rooms.get(":room", "messages", use: self.history)
+        rooms.get(":room", "reads", use: self.reads)
         authenticated.post("dms", use: self.directRoom)
     }
 
@@ -131,6 +132,17 @@ struct RoomsController: Sendable {
         let page = try await self.messages.page(in: room.id, before: before, limit: limit + 1)
         let shown = page.suffix(limit)
         return .json(HistoryPage(messages: shown.map(\.payload), hasMore: page.count > limit))
+    }
+
+    /// `GET /rooms/{id}/reads` → how far each member has read, as the `receipt` frames that moved them there
+    /// (PROTOCOL.md §8.5): what a client that was away needs to show "read by" again.
+    @Sendable func reads(_ request: Request) async throws -> Response {
+        let me = try request.authenticated.account
+        let room = try await self.visibleRoom(request, for: me)
+        let positions = try await self.directory.readPositions(in: room.id)
+            .map { ReceiptFrame(room: room.id.rawValue, user: $0.user, seq: $0.seq) }
+            .sorted { ($0.seq, $0.user.uuidString) > ($1.seq, $1.user.uuidString) }
+        return .json(positions)
     }
 
     /// Tells every open connection of these users that they are in the room now, so they follow it at once

@@ -9,14 +9,19 @@ import Vapor
 /// The demo account `echo-bot`, which answers every direct message about a second later (PROTOCOL.md §9.9), so a
 /// newcomer has someone to talk to on first start.
 ///
-/// It is a client like any other — no back door: it registers or signs in over HTTP and talks on `/api/v1/ws`.
-/// Its password is made at random on first start and kept, readable by the owner only, in the data directory.
+/// It is a client like any other — no back door: it signs in over HTTP and talks on `/api/v1/ws`. Only its account
+/// is made by the server itself, because `echo-bot` is a reserved name that `POST /register` refuses (so nobody can
+/// pose as the bot). Its password is made at random on first start and kept, readable by the owner only, in the
+/// data directory; if that file is lost, the next start sets a new one.
 final class EchoBot: Sendable {
     static let username = "echo-bot"
     static let replyDelay = Duration.seconds(1)
 
     private let baseURL: String
     private let client: any Client
+    private let accounts: any AccountStore
+    private let directory: any RoomDirectory
+    private let hashPassword: @Sendable (String) async throws -> String
     private let eventLoops: any EventLoopGroup
     private let secretPath: String
     private let logger: Logger
@@ -25,9 +30,16 @@ final class EchoBot: Sendable {
     /// Answers waiting for their delay; cancelled at ``stop()``, before the event loops stop.
     private let answers = BackgroundTasks()
 
-    init(baseURL: String, client: any Client, eventLoops: any EventLoopGroup, dataDirectory: String, logger: Logger) {
+    init(
+        baseURL: String, client: any Client, accounts: any AccountStore, directory: any RoomDirectory,
+        hashPassword: @escaping @Sendable (String) async throws -> String, eventLoops: any EventLoopGroup,
+        dataDirectory: String, logger: Logger
+    ) {
         self.baseURL = baseURL
         self.client = client
+        self.accounts = accounts
+        self.directory = directory
+        self.hashPassword = hashPassword
         self.eventLoops = eventLoops
         self.secretPath = URL(fileURLWithPath: dataDirectory).appendingPathComponent("echo-bot.secret").path
         self.logger = logger
@@ -61,23 +73,37 @@ final class EchoBot: Sendable {
         }
     }
 
-    /// A token for the bot's account, registering it on first start.
+    /// A token for the bot's account, which is created (or given a new password) first when needed.
     private func signIn() async throws -> String {
-        let password: String
-        if let saved = try? String(contentsOfFile: self.secretPath, encoding: .utf8), !saved.isEmpty {
-            password = saved
-        } else {
-            password = BearerToken.generate()
-            FileManager.default.createFile(atPath: self.secretPath, contents: Data(password.utf8), attributes: [.posixPermissions: 0o600])
-        }
-        let credentials = RegisterRequest(username: Self.username, password: password, displayName: "Echo Bot")
-        let registered = try await self.post("register", credentials)
-        if registered.status == HTTPResponseStatus.created {
-            return try registered.content.decode(AuthSession.self).token
-        }
+        let password = try await self.provisionAccount()
         let login = try await self.post("login", LoginRequest(username: Self.username, password: password))
         guard login.status == HTTPResponseStatus.ok else { throw Abort(login.status, reason: "echo-bot could not sign in") }
         return try login.content.decode(AuthSession.self).token
+    }
+
+    /// Makes sure the account exists with the saved password, and returns that password.
+    private func provisionAccount() async throws -> String {
+        if let saved = try? String(contentsOfFile: self.secretPath, encoding: .utf8), !saved.isEmpty,
+            try await self.accounts.account(username: Self.username) != nil
+        {
+            return saved
+        }
+        let password = BearerToken.generate()
+        let hash = try await self.hashPassword(password)
+        if var account = try await self.accounts.account(username: Self.username) {
+            account.passwordHash = hash
+            try await self.accounts.update(account)
+        } else {
+            let account = Account(
+                id: UUID(), username: Self.username, displayName: "Echo Bot",
+                avatarColor: AccountRules.defaultColor(for: Self.username), passwordHash: hash)
+            guard try await self.accounts.create(account) else { throw Abort(.conflict, reason: "echo-bot's account appeared meanwhile") }
+            try await self.directory.add(account.id, to: .lobby)
+        }
+        guard FileManager.default.createFile(atPath: self.secretPath, contents: Data(password.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw Abort(.internalServerError, reason: "echo-bot could not save its password in \(self.secretPath)")
+        }
+        return password
     }
 
     private func post(_ path: String, _ body: some Encodable & Sendable) async throws -> ClientResponse {
