@@ -84,7 +84,10 @@ public final class ChatListModel {
                 return
             }
             self.update(message.room) { row in
-                row.latestSeq = max(row.latestSeq, message.seq)
+                // A room joined while connected is replayed from its start: what the summary already counted
+                // (seq up to its latestSeq) is not new.
+                guard message.seq > row.latestSeq else { return }
+                row.latestSeq = message.seq
                 row.preview = ChatRow.preview(message)
                 row.lastSender = message.sender.name
                 row.lastActivity = max(row.lastActivity, message.date)

@@ -33,9 +33,10 @@ struct CLIConfig: Codable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = try encoder.encode(self)
-        // Create it 0600 before any secret is written, then replace the contents.
+        // Create it 0600 before any secret is written, then replace the contents (a file that could not be created
+        // makes setAttributes throw).
         if !FileManager.default.fileExists(atPath: path) {
-            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))

@@ -62,11 +62,11 @@ extension ChatCommand {
         @Option(name: .long, help: "Room id, name, or @user for a direct message.") var room = "lobby"
         @Option(name: .long, help: "Seconds to wait for the acknowledgement.") var timeout = 15
         @Flag(name: .long, help: "Print the acknowledgement as JSON.") var json = false
-        @Argument(help: "The text; read from standard input when omitted.") var text: [String] = []
+        @Argument(help: "The text; all of standard input (one message, lines kept) when omitted.") var text: [String] = []
 
         func run() async throws {
             try await runReportingErrors {
-                let text = self.text.isEmpty ? (readLine(strippingNewline: true) ?? "") : self.text.joined(separator: " ")
+                let text = self.text.isEmpty ? Self.standardInput() : self.text.joined(separator: " ")
                 let client = try await self.connection.signedInClient()
                 defer { Task { await client.stop() } }
                 let room = try await resolveRoom(self.room, client: client)
@@ -75,6 +75,13 @@ extension ChatCommand {
                 await client.stop()
                 Terminal.line(self.json ? Terminal.json(ack) : "sent #\(ack.seq) to \(room.name)")
             }
+        }
+
+        /// What was piped in, without the final newline that `echo` and files end with.
+        static func standardInput() -> String {
+            var text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            if text.hasSuffix("\n") { text.removeLast() }
+            return text
         }
     }
 

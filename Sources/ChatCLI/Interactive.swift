@@ -48,11 +48,17 @@ actor InteractiveSession {
 
     func run(firstRoom: String) async throws {
         self.me = await self.client.session?.user.id
-        for room in try await self.client.rooms() {
+        let summaries = try await self.client.rooms()
+        for room in summaries {
             self.rooms[room.id] = room
             self.unread[room.id] = room.unreadCount
+            // Events after what the summary counted are new; anything that arrives before connecting is replayed.
+            await self.client.follow(room: room.id, after: room.latestSeq)
+            Terminal.line("  " + RoomList.line(for: room))
         }
-        try await self.open(firstRoom)
+        if let shown = try await self.open(firstRoom), let room = self.current {
+            await self.client.follow(room: room.id, after: shown)
+        }
         let events = await self.client.connect()
         let listener = Task { for await event in events { self.handle(event) } }
         Terminal.line(Terminal.dim("Type /help for commands."))
@@ -140,21 +146,25 @@ actor InteractiveSession {
         }
     }
 
-    func open(_ name: String) async throws {
+    /// Opens a room and prints its latest messages; returns the last seq printed.
+    @discardableResult
+    func open(_ name: String) async throws -> Int64? {
         let room = try await resolveRoom(name, client: self.client)
         self.rooms[room.id] = room
         self.current = room
         self.unread[room.id] = 0
         Terminal.line(Terminal.bold("== \(room.kind == "direct" ? "@" : "#")\(room.name)"))
-        try await self.printHistory(limit: 20)
+        return try await self.printHistory(limit: 20)
     }
 
-    func printHistory(limit: Int) async throws {
-        guard let room = self.current else { return }
+    @discardableResult
+    func printHistory(limit: Int) async throws -> Int64? {
+        guard let room = self.current else { return nil }
         let page = try await self.client.history(room: room.id, limit: min(max(limit, 1), 200))
         var timeline = Timeline()
         timeline.apply(page: page.messages)
         for message in timeline.messages { Terminal.line(Terminal.render(message)) }
         if let last = page.messages.last { await self.client.markRead(room: room.id, seq: last.seq) }
+        return page.messages.last?.seq
     }
 }

@@ -21,13 +21,7 @@ public final class ServerProcess: Sendable {
 
     /// Where `swift build` put `chat-server`: beside the test bundle.
     public static var executableURL: URL? {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("chat-server")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        return nil
+        builtExecutable(named: "chat-server")
     }
 
     /// Starts `chat-server` on free ports with `arguments` added, and waits for both listener lines.
@@ -45,7 +39,7 @@ public final class ServerProcess: Sendable {
         process.terminationHandler = { exit.record($0.terminationStatus) }
         try process.run()
         let lines = Inbox<String>()
-        Self.readLines(from: output.fileHandleForReading, into: lines)
+        readLines(from: output.fileHandleForReading, into: lines)
         var httpPort: Int?
         var tcpPort: Int?
         while httpPort == nil || tcpPort == nil {
@@ -72,41 +66,8 @@ public final class ServerProcess: Sendable {
         return await self.exit.wait()
     }
 
-    private static func readLines(from handle: FileHandle, into lines: Inbox<String>) {
-        let reader = Thread {
-            var partial = Data()
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                partial.append(chunk)
-                while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
-                    lines.push(String(decoding: partial[..<newline], as: UTF8.self))
-                    partial.removeSubrange(...newline)
-                }
-            }
-            lines.finish()
-        }
-        reader.start()
-    }
-
     private static func port(in line: String, after marker: String) -> Int? {
         guard let range = line.range(of: marker) else { return nil }
         return Int(line[range.upperBound...].prefix { $0.isNumber })
-    }
-}
-
-/// A child's exit status, recorded by the termination handler and awaited by tests.
-private final class ExitStatus: Sendable {
-    private let status = NIOLockedValueBox<Int32?>(nil)
-
-    func record(_ status: Int32) {
-        self.status.withLockedValue { $0 = status }
-    }
-
-    func wait() async -> Int32 {
-        while true {
-            if let status = self.status.withLockedValue({ $0 }) { return status }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
     }
 }

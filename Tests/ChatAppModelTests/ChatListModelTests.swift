@@ -42,4 +42,18 @@ struct ChatListModelTests {
         list.apply(.left(room: "d"))
         #expect(!list.rows.contains { $0.id == "d" })
     }
+
+    @Test("a room joined while connected is replayed from its start; its badge stays the server's count")
+    func joinedRoomReplay() {
+        let list = ChatListModel(me: self.me.id)
+        list.load([])
+        list.apply(.joined(self.summary("g", name: "Group", last: message(3, from: self.bob, in: "g"), unread: 3)))
+        for seq in Int64(1)...3 {
+            list.apply(.message(message(seq, from: self.bob, in: "g"), clientMsgID: nil))
+        }
+        #expect(list.rows.first?.unread == 3)
+        list.apply(.message(message(4, from: self.bob, in: "g", text: "new"), clientMsgID: nil))
+        #expect(list.rows.first?.unread == 4)
+        #expect(list.rows.first?.preview == "new")
+    }
 }

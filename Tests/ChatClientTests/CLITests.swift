@@ -6,15 +6,8 @@ import Foundation
 import Testing
 
 /// Runs the built `chat` executable (beside the test bundle) and collects its output and exit status.
-private func runChat(_ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, output: String) {
-    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    var executable: URL?
-    for _ in 0..<4 {
-        let candidate = directory.appendingPathComponent("chat")
-        if FileManager.default.isExecutableFile(atPath: candidate.path) { executable = candidate; break }
-        directory.deleteLastPathComponent()
-    }
-    guard let executable else { throw TestClientError("chat was not found beside \(CommandLine.arguments[0]); run `swift build` first") }
+private func runChat(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) async throws -> (status: Int32, output: String) {
+    let executable = try chatExecutable()
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -22,13 +15,26 @@ private func runChat(_ arguments: [String], environment: [String: String] = [:])
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
+    let stdin = Pipe()
+    process.standardInput = input == nil ? FileHandle.nullDevice : stdin
     let status: Int32 = try await withCheckedThrowingContinuation { continuation in
         process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
         do { try process.run() } catch { continuation.resume(throwing: error) }
+        if let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try? stdin.fileHandleForWriting.close()
+        }
     }
     let data = output.fileHandleForReading.readDataToEndOfFile()
     return (status, String(decoding: data, as: UTF8.self))
+}
+
+/// The built `chat` executable.
+func chatExecutable() throws -> URL {
+    guard let executable = builtExecutable(named: "chat") else {
+        throw TestClientError("chat was not found beside \(CommandLine.arguments[0]); run `swift build` first")
+    }
+    return executable
 }
 
 @Suite("The chat executable: scripting, exit codes, config file")
@@ -63,6 +69,51 @@ struct CLITests {
             let nowhere = ["CHAT_CONFIG": config + ".other", "CHAT_PASSWORD": "x"]
             #expect(try await runChat(["send", "--server", "http://127.0.0.1:1", "-u", "ann", "x"], environment: nowhere).status == 69)
             #expect(try await runChat(["send", "--server", "not a url", "x"], environment: nowhere).status == 64)
+        }
+    }
+
+    @Test("in a shell pipeline: piped text is sent as one message, tail --json prints live events and exits after --count")
+    func pipeline() async throws {
+        try await withTestServer { server in
+            let config = TestServer.makeTemporaryDirectory() + "/chat/config.json"
+            let serverURL = "http://\(server.host):\(server.httpPort)"
+            let ann = try #require(await server.client(registering: "ann").session)
+            let bob = try #require(await server.client(registering: "bob").session)
+            #expect(try await runChat(["login", "--server", serverURL, "-u", "ann"], environment: ["CHAT_CONFIG": config, "CHAT_PASSWORD": "correct horse"]).status == 0)
+            let tail = try InteractiveProcess(try chatExecutable(), arguments: ["tail", "--room", "lobby", "--json", "--history", "0", "--count", "2"], environment: ["CHAT_CONFIG": config])
+            // Once ann is online, tail has read where the room stands: what is sent from now on is new to it.
+            let api = ChatAPI(server: server.address)
+            var polls = 0
+            while try await !api.user(ann.user.id, token: bob.token).online, polls < 500 {
+                polls += 1
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let first = try await runChat(["send", "--room", "lobby"], environment: ["CHAT_CONFIG": config], input: "line one\nline two\n")
+            #expect(first.status == 0 && first.output.hasPrefix("sent #1"))
+            #expect(try await runChat(["send", "--room", "lobby", "second"], environment: ["CHAT_CONFIG": config]).status == 0)
+            #expect(await tail.waitForExit() == 0)
+            let printed = try tail.output.drain().map { try JSONDecoder().decode(MessagePayload.self, from: Data($0.utf8)) }
+            #expect(printed.map(\.text) == ["line one\nline two", "second"])
+            #expect(printed.map(\.seq) == [1, 2])
+        }
+    }
+
+    @Test("chat tcp and chat legacy-ws talk to each other through the lobby")
+    func legacyCommands() async throws {
+        try await withTestServer { server in
+            let luke = try InteractiveProcess(try chatExecutable(), arguments: ["tcp", "\(server.host):\(server.tcpPort)", "--name", "luke"])
+            try await luke.lines(through: "luke has joined")
+            // (a /chat client is announced with its first message, as in the tutorial)
+            let ann = try InteractiveProcess(try chatExecutable(), arguments: ["legacy-ws", "ws://\(server.host):\(server.httpPort)/chat", "--name", "Ann"])
+            ann.type("hi luke")
+            try await luke.lines(through: "Ann has joined")
+            try await luke.lines(through: "Ann: hi luke")
+            luke.type("hey Ann")
+            try await ann.lines(through: "luke: hey Ann")
+            ann.type("/quit")
+            luke.type("/quit")
+            #expect(await ann.waitForExit() == 0)
+            #expect(await luke.waitForExit() == 0)
         }
     }
 }

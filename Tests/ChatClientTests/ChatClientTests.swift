@@ -96,7 +96,7 @@ struct ChatClientTests {
         }
     }
 
-    @Test("a token the server refuses stops the client with failed(unauthorized) instead of retrying forever")
+    @Test("a token the server refuses stops the client with failed(unauthorized) instead of retrying forever; sends then throw")
     func refusedToken() async throws {
         try await withTestServer { server in
             let real = try await server.client(registering: "ann")
@@ -106,6 +106,8 @@ struct ChatClientTests {
             let events = EventRecorder(await client.connect())
             try await events.waitFor(state: { $0 == .failed(.unauthorized) }, "failed(unauthorized)")
             #expect(await client.connectionState == .failed(.unauthorized))
+            // A send now is refused at once instead of waiting for a connection that will not come back.
+            await #expect(throws: ChatClientError.unauthorized) { try await client.send("hello?", to: "lobby") }
         }
     }
 

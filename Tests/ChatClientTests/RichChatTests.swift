@@ -95,4 +95,34 @@ struct RichChatTests {
             await bob.stop()
         }
     }
+
+    @Test("joining a room with history while connected: the summary counts the past, only new messages arrive as events")
+    func joinedRoomWithHistory() async throws {
+        try await withTestServer { server in
+            // setup: bob's channel already holds three messages
+            let ann = try await server.client(registering: "ann")
+            let bob = try await server.client(registering: "bob")
+            let bobEvents = EventRecorder(await bob.connect())
+            try await bobEvents.waitUntilConnected()
+            let token = try #require(await bob.session?.token)
+            let channel = try await bob.api.createRoom(CreateRoomRequest(kind: "channel", name: "Books"), token: token)
+            try await bobEvents.next("joined Books") { if case .joined(let room) = $0 { room.id == channel.id } else { false } }
+            var last: Ack?
+            for index in 1...3 { last = try await bob.send("old \(index)", to: channel.id) }
+            let annEvents = EventRecorder(await ann.connect())
+            try await annEvents.waitUntilConnected()
+            // act: ann joins, then bob writes once more
+            try await ann.join(room: channel.id)
+            let joined = try await annEvents.next("joined Books") { if case .joined(let room) = $0 { room.id == channel.id } else { false } }
+            guard case .joined(let summary) = joined else { return }
+            #expect(summary.latestSeq == last?.seq && summary.unreadCount == 3)
+            let fresh = try await bob.send("new", to: channel.id)
+            // validate: the first message event from the room is the new one, not a replay of the old ones
+            let messages = try await annEvents.messages(in: channel.id, through: "new")
+            #expect(messages.map(\.seq) == [fresh.seq])
+            try await bobEvents.ownReceipt(for: fresh, from: bob)
+            await ann.stop()
+            await bob.stop()
+        }
+    }
 }

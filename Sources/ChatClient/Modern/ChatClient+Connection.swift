@@ -141,7 +141,9 @@ extension ChatClient {
             self.emit(.presence(users))
         case .joined(let summary):
             if !self.rooms.contains(summary.id) { self.rooms.append(summary.id) }
-            if self.lastSeq[summary.id] == nil { self.lastSeq[summary.id] = 0 }
+            // The server replays the new room from its start; the summary already stands for everything up to
+            // its latestSeq (history pages show it), so only what follows is an event.
+            if self.lastSeq[summary.id] == nil { self.lastSeq[summary.id] = summary.latestSeq }
             self.emit(.joined(summary))
         case .left(let room):
             self.rooms.removeAll { $0 == room }

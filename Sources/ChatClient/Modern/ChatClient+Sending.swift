@@ -49,6 +49,8 @@ extension ChatClient {
     func submit(_ frame: ClientFrame) async throws -> Ack {
         guard let clientMsgID = frame.clientMsgID else { throw ChatClientError.rejected(code: "bad_frame", message: "no clientMsgID") }
         _ = try self.token()
+        // A refused session never reconnects by itself: queueing would wait forever.
+        if case .failed(let error) = self.connectionState { throw error }
         return try await withCheckedThrowingContinuation { waiter in
             if self.outbox.add(frame, clientMsgID: clientMsgID, waiter: waiter), self.socketReady {
                 self.write(frame)

@@ -23,7 +23,8 @@ public enum ChatEvent: Sendable {
     case typing(room: String, user: SenderPayload)
     /// Who went online or offline (§9.5); `lastSeen` in milliseconds since 1970.
     case presence([PresenceEntry])
-    /// I was added to a room while connected (§9.6); its events follow.
+    /// I was added to a room while connected (§9.6). The summary stands for what the room already holds (page
+    /// it with ``ChatClient/history(room:before:limit:)``); its events after `latestSeq` follow.
     case joined(RoomSummary)
     /// I left a room (on any device); nothing more arrives from it.
     case left(room: String)
