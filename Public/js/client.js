@@ -102,7 +102,17 @@ export class ChatClient {
   async signOut() {
     this.stop();
     await this.api.logout().catch(() => {});
+    this.forgetLocalData();
     this.onSignedOut();
+  }
+
+  /**
+   * Signing out on purpose leaves none of this account's chats, drafts or unsent messages in the browser. (A token
+   * that expired or was revoked keeps them: signing in again sends what was queued.)
+   */
+  forgetLocalData() {
+    this.outbox.stop();
+    for (const name of ['rooms', 'drafts', 'outbox', 'reads']) localStorage.removeItem(userStorageKey(this.me.id, name));
   }
 
   // MARK: connection
@@ -285,6 +295,18 @@ export class ChatClient {
     const room = this.store.rooms.get(roomID);
     return this.outbox.entriesForRoom(roomID)
       .filter((entry) => entry.frame.type === 'send' && !room?.clientMsgIDs.has(entry.clientMsgID));
+  }
+
+  /** Pending and failed edits, deletes and reactions of a room, by the seq of the message each one changes. */
+  pendingChangesByTarget(roomID) {
+    const changes = new Map();
+    for (const entry of this.outbox.entriesForRoom(roomID)) {
+      if (entry.frame.type === 'send') continue;
+      const target = entry.frame.target;
+      if (!changes.has(target)) changes.set(target, []);
+      changes.get(target).push(entry);
+    }
+    return changes;
   }
 
   /** Uploads an image (§9.3), then sends it as a message. The upload shows as pending until then. */

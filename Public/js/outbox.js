@@ -121,6 +121,14 @@ export class Outbox {
     this.clearInFlight();
   }
 
+  /** Nothing more goes out or changes (the account signed out). */
+  stop() {
+    this.clearInFlight();
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.transmit = () => false;
+  }
+
   pump() {
     if (this.inFlight || this.retryTimer) return;
     const next = this.entries.find((entry) => entry.state === EntryState.PENDING);

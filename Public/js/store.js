@@ -22,7 +22,7 @@ function newRoom(summary) {
     newestPageLoaded: false,
     oldestLoadedSeq: null,
     hasMore: true,
-    peerReadSeq: 0,
+    peerReadSeq: summary.peerLastReadSeq ?? 0, // direct rooms: how far the other member has read
     typing: new Map(), // user id → {name, timer}
   };
 }
@@ -75,6 +75,7 @@ export class Store {
       existing.name = summary.name;
       existing.kind = summary.kind;
       existing.peer = summary.peer ?? null;
+      this.advancePeerRead(existing, summary.peerLastReadSeq ?? 0);
       if ((summary.latestSeq ?? 0) >= existing.latestSeq) {
         existing.latestSeq = summary.latestSeq ?? 0;
         existing.lastReadSeq = Math.max(existing.lastReadSeq, summary.lastReadSeq ?? 0);
@@ -84,6 +85,13 @@ export class Store {
     }
     this.emit('rooms');
     return this.rooms.get(summary.id);
+  }
+
+  /** Moves the other member's read position forward (never back: a cached or older summary may lag behind). */
+  advancePeerRead(room, seq) {
+    if (seq <= room.peerReadSeq) return;
+    room.peerReadSeq = seq;
+    this.emit(`room:${room.id}`);
   }
 
   /** Replaces the room list with the server's (rooms I left meanwhile disappear). */
@@ -111,6 +119,7 @@ export class Store {
       latestSeq: room.resumeSeq,
       lastReadSeq: room.lastReadSeq,
       unreadCount: room.unreadCount,
+      peerLastReadSeq: room.peerReadSeq,
     }));
   }
 
@@ -265,9 +274,8 @@ export class Store {
         room.unreadCount = Math.min(room.unreadCount, stillUnread);
         this.emit('rooms');
       }
-    } else if (receipt.seq > room.peerReadSeq) {
-      room.peerReadSeq = receipt.seq;
-      this.emit(`room:${room.id}`);
+    } else {
+      this.advancePeerRead(room, receipt.seq);
     }
   }
 

@@ -5,7 +5,11 @@ import os
 import tempfile
 import time
 import unittest
+import urllib.request
+import uuid
 
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from harness import (PASSWORD, REPO, TIMEOUT, ApiError, Browser, WebSocketClient, api, png_bytes, register,
@@ -54,6 +58,76 @@ canvas.toBlob((blob) => {
   done();
 }, 'image/png');
 """
+
+
+# Records every acknowledged frame the page sends (window.__sentFrames) and, when the test arms window.__sabotage
+# with a frame type, sends the next frame of that type to a room that does not exist instead: the server refuses it
+# (forbidden), which is a failure the outbox cannot retry by itself. The outbox keeps the original frame, so a Retry
+# sends the real one.
+FRAME_RECORDER_JS = """
+if (!window.__sentFrames) {
+  window.__sentFrames = [];
+  window.__sabotage = null;
+  const originalSend = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    let frame = null;
+    try { frame = JSON.parse(data); } catch (error) { frame = null; }
+    if (frame && frame.clientMsgID) {
+      window.__sentFrames.push(frame);
+      if (window.__sabotage && frame.type === window.__sabotage.type) {
+        data = JSON.stringify({ ...frame, room: window.__sabotage.room });
+        window.__sabotage = null;
+      }
+    }
+    return originalSend.call(this, data);
+  };
+}
+"""
+
+
+def arm_sabotage(browser, frame_type):
+    browser.js("window.__sabotage = {type: arguments[0], room: arguments[1]}", frame_type, str(uuid.uuid4()).upper())
+
+
+# Formats fixed instants with the page's own time.js against a fixed "now", in English and in Chinese.
+TIME_FORMATS_JS = """
+const done = arguments[arguments.length - 1];
+Promise.all([import('/js/time.js'), import('/js/strings.js')]).then(([time, strings]) => {
+  const now = new Date(2025, 0, 15, 18, 0).getTime(); // a Wednesday
+  const instants = {
+    today: new Date(2025, 0, 15, 13, 53).getTime(),
+    yesterday: new Date(2025, 0, 14, 23, 59).getTime(),
+    sunday: new Date(2025, 0, 12, 9, 0).getTime(),
+    sameYear: new Date(2025, 0, 2, 9, 0).getTime(),
+    lastYear: new Date(2024, 10, 2, 9, 0).getTime(),
+  };
+  const format = () => Object.fromEntries(Object.entries(instants).map(([name, ms]) => [name, time.formatListTime(ms, now)]));
+  const before = strings.currentLanguage();
+  strings.setLanguage('en');
+  const english = format();
+  const todayLabel = time.formatDayLabel(instants.today, now);
+  strings.setLanguage('zh-CN');
+  const chinese = format();
+  strings.setLanguage(before);
+  done({ english, chinese, todayLabel });
+}, (error) => done({ error: String(error) }));
+"""
+
+
+def close_app_tab(browser):
+    """Closes the app's tab, as a person closing it would (navigating away may keep the page in the back-forward
+    cache with its WebSocket open). A blank tab keeps the session alive."""
+    app_tab = browser.driver.current_window_handle
+    browser.driver.switch_to.new_window("tab")
+    blank_tab = browser.driver.current_window_handle
+    browser.driver.switch_to.window(app_tab)
+    browser.driver.close()
+    browser.driver.switch_to.window(blank_tab)
+
+
+def fetch_headers(url):
+    with urllib.request.urlopen(url, timeout=TIMEOUT) as response:
+        return response.headers
 
 
 class WebClientTestCase(unittest.TestCase):
@@ -129,6 +203,47 @@ class WebClientTestCase(unittest.TestCase):
         for browser in browsers:
             self.assertEqual(browser.alerts(), [], "a script ran")
 
+    def direct_room(self, session, peer):
+        return api(self.base(), "POST", "/dms", {"username": peer["user"]["username"]}, token=session["token"])["id"]
+
+    def seq_of(self, browser, text):
+        seqs = [m["seq"] for m in self.messages(browser) if m["text"] == text and m["seq"]]
+        self.assertEqual(len(seqs), 1, f"one delivered message {text!r}")
+        return seqs[0]
+
+    def message_node(self, browser, seq):
+        return browser.find(f'#messages .message[data-seq="{seq}"]')
+
+    def open_message_menu(self, browser, seq):
+        """Hovers a message (its actions button shows on hover) and opens its menu; again if the message was rebuilt
+        meanwhile (its node went stale)."""
+        def open_menu(_):
+            message = self.message_node(browser, seq)
+            ActionChains(browser.driver).move_to_element(message).perform()
+            message.find_element(By.CSS_SELECTOR, ".message-actions-button").click()
+            return browser.find("#message-menu").is_displayed()
+        browser.wait_for(open_menu, "the message menu")
+
+    def choose_menu_item(self, browser, seq, action):
+        self.open_message_menu(browser, seq)
+        browser.find(f'#message-menu [data-action="{action}"]').click()
+
+    def react_from_menu(self, browser, seq, emoji):
+        self.open_message_menu(browser, seq)
+        next(button for button in browser.find_all("#message-menu .menu-reaction") if button.text == emoji).click()
+
+    def history_texts(self, session, room_id):
+        history = api(self.base(), "GET", f"/rooms/{room_id}/messages?limit=100", token=session["token"])
+        return [m["text"] for m in history["messages"] if m.get("kind", "message") == "message"]
+
+    def light_colour(self, browser, where=".chat-view"):
+        return browser.find(f"{where} .status-light").value_of_css_property("background-color")
+
+    def scroll_state(self, browser):
+        return browser.js("const s = document.getElementById('messages');"
+                          "return {top: s.scrollTop, atBottom: s.scrollHeight - s.scrollTop - s.clientHeight < 50,"
+                          "        pill: !document.getElementById('new-messages-pill').hidden};")
+
 
 class AccountTests(WebClientTestCase):
     def test_sign_in_errors_reload_profile_language_and_sign_out(self):
@@ -179,8 +294,13 @@ class AccountTests(WebClientTestCase):
         browser.wait_for(lambda d: browser.find("#tab-chats").text.startswith("Chats"), "English tab labels")
 
         token = json.loads(browser.js("return localStorage.getItem('swiftchat.session')"))["token"]
+        user_id = taken["user"]["id"]
+        browser.js("localStorage.setItem(`swiftchat.drafts.${arguments[0]}`, '{\"room\": \"unsent words\"}')", user_id)
+        stored_for_user = "return Object.keys(localStorage).filter((key) => key.endsWith('.' + arguments[0])).sort()"
+        browser.wait_for(lambda d: f"swiftchat.rooms.{user_id}" in browser.js(stored_for_user, user_id), "the cached room list")
         browser.find("#sign-out").click()
         browser.wait_for(lambda d: browser.find_all("#auth-form"), "the sign-in form after signing out")
+        self.assertEqual(browser.js(stored_for_user, user_id), [], "signing out leaves no rooms, drafts or outbox behind")
         browser.driver.refresh()
         browser.wait_for(lambda d: browser.find_all("#auth-form"), "the sign-in form after a reload")
         with self.assertRaises(ApiError) as revoked:
@@ -225,6 +345,16 @@ class DirectChatTests(WebClientTestCase):
             return messages[-1]["text"] == "Are you there?" and messages[-1]["read"] \
                 and sum(m["read"] for m in messages) == 1
         ann.wait_for(read_on_last, "'Read' under Ann's last message")
+
+        # The server's room list carries how far Bob has read, so "Read" survives a reload.
+        ann.driver.refresh()
+        ann.wait_for(lambda d: ann.find_all("#chat-list"), "the chat list after a reload")
+        ann.go("#/chats")
+        # The list is rebuilt as the room list and the socket's replay come in: clicked again if the item went stale.
+        ann.wait_for(lambda d: ann.find(f'.chat-item[data-room-id="{room_id}"]').click() or True,
+                     "the chat opened from the list after a reload")
+        self.wait_for_texts(ann, ["Hi Bob!", "Hello Ann", "Are you there?"], "the chat reopened after a reload")
+        ann.wait_for(read_on_last, "'Read' under Ann's last message after a reload")
 
         image_path = os.path.join(tempfile.mkdtemp(), "green.png")
         with open(image_path, "wb") as file:
@@ -336,6 +466,9 @@ class ReconnectTests(WebClientTestCase):
                              "the status light going grey")
         self.assertEqual(sender.find(".chat-view .status-light").value_of_css_property("background-color"),
                          sender.find(".topbar .status-light").value_of_css_property("background-color"))
+        for browser in (sender, reader):
+            self.assertEqual(rgb(self.light_colour(browser)), GREY_LIGHT, "the light is grey while offline")
+            self.wait_for_texts(browser, ["before 1", "before 2"], "delivered messages kept during the outage")
 
         sign_in_page.find("#auth-username").send_keys(ann["user"]["username"])
         sign_in_page.find("#auth-password").send_keys(PASSWORD)
@@ -350,8 +483,10 @@ class ReconnectTests(WebClientTestCase):
         self.assertEqual(pending, ["queued 1", "queued 2"])
 
         server.start()
-        sender.wait_for(lambda d: sender.find(".chat-view .status-light").get_attribute("data-state") == "online",
-                        "the status light back on", timeout=TIMEOUT * 2)
+        for browser in (sender, reader):
+            browser.wait_for(lambda d: browser.find(".chat-view .status-light").get_attribute("data-state") == "online",
+                             "the status light back on", timeout=TIMEOUT * 2)
+            self.assertEqual(rgb(self.light_colour(browser)), GREEN_LIGHT, "the light is green again")
         self.wait_for_texts(sender, ["before 1", "before 2", "queued 1", "queued 2"], "queued messages delivered once")
         self.wait_for_texts(reader, ["before 1", "before 2", "queued 1", "queued 2"], "queued messages received once")
 
@@ -441,6 +576,27 @@ class SafetyTests(WebClientTestCase):
         self.assertEqual(browser.find_all("#app script, #app b"), [])
         self.assert_no_alerts(browser)
 
+    def test_content_security_policy_forbids_inline_scripts(self):
+        for path in ("/", "/js/main.js", "/tools/echo.html"):
+            policy = fetch_headers(self.base() + path)["Content-Security-Policy"] or ""
+            directives = {part.split()[0]: part.split()[1:] for part in policy.split(";") if part.strip()}
+            self.assertEqual(directives.get("script-src"), ["'self'"], f"script-src of {path}")
+            self.assertNotIn("unsafe-inline", policy, path)
+
+        page = self.browser()
+        page.open("#/chats")
+        page.wait_for(lambda d: page.find_all("#auth-form"), "the page")
+        violation = page.driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            document.addEventListener('securitypolicyviolation', (event) => done(event.effectiveDirective), { once: true });
+            const script = document.createElement('script');
+            script.textContent = 'window.__inlineRan = true; alert("inline");';
+            document.body.append(script);
+        """)
+        self.assertTrue(violation.startswith("script-src"), violation)
+        self.assertFalse(page.js("return window.__inlineRan === true"), "the inline script ran")
+        self.assert_no_alerts(page)
+
 
 class SearchTests(WebClientTestCase):
     def test_search_filters_the_list_and_finds_messages(self):
@@ -482,6 +638,305 @@ class EchoToolTests(WebClientTestCase):
         browser.find("#send-button").click()
         browser.wait_for(lambda d: any("♌ leo: ping from the test" in entry.text for entry in browser.find_all("#log .log-in")),
                          "the star-sign message decoded")
+
+
+def rgb(css_colour):
+    """(r, g, b) of a computed CSS colour such as `rgb(7, 193, 96)` or `rgba(7, 193, 96, 1)`."""
+    return tuple(int(float(part)) for part in css_colour[css_colour.index("(") + 1:-1].split(",")[:3])
+
+
+GREEN_LIGHT = (7, 193, 96)  # --accent
+GREY_LIGHT = (178, 178, 178)  # --light-off in the light scheme
+DARK_BACKGROUND = (17, 17, 17)  # --bg in the dark scheme
+
+
+class MessageActionTests(WebClientTestCase):
+    def test_reply_edit_delete_and_react_show_on_the_other_side(self):
+        ann, bob = self.user("ann", "Ann Lee"), self.user("bob", "Bob Chen")
+        room_id = self.direct_room(ann, bob)
+        ann_page, bob_page = self.signed_in(ann), self.signed_in(bob)
+        self.open_chat(ann_page, room_id)
+        self.open_chat(bob_page, room_id)
+        self.type_and_send(ann_page, "lunch at noon?")
+        self.type_and_send(ann_page, "or at one")
+        self.wait_for_texts(bob_page, ["lunch at noon?", "or at one"], "Ann's messages on Bob's side")
+        noon = self.seq_of(bob_page, "lunch at noon?")
+        one = self.seq_of(bob_page, "or at one")
+
+        self.choose_menu_item(bob_page, noon, "reply")
+        bob_page.wait_for(lambda d: "Ann Lee" in bob_page.find(".composer-context").text, "the reply bar")
+        self.type_and_send(bob_page, "noon works")
+        self.wait_for_texts(ann_page, ["lunch at noon?", "or at one", "noon works"], "Bob's reply on Ann's side")
+        reply = self.message_node(ann_page, self.seq_of(ann_page, "noon works"))
+        self.assertEqual(reply.find_element(By.CSS_SELECTOR, ".quote-sender").text, "Ann Lee")
+        self.assertEqual(reply.find_element(By.CSS_SELECTOR, ".quote-text").text, "lunch at noon?")
+
+        self.choose_menu_item(ann_page, one, "edit")
+        box = ann_page.find("#composer-input")
+        ann_page.wait_for(lambda d: box.get_attribute("value") == "or at one", "the message in the composer to edit")
+        box.clear()
+        box.send_keys("or at half past one", Keys.ENTER)
+        self.wait_for_texts(bob_page, ["lunch at noon?", "or at half past one", "noon works"], "the edit on Bob's side")
+        bob_page.wait_for(lambda d: self.message_node(bob_page, one).find_element(By.CSS_SELECTOR, ".edited-mark").text == "edited",
+                          "the edited mark on Bob's side")
+
+        self.choose_menu_item(ann_page, noon, "delete")
+        bob_page.wait_for(lambda d: "deleted" in self.message_node(bob_page, noon).get_attribute("class").split(),
+                          "the tombstone on Bob's side")
+        self.assertEqual(self.message_node(bob_page, noon).find_element(By.CSS_SELECTOR, ".message-text").text,
+                         "This message was deleted.")
+
+        self.react_from_menu(bob_page, one, "👍")
+        ann_page.wait_for(lambda d: [r.text for r in self.message_node(ann_page, one).find_elements(By.CSS_SELECTOR, ".reaction")]
+                          == ["👍 1"], "Bob's reaction on Ann's side")
+        bob_page.wait_for(lambda d: "mine" in self.message_node(bob_page, one).find_element(By.CSS_SELECTOR, ".reaction")
+                          .get_attribute("class").split(), "Bob's own reaction marked as his")
+        self.assertEqual(ann_page.alerts(), ["confirm: Delete this message for everyone?"])
+        self.assert_no_alerts(bob_page)
+
+    def test_a_failed_edit_or_reaction_shows_on_its_message_with_retry_and_discard(self):
+        ann, bob = self.user("ann"), self.user("bob")
+        room_id = self.direct_room(ann, bob)
+        page = self.signed_in(ann)
+        self.open_chat(page, room_id)
+        page.js(FRAME_RECORDER_JS)
+        self.type_and_send(page, "see you at 8")
+        self.wait_for_texts(page, ["see you at 8"], "the message delivered")
+        seq = self.seq_of(page, "see you at 8")
+
+        def failed_change(kind):
+            return page.wait_for(lambda d: self.message_node(page, seq).find_element(
+                By.CSS_SELECTOR, f'.change-status.failed-status[data-change="{kind}"]'), f"the failed {kind} on its message")
+
+        arm_sabotage(page, "edit")
+        self.choose_menu_item(page, seq, "edit")
+        box = page.find("#composer-input")
+        box.clear()
+        box.send_keys("see you at 9", Keys.ENTER)
+        status = failed_change("edit")
+        self.assertIn("Edit not saved.", status.text)
+        self.assertEqual([m["text"] for m in self.messages(page)], ["see you at 8"])
+
+        status.find_element(By.CSS_SELECTOR, ".retry-button").click()
+        page.wait_for(lambda d: [m["text"] for m in self.messages(page)] == ["see you at 9"]
+                      and not page.find_all("#messages .change-status"), "the edit saved by Retry")
+        self.assertTrue(self.message_node(page, seq).find_elements(By.CSS_SELECTOR, ".edited-mark"))
+        edits = [frame for frame in page.js("return window.__sentFrames") if frame["type"] == "edit"]
+        self.assertEqual(len(edits), 2)
+        self.assertEqual(edits[0]["clientMsgID"], edits[1]["clientMsgID"], "the retry reuses the clientMsgID")
+        self.assertEqual(self.history_texts(bob, room_id), ["see you at 9"])
+
+        arm_sabotage(page, "react")
+        self.react_from_menu(page, seq, "😂")
+        status = failed_change("react")
+        self.assertIn("Reaction not sent.", status.text)
+        status.find_element(By.CSS_SELECTOR, ".discard-button").click()
+        page.wait_for(lambda d: not page.find_all("#messages .change-status"), "the failed reaction discarded")
+        self.assertEqual(page.find_all("#messages .reaction"), [])
+        outbox = page.js("return JSON.parse(localStorage.getItem(`swiftchat.outbox.${arguments[0]}`))", ann["user"]["id"])
+        self.assertEqual(outbox, [])
+        self.assert_no_alerts(page)
+
+    def test_a_failed_message_is_retried_with_the_same_client_msg_id(self):
+        ann, bob = self.user("ann"), self.user("bob")
+        room_id = self.direct_room(ann, bob)
+        page = self.signed_in(ann)
+        self.open_chat(page, room_id)
+        page.js(FRAME_RECORDER_JS)
+        arm_sabotage(page, "send")
+        self.type_and_send(page, "try again")
+        page.wait_for(lambda d: [(m["text"], m["failed"]) for m in self.messages(page)] == [("try again", True)],
+                      "the message marked failed")
+        self.assertIn("Not sent", page.find("#messages .message.failed .failed-status").text)
+
+        page.find("#messages .message.failed .retry-button").click()
+        self.wait_for_texts(page, ["try again"], "the message sent by Retry")
+        sends = [frame for frame in page.js("return window.__sentFrames") if frame["type"] == "send"]
+        self.assertEqual([frame["text"] for frame in sends], ["try again", "try again"])
+        self.assertEqual(sends[0]["clientMsgID"], sends[1]["clientMsgID"], "the retry reuses the clientMsgID")
+        seq = self.seq_of(page, "try again")
+        self.assertEqual(self.message_node(page, seq).get_attribute("data-client-msg-id"), sends[0]["clientMsgID"])
+        self.assertEqual(self.history_texts(bob, room_id), ["try again"])
+
+
+class ComposerTests(WebClientTestCase):
+    def test_shift_enter_inserts_a_newline_and_enter_sends(self):
+        ann, bob = self.user("ann"), self.user("bob")
+        room_id = self.direct_room(ann, bob)
+        page = self.signed_in(ann)
+        self.open_chat(page, room_id)
+        box = page.find("#composer-input")
+        box.send_keys("line one")
+        ActionChains(page.driver).key_down(Keys.SHIFT).send_keys(Keys.ENTER).key_up(Keys.SHIFT).perform()
+        box.send_keys("line two")
+        self.assertEqual(box.get_attribute("value"), "line one\nline two")
+        self.assertEqual(self.messages(page), [], "Shift+Enter sends nothing")
+
+        box.send_keys(Keys.ENTER)
+        self.wait_for_texts(page, ["line one\nline two"], "the two-line message delivered")
+        self.assertEqual(box.get_attribute("value"), "")
+        self.assertEqual(page.find("#messages .message-text").text, "line one\nline two", "shown on two lines")
+        self.assertEqual(self.history_texts(bob, room_id), ["line one\nline two"])
+
+
+class AutoscrollTests(WebClientTestCase):
+    def test_new_messages_follow_only_at_the_bottom_and_otherwise_show_the_pill(self):
+        talker, viewer = self.user("talk"), self.user("view")
+        room_id = self.channel(talker, unique_name("Scroll "), [viewer["user"]["username"]])["id"]
+        talk = self.socket(talker)
+        for number in range(1, 41):
+            talk.send_message(room_id, f"line {number}")
+        page = self.signed_in(viewer, width=1280, height=800)
+        self.open_chat(page, room_id)
+        page.wait_for(lambda d: (self.messages(page) or [{}])[-1].get("text") == "line 40", "the chat")
+        page.wait_for(lambda d: self.scroll_state(page)["atBottom"], "the chat open at the bottom")
+
+        anchor_js = "return document.querySelector('#messages [data-seq=\"20\"] .bubble').getBoundingClientRect().top;"
+        page.js("const s = document.getElementById('messages'); s.scrollTop = (s.scrollHeight - s.clientHeight) / 2;")
+        before = self.scroll_state(page)
+        self.assertFalse(before["atBottom"])
+        anchor_before = page.js(anchor_js)
+
+        talk.send_message(room_id, "line 41")
+        page.wait_for(lambda d: self.messages(page)[-1]["text"] == "line 41", "the new message")
+        after = self.scroll_state(page)
+        self.assertAlmostEqual(after["top"], before["top"], delta=1, msg="the viewport did not move")
+        self.assertAlmostEqual(page.js(anchor_js), anchor_before, delta=1)
+        self.assertTrue(after["pill"], "the New messages pill shows")
+        self.assertEqual(page.find("#new-messages-pill").text, "New messages")
+
+        page.find("#new-messages-pill").click()
+        page.wait_for(lambda d: self.scroll_state(page)["atBottom"] and not self.scroll_state(page)["pill"],
+                      "the pill took us to the bottom and went away")
+
+        talk.send_message(room_id, "line 42")
+        page.wait_for(lambda d: self.messages(page)[-1]["text"] == "line 42", "another new message")
+        state = self.scroll_state(page)
+        self.assertTrue(state["atBottom"], "at the bottom, the chat follows new messages")
+        self.assertFalse(state["pill"])
+
+
+class ChatListTests(WebClientTestCase):
+    def test_newest_activity_first_with_times_and_a_today_separator(self):
+        owner, viewer = self.user("own"), self.user("view")
+        rooms = [self.channel(owner, unique_name(f"Order {label} "), [viewer["user"]["username"]])["id"] for label in "ABC"]
+        page = self.signed_in(viewer)
+        talk = self.socket(owner)
+
+        def order():
+            return [item.get_attribute("data-room-id") for item in page.find_all(".chat-item")
+                    if item.get_attribute("data-room-id") in rooms]
+
+        # Each message waits for the list, so the three are surely apart in time.
+        for index, room_id in enumerate(rooms):
+            talk.send_message(room_id, f"hello {index}")
+            page.wait_for(lambda d: order()[0] == room_id, f"room {index} first after its message")
+        self.assertEqual(order(), rooms[::-1])
+        talk.send_message(rooms[0], "again")
+        page.wait_for(lambda d: order() == [rooms[0], rooms[2], rooms[1]], "the first room back on top")
+
+        time_text = page.find(f'.chat-item[data-room-id="{rooms[0]}"] .chat-item-time').text
+        self.assertRegex(time_text, r"^\d\d:\d\d$", "today's messages show their clock time")
+        self.open_chat(page, rooms[0])
+        self.wait_for_texts(page, ["hello 0", "again"], "the chat")
+        self.assertEqual([node.text for node in page.find_all("#messages .day-separator")], ["Today"])
+
+    def test_times_are_shown_the_way_chat_apps_do(self):
+        page = self.browser()
+        page.open("#/chats")
+        page.wait_for(lambda d: page.find_all("#auth-form"), "the page")
+        formats = page.driver.execute_async_script(TIME_FORMATS_JS)
+        self.assertNotIn("error", formats)
+        self.assertEqual(formats["english"], {
+            "today": "13:53", "yesterday": "Yesterday", "sunday": "Sunday", "sameYear": "1/2", "lastYear": "11/2/2024"})
+        self.assertEqual(formats["chinese"], {
+            "today": "13:53", "yesterday": "昨天", "sunday": "星期日", "sameYear": "1/2", "lastYear": "2024/11/2"})
+        self.assertEqual(formats["todayLabel"], "Today")
+
+
+class TabTests(WebClientTestCase):
+    def test_contacts_a_to_z_with_presence_discover_member_counts_and_me_version(self):
+        tag = uuid.uuid4().hex[:8]
+        viewer = self.user("view")
+        names = ["charlie", "Bravo", "alpha", "Delta"]
+        people = {name: register(self.base(), unique_name("p"), f"{name} {tag}") for name in names}
+        bravo = people["Bravo"]
+        self.direct_room(viewer, bravo)  # presence is shared with the people one shares a room with
+        page = self.signed_in(viewer)
+        bravo_page = self.signed_in(bravo)
+
+        page.go("#/contacts")
+        page.find("#contacts-filter").send_keys(tag)
+        page.wait_for(lambda d: [node.text for node in page.find_all(".contact-item .contact-name")]
+                      == [f"{name} {tag}" for name in ("alpha", "Bravo", "charlie", "Delta")], "contacts A–Z, any case")
+
+        def online(person):
+            dot = page.find(f'.contact-item[data-username="{person["user"]["username"]}"] .presence-dot')
+            return "online" in dot.get_attribute("class").split()
+        page.wait_for(lambda d: online(bravo), "Bravo online while his page is open")
+        self.assertFalse(online(people["alpha"]))
+        close_app_tab(bravo_page)
+        page.wait_for(lambda d: not online(bravo), "Bravo offline once his page is gone")
+
+        club = self.channel(people["alpha"], unique_name("Club "), [people["charlie"]["user"]["username"],
+                                                                   viewer["user"]["username"]])["id"]
+        page.go("#/discover")
+        detail = page.wait_for(lambda d: page.find(f'.channel-item[data-room-id="{club}"] .contact-detail'), "the club in Discover")
+        self.assertEqual(detail.text, "3 members")
+
+        version = api(self.base(), "GET", "/config")["version"]
+        page.go("#/me")
+        page.wait_for(lambda d: page.find("#server-version").text == version, "the server's version in Me")
+
+
+class LayoutTests(WebClientTestCase):
+    BOX_JS = ("const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+              "return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, shown: r.width > 0 && r.height > 0};")
+
+    def box(self, page, selector):
+        return page.js(self.BOX_JS, selector)
+
+    def test_phone_and_desktop_layouts_dark_scheme_and_accessible_names(self):
+        ann, bob = self.user("ann", "Ann Lee"), self.user("bob", "Bob Chen")
+        room_id = self.direct_room(ann, bob)
+        bob_socket = self.socket(bob)
+        attachment = api(self.base(), "POST", "/attachments?name=dot.png", raw=png_bytes(), content_type="image/png",
+                         token=bob["token"])
+        bob_socket.send_message(room_id, "", attachments=[attachment["id"]])
+        bob_socket.send_message(room_id, "hello there")
+
+        page = self.signed_in(ann, width=390, height=844)
+        page.set_viewport(390, 844, mobile=True)
+        page.wait_for(lambda d: page.find_all(f'.chat-item[data-room-id="{room_id}"]'), "the chat list")
+        self.assertTrue(self.box(page, ".sidebar")["shown"])
+        self.assertFalse(self.box(page, ".chat-pane")["shown"], "one pane on a phone")
+        self.assertAlmostEqual(self.box(page, ".tabbar")["bottom"], 844, delta=1, msg="the tab bar at the bottom")
+        self.open_chat(page, room_id)
+        self.assertFalse(self.box(page, ".sidebar")["shown"], "the chat replaces the list on a phone")
+        self.assertAlmostEqual(self.box(page, ".chat-pane")["width"], 390, delta=1)
+
+        page.set_viewport(1280, 800)
+        page.wait_for(lambda d: self.box(page, ".sidebar")["shown"], "the list beside the chat")
+        sidebar, chat = self.box(page, ".sidebar"), self.box(page, ".chat-pane")
+        self.assertTrue(chat["shown"])
+        self.assertLessEqual(sidebar["right"], chat["left"] + 1, "list and chat side by side")
+
+        self.assertNotEqual(rgb(page.find(".chat-pane").value_of_css_property("background-color")), DARK_BACKGROUND)
+        page.set_dark(True)
+        page.wait_for(lambda d: rgb(page.find(".chat-pane").value_of_css_property("background-color")) == DARK_BACKGROUND,
+                      "the dark background")
+        page.set_dark(False)
+
+        page.wait_for(lambda d: any(m["images"] == [True] for m in self.messages(page)), "the image loaded")
+        self.open_message_menu(page, self.seq_of(page, "hello there"))
+        unnamed = []
+        for element in page.find_all("button, img, input, textarea, select, a[href]"):
+            if element.get_attribute("aria-hidden") == "true" or not element.is_displayed():
+                continue
+            if not (element.accessible_name or "").strip():
+                unnamed.append(element.get_attribute("outerHTML")[:160])
+        self.assertEqual(unnamed, [], "every visible control and image has an accessible name")
+        self.assertTrue(page.find("#message-menu").is_displayed(), "the menu was checked too")
 
 
 class ScreenshotTests(WebClientTestCase):

@@ -232,6 +232,7 @@ export class ChatView {
       items.push({ key: `day:${day}`, signature: `${day}`, build: () => daySeparator(date) });
     };
     const context = this.itemContext();
+    const changesByTarget = this.client.pendingChangesByTarget(this.roomID);
 
     for (const message of messages) {
       addDay(message.date);
@@ -240,11 +241,13 @@ export class ChatView {
       const showRead = message.seq === showReadOn;
       previousSender = message.sender?.id;
       const senderProfile = mine ? null : this.client.profile(message.sender?.id);
+      const changes = changesByTarget.get(message.seq) ?? [];
+      const changesSignature = changes.map((entry) => `${entry.clientMsgID}:${entry.state}`).join(',');
       items.push({
         key: `seq:${message.seq}`,
-        signature: `${message.rev}|${showSender}|${showRead}|${senderProfile?.displayName}|${senderProfile?.avatarColor}`,
+        signature: `${message.rev}|${showSender}|${showRead}|${senderProfile?.displayName}|${senderProfile?.avatarColor}|${changesSignature}`,
         fromOthers: !mine,
-        build: () => messageElement(message, { ...context, mine, showSender, showRead, senderProfile }),
+        build: () => messageElement(message, { ...context, mine, showSender, showRead, senderProfile, changes }),
       });
     }
     for (const entry of this.client.pendingSends(this.roomID)) {

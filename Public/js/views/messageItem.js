@@ -14,7 +14,8 @@ export function daySeparator(date) {
 
 /**
  * A message. `context` gives: mine, showSender, showRead, me (my id), senderProfile (or null), nameOf(person),
- * attachmentURL(id), and the handlers onActions(message, button), onReact(message, emoji), onOpenImage(src, alt).
+ * attachmentURL(id), changes (outbox entries editing, deleting or reacting to it), and the handlers
+ * onActions(message, button), onReact(message, emoji), onOpenImage(src, alt), onRetry(clientMsgID), onDiscard(clientMsgID).
  */
 export function messageElement(message, context) {
   const { mine } = context;
@@ -30,6 +31,7 @@ export function messageElement(message, context) {
         on: { click: (event) => context.onActions(message, event.currentTarget) },
       }, icon(ICONS.more, { size: 18 }))),
     reactionsElement(message, context),
+    (context.changes ?? []).map((entry) => changeStatus(entry, context)),
     context.showRead && el('div', { className: 'message-status read-receipt', text: t('read') }));
   return el('div', {
     className: `message ${mine ? 'mine' : 'theirs'}${message.deleted ? ' deleted' : ''}`,
@@ -65,7 +67,7 @@ export function uploadElement(upload, context) {
     el('div', { className: 'message-body' },
       el('div', { className: 'message-row' }, el('div', { className: 'bubble image-only' }, image)),
       deliveryStatus(failed, () => context.onRetryUpload(upload.localID), () => context.onDiscardUpload(upload.localID),
-        failed ? uploadErrorText(upload.error) : null)));
+        failed ? { failedText: uploadErrorText(upload.error) } : {})));
 }
 
 /** Why an upload failed: the server's reason (too large, not an image) when it gave one. */
@@ -73,12 +75,30 @@ function uploadErrorText(code) {
   return code && code !== 'unreachable' && code !== 'internal' ? errorText(code) : t('uploadFailed');
 }
 
-function deliveryStatus(failed, onRetry, onDiscard, failedText = null) {
-  if (!failed) return el('div', { className: 'message-status', text: t('pending') });
+/** An edit, delete or reaction of a message that the server has not acknowledged yet (or refused). */
+function changeStatus(entry, context) {
+  const failed = entry.state === 'failed';
+  const status = deliveryStatus(failed, () => context.onRetry(entry.clientMsgID), () => context.onDiscard(entry.clientMsgID), {
+    pendingText: t(`changePending_${entry.frame.type}`),
+    failedText: failedChangeText(entry),
+  });
+  status.classList.add('change-status');
+  Object.assign(status.dataset, { clientMsgId: entry.clientMsgID, change: entry.frame.type });
+  return status;
+}
+
+/** What did not happen, and why when the server said (a timeout has no reason worth showing). */
+function failedChangeText(entry) {
+  const what = t(`changeFailed_${entry.frame.type}`);
+  return entry.error && entry.error !== 'timeout' ? `${what} ${errorText(entry.error)}` : what;
+}
+
+function deliveryStatus(failed, onRetry, onDiscard, { pendingText = t('pending'), failedText = t('failed') } = {}) {
+  if (!failed) return el('div', { className: 'message-status', text: pendingText });
   return el('div', { className: 'message-status failed-status', role: 'alert' },
-    el('span', { text: failedText ?? t('failed') }),
+    el('span', { text: failedText }),
     el('button', { type: 'button', className: 'link-button retry-button', text: t('retry'), on: { click: onRetry } }),
-    el('button', { type: 'button', className: 'link-button', text: t('discard'), on: { click: onDiscard } }));
+    el('button', { type: 'button', className: 'link-button discard-button', text: t('discard'), on: { click: onDiscard } }));
 }
 
 function senderAvatar(message, context) {
@@ -112,12 +132,13 @@ function quote(replyTo, context) {
 function attachmentElement(attachment, message, context) {
   const src = context.attachmentURL(attachment.id);
   if (!attachment.contentType?.startsWith('image/')) {
+    const name = attachment.name || t('fileFallbackName');
     return el('a', {
       className: 'attachment-file',
       href: src,
-      download: attachment.name || 'file',
-      'aria-label': t('downloadFile', { name: attachment.name || 'file' }),
-      text: attachment.name || 'file',
+      download: name,
+      'aria-label': t('downloadFile', { name }),
+      text: name,
     });
   }
   const { width, height } = fitImage(attachment.width, attachment.height);
