@@ -1,3 +1,4 @@
+import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -11,26 +12,32 @@ final class ScriptedWebSocketServer: Sendable {
     var port: Int { self.channel.localAddress?.port ?? 0 }
 
     init(frames: [String]) async throws {
-        self.channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                let upgrader = NIOWebSocketServerUpgrader(
-                    shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
-                    upgradePipelineHandler: { channel, _ in
-                        channel.eventLoop.makeCompletedFuture {
-                            try channel.pipeline.syncOperations.addHandler(ScriptedFrames(frames: frames))
-                        }
-                    })
-                return channel.pipeline.configureHTTPServerPipeline(
-                    withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
-            }
-            .bind(host: "127.0.0.1", port: 0)
-            .get()
+        self.channel = try await bindWebSocketServer { _ in [ScriptedFrames(frames: frames)] }
     }
 
     func close() async {
         try? await self.channel.close()
     }
+}
+
+/// A WebSocket server on a free loopback port that accepts any upgrade and gives each connection the handlers
+/// `handlers` makes for it.
+private func bindWebSocketServer(_ handlers: @escaping @Sendable (any Channel) -> [any ChannelHandler]) async throws -> any Channel {
+    try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+        .childChannelInitializer { channel in
+            let upgrader = NIOWebSocketServerUpgrader(
+                shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture(HTTPHeaders()) },
+                upgradePipelineHandler: { channel, _ in
+                    channel.eventLoop.makeCompletedFuture {
+                        for handler in handlers(channel) { try channel.pipeline.syncOperations.addHandler(handler) }
+                    }
+                })
+            return channel.pipeline.configureHTTPServerPipeline(
+                withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+        }
+        .bind(host: "127.0.0.1", port: 0)
+        .get()
 }
 
 private final class ScriptedFrames: ChannelInboundHandler {
@@ -112,4 +119,63 @@ private final class ChunkWriter: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+}
+
+/// A modern-protocol server that loses the first connection's ack: it greets, takes the first `send`, and closes
+/// without acknowledging it; on later connections it acknowledges every `send`. It records each `send`'s
+/// `clientMsgID`, in the order they arrived.
+final class AckLosingServer: Sendable {
+    let channel: any Channel
+    private let received = NIOLockedValueBox<[String]>([])
+    private let connections = NIOLockedValueBox(0)
+    var port: Int { self.channel.localAddress?.port ?? 0 }
+    /// The `clientMsgID` of every `send` received so far.
+    var sends: [String] { self.received.withLockedValue { $0 } }
+
+    init(greeting: [String]) async throws {
+        let received = self.received
+        let connections = self.connections
+        self.channel = try await bindWebSocketServer { _ in
+            let index = connections.withLockedValue { count in defer { count += 1 }; return count }
+            // (the acknowledger first: the scripted frames' handler swallows what it reads)
+            return [SendAcknowledger(losesAck: index == 0, received: received), ScriptedFrames(frames: greeting)]
+        }
+    }
+
+    func close() async {
+        try? await self.channel.close()
+    }
+}
+
+private final class SendAcknowledger: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private struct Send: Decodable {
+        let type: String
+        let room: String?
+        let clientMsgID: String?
+    }
+
+    let losesAck: Bool
+    let received: NIOLockedValueBox<[String]>
+
+    init(losesAck: Bool, received: NIOLockedValueBox<[String]>) {
+        self.losesAck = losesAck
+        self.received = received
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = Self.unwrapInboundIn(data)
+        guard frame.opcode == .text, let send = try? JSONDecoder().decode(Send.self, from: Data(frame.unmaskedData.readableBytesView)),
+            send.type == "send", let clientMsgID = send.clientMsgID
+        else { return }
+        self.received.withLockedValue { $0.append(clientMsgID) }
+        if self.losesAck {
+            context.close(promise: nil)
+            return
+        }
+        let ack = ##"{"type":"ack","clientMsgID":"\##(clientMsgID)","room":"\##(send.room ?? "")","seq":1,"id":"362BEF0D-7A35-42A0-B56C-69C63EB9842E","date":1763784000123}"##
+        context.writeAndFlush(Self.wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: context.channel.allocator.buffer(string: ack))), promise: nil)
+    }
 }

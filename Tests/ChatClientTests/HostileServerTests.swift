@@ -4,14 +4,28 @@ import ChatTestSupport
 import Foundation
 import Testing
 
+/// The account a fake server greets.
+private let fakeUser = ##"{"id":"6F1B1F0E-0F5E-4B53-9A3A-3E2C2B1A0F00","username":"ann","displayName":"Ann","avatarColor":"#4DB6AC","initials":"AN"}"##
+
+/// `hello` and the lobby's `resumed` at seq 0: what a fake server says before anything else.
+private let fakeGreeting = [
+    ##"{"type":"hello","rooms":["lobby"],"user":\##(fakeUser)}"##,
+    ##"{"type":"resumed","room":"lobby","latestSeq":0,"complete":true}"##,
+]
+
+/// A client signed in as ``fakeUser`` to a fake server on `port`.
+private func fakeServerClient(port: Int) throws -> ChatClient {
+    let session = try JSONDecoder().decode(AuthSession.self, from: Data(##"{"token":"t","expiresAt":0,"user":\##(fakeUser)}"##.utf8))
+    return ChatClient(server: ServerAddress(host: "127.0.0.1", port: port), session: session, configuration: .forTests)
+}
+
 @Suite("Clients facing broken servers")
 struct HostileServerTests {
     @Test("malformed frames from the server become error events; the client keeps going")
     func malformedFrames() async throws {
         // setup: a fake server that greets properly, then sends garbage, then a valid message
-        let user = ##"{"id":"6F1B1F0E-0F5E-4B53-9A3A-3E2C2B1A0F00","username":"ann","displayName":"Ann","avatarColor":"#4DB6AC","initials":"AN"}"##
         let server = try await ScriptedWebSocketServer(frames: [
-            ##"{"type":"hello","rooms":["lobby"],"user":\##(user)}"##,
+            ##"{"type":"hello","rooms":["lobby"],"user":\##(fakeUser)}"##,
             ##"{"type":"resumed","room":"lobby","latestSeq":6,"complete":true}"##,
             "this is not JSON {",
             ##"{"type":"message","room":"lobby"}"##,
@@ -20,8 +34,7 @@ struct HostileServerTests {
             ##"{"type":"message","room":"lobby","seq":7,"id":"362BEF0D-7A35-42A0-B56C-69C63EB9842E","sender":{"id":"6F1B1F0E-0F5E-4B53-9A3A-3E2C2B1A0F00","name":"ann"},"kind":"message","text":"still here","date":1763784000123}"##,
         ])
         defer { Task { await server.close() } }
-        let session = try JSONDecoder().decode(AuthSession.self, from: Data(##"{"token":"t","expiresAt":0,"user":\##(user)}"##.utf8))
-        let client = ChatClient(server: ServerAddress(host: "127.0.0.1", port: server.port), session: session, configuration: .forTests)
+        let client = try fakeServerClient(port: server.port)
         // act
         let events = EventRecorder(await client.connect())
         // validate: three error events (not a crash), the unknown type ignored, then the good message
@@ -35,6 +48,41 @@ struct HostileServerTests {
         #expect(errors.allSatisfy { if case .malformedFrame = $0 { true } else { false } })
         if case .message(let message, _) = last { #expect(message.text == "still here" && message.seq == 7) }
         #expect(await client.connectionState == .connected)
+        await client.stop()
+    }
+
+    @Test("an ack lost with the connection: the send goes again under the same clientMsgID and returns once")
+    func lostAck() async throws {
+        // setup: a server that closes instead of acknowledging the first send
+        let server = try await AckLosingServer(greeting: fakeGreeting)
+        defer { Task { await server.close() } }
+        let client = try fakeServerClient(port: server.port)
+        let events = EventRecorder(await client.connect())
+        try await events.waitUntilConnected()
+        // act
+        let ack = try await client.send("are you there?", to: "lobby", clientMsgID: "only-once")
+        // validate: sent on both connections, with one id; acknowledged once
+        #expect(ack.clientMsgID == "only-once" && ack.seq == 1)
+        #expect(server.sends == ["only-once", "only-once"])
+        #expect(await client.pendingCount == 0)
+        await client.stop()
+    }
+
+    @Test("a send whose ack never comes: cancelling the waiting task ends the wait; the message stays queued")
+    func cancelledWait() async throws {
+        // setup: a server that greets and then ignores everything
+        let server = try await ScriptedWebSocketServer(frames: fakeGreeting)
+        defer { Task { await server.close() } }
+        let client = try fakeServerClient(port: server.port)
+        let events = EventRecorder(await client.connect())
+        try await events.waitUntilConnected()
+        // act
+        let waiting = Task { try await client.send("anyone?", to: "lobby") }
+        while await client.pendingCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        waiting.cancel()
+        // validate
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        #expect(await client.pendingCount == 1)
         await client.stop()
     }
 

@@ -12,8 +12,8 @@ extension ChatClient {
     /// While offline the message waits in the outbox and goes out on reconnection. To retry a send that threw,
     /// pass the same `clientMsgID`: the server stores a message once per id, however often it arrives.
     /// Throws ``ChatClientError/rejected(code:message:)`` when the server refuses it (`too_long`, `forbidden`…),
-    /// and ``ChatClientError/stopped`` if ``stop()`` is called first. Cancelling the calling task does not
-    /// withdraw a queued message.
+    /// and ``ChatClientError/stopped`` if ``stop()`` is called first. Cancelling the calling task ends the wait
+    /// with `CancellationError` but does not withdraw the message: it is still sent, and stored once.
     ///
     /// `replyTo` is the `seq` of an earlier message in the room; `attachments` are ids from ``upload(_:name:contentType:)``
     /// (a message with attachments may have empty text, PROTOCOL.md §9.2).
@@ -51,11 +51,21 @@ extension ChatClient {
         _ = try self.token()
         // A refused session never reconnects by itself: queueing would wait forever.
         if case .failed(let error) = self.connectionState { throw error }
-        return try await withCheckedThrowingContinuation { waiter in
-            if self.outbox.add(frame, clientMsgID: clientMsgID, waiter: waiter), self.socketReady {
-                self.write(frame)
+        let waiter = UUID()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                if self.outbox.add(frame, clientMsgID: clientMsgID, waiter: continuation, id: waiter), self.socketReady {
+                    self.write(frame)
+                }
+                if Task.isCancelled { self.outbox.abandon(clientMsgID, waiter: waiter) }
             }
+        } onCancel: {
+            Task { await self.abandonWait(for: clientMsgID, waiter: waiter) }
         }
+    }
+
+    private func abandonWait(for clientMsgID: String, waiter: UUID) {
+        self.outbox.abandon(clientMsgID, waiter: waiter)
     }
 
     /// Tells the other members that I am typing in `room` (§9.4); call it as the user types, the server

@@ -1,4 +1,5 @@
 import ChatProtocol
+import Foundation
 
 /// The frames sent but not yet acknowledged, in the order they were sent, with whoever waits for each ack.
 ///
@@ -7,7 +8,7 @@ import ChatProtocol
 struct Outbox {
     struct Entry {
         var frame: ClientFrame
-        var waiters: [CheckedContinuation<Ack, any Error>]
+        var waiters: [UUID: CheckedContinuation<Ack, any Error>]
     }
 
     private(set) var order: [String] = []
@@ -22,14 +23,19 @@ struct Outbox {
     func frame(for clientMsgID: String) -> ClientFrame? { self.entries[clientMsgID]?.frame }
 
     /// Adds a frame (or, for a `clientMsgID` already waiting, one more waiter). Returns whether it is new.
-    mutating func add(_ frame: ClientFrame, clientMsgID: String, waiter: CheckedContinuation<Ack, any Error>) -> Bool {
+    mutating func add(_ frame: ClientFrame, clientMsgID: String, waiter: CheckedContinuation<Ack, any Error>, id: UUID) -> Bool {
         if self.entries[clientMsgID] != nil {
-            self.entries[clientMsgID]?.waiters.append(waiter)
+            self.entries[clientMsgID]?.waiters[id] = waiter
             return false
         }
         self.order.append(clientMsgID)
-        self.entries[clientMsgID] = Entry(frame: frame, waiters: [waiter])
+        self.entries[clientMsgID] = Entry(frame: frame, waiters: [id: waiter])
         return true
+    }
+
+    /// Stops one waiter's wait (its task was cancelled) and keeps the frame: it is still sent until acknowledged.
+    mutating func abandon(_ clientMsgID: String, waiter id: UUID) {
+        self.entries[clientMsgID]?.waiters.removeValue(forKey: id)?.resume(throwing: CancellationError())
     }
 
     /// Removes the entry and answers its waiters. Returns whether there was one.
@@ -37,7 +43,7 @@ struct Outbox {
     mutating func resolve(_ clientMsgID: String, with result: Result<Ack, any Error>) -> Bool {
         guard let entry = self.entries.removeValue(forKey: clientMsgID) else { return false }
         self.order.removeAll { $0 == clientMsgID }
-        for waiter in entry.waiters { waiter.resume(with: result) }
+        for waiter in entry.waiters.values { waiter.resume(with: result) }
         return true
     }
 
