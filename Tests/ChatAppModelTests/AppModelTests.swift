@@ -36,6 +36,31 @@ struct AppModelTests {
         await server.stop()
     }
 
+    @Test("the server restarts: the status line says so, a message sent meanwhile stays pending, then is sent once")
+    func serverRestart() async throws {
+        let directory = TestServer.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await ServerProcess.start(dataDirectory: directory, arguments: ["--bcrypt-cost", "4"])
+        let app = AppModel()
+        await app.signIn(server: ServerAddress(host: "127.0.0.1", port: server.httpPort), username: "ann", password: "correct horse", register: true)
+        try await eventually("connected") { app.connection == .connected && app.statusText.isEmpty }
+        let lobby = try #require(await app.open(room: "lobby"))
+        // act: the server goes away, ann writes, the server comes back
+        await server.terminate()
+        try await eventually("the status line says offline") { app.connection != .connected && !app.statusText.isEmpty }
+        lobby.send("written while away")
+        #expect(lobby.items.last?.delivery == .pending)
+        let restarted = try await ServerProcess.start(
+            dataDirectory: directory, httpPort: server.httpPort, tcpPort: server.tcpPort, arguments: ["--bcrypt-cost", "4"])
+        // validate
+        try await eventually("back and sent", within: .seconds(40)) { app.statusText.isEmpty && lobby.items.last?.delivery == .sent }
+        #expect(lobby.items.filter { $0.text == "written while away" }.count == 1)
+        let stored = try await #require(app.client).history(room: "lobby").messages
+        #expect(stored.filter { $0.text == "written while away" }.count == 1)
+        await app.signOut()
+        await restarted.terminate()
+    }
+
     @Test("a wrong password shows on the sign-in screen")
     func wrongPassword() async throws {
         let server = try await TestServer.start()

@@ -52,8 +52,9 @@ func message(_ seq: Int64, from sender: SenderPayload, in room: String = "lobby"
 
 /// Waits (bounded) until `condition` holds on the main actor; the models update from tasks.
 @MainActor
-func eventually(_ what: String, _ condition: () async -> Bool) async throws {
-    for _ in 0..<2000 {
+func eventually(_ what: String, within limit: Duration = .seconds(10), _ condition: () async -> Bool) async throws {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
         if await condition() { return }
         try await Task.sleep(for: .milliseconds(5))
     }
