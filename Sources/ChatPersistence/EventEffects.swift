@@ -20,8 +20,17 @@ enum EventEffects {
             ]
         case .delete:
             guard let target = event.target else { return [] }
-            // The text goes everywhere it was kept: the message, its edits, and quotes of it in replies.
+            // The text goes everywhere it was kept: the message, its edits, and quotes of it in replies. Its
+            // attachments stop being readable through this room unless another message here still carries them
+            // (the `attachments` column is JSON holding each id as text; this runs before it is cleared).
             return [
+                SQLQueryString(
+                    """
+                    DELETE FROM attachment_rooms WHERE room = \(bind: room)
+                    AND (SELECT attachments FROM messages WHERE room = \(bind: room) AND seq = \(bind: target)) LIKE '%' || attachment_id || '%'
+                    AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.room = \(bind: room) AND m.seq <> \(bind: target)
+                        AND m.deleted = \(bind: false) AND m.attachments LIKE '%' || attachment_rooms.attachment_id || '%')
+                    """),
                 SQLQueryString(
                     "UPDATE messages SET text = '', deleted = \(bind: true), attachments = NULL, edited_at = NULL WHERE room = \(bind: room) AND seq = \(bind: target)"),
                 SQLQueryString("UPDATE messages SET text = '' WHERE room = \(bind: room) AND target_seq = \(bind: target) AND kind = 'edit'"),

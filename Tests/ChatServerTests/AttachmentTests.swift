@@ -53,6 +53,24 @@ struct AttachmentTests {
         }
     }
 
+    @Test("deleting the message takes the attachment away from the room, unless another message there still carries it")
+    func deletedMessageAttachment() async throws {
+        try await withTestServer { server in
+            let (ann, bob, dm, annSocket, _) = try await server.pair()
+            let upload = try await server.api.send(.POST, "/attachments?name=a.png", bytes: pngBytes(width: 2, height: 2), contentType: "image/png", token: ann.token)
+            let id = try upload.decode(AttachmentPayload.self).id
+            let first = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "a1", text: "", attachments: [id.uuidString]))
+            let again = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "a2", text: "again", attachments: [id.uuidString]))
+            // One of two messages deleted: still readable.
+            _ = try await annSocket.acked(ClientFrame(type: "delete", room: dm.id, clientMsgID: "d1", target: first.seq))
+            #expect(try await server.api.get("/attachments/\(id)", token: bob.token).status == 200)
+            // Both deleted: bob can no longer fetch it; ann, who uploaded it, still can.
+            _ = try await annSocket.acked(ClientFrame(type: "delete", room: dm.id, clientMsgID: "d2", target: again.seq))
+            #expect(try await server.api.get("/attachments/\(id)", token: bob.token).status == 403)
+            #expect(try await server.api.get("/attachments/\(id)", token: ann.token).status == 200)
+        }
+    }
+
     @Test("GET /config advertises the limits without a login: 10 MiB uploads, four image types, any file")
     func advertisedLimits() async throws {
         try await withTestServer { server in
