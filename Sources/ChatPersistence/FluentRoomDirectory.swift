@@ -119,7 +119,8 @@ public struct FluentRoomDirectory: RoomDirectory {
                 .filter(\.$roomID == room.rawValue).filter(\.$userID == user).filter(\.$lastReadSeq < seq)
                 .set(\.$lastReadSeq, to: seq)
                 .update()
-            return seq
+            // What is stored now: `seq`, or more when another device got there first.
+            return try await self.lastReadSeq(of: user, in: room)
         }
         return membership.lastReadSeq
     }
