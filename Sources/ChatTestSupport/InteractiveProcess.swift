@@ -3,34 +3,19 @@ import Foundation
 /// A command-line program driven as a person drives it: lines typed on its standard input, its output read line by
 /// line (standard output and standard error together, in the order they arrive).
 public final class InteractiveProcess: Sendable {
-    private let process: Process
-    private let input: FileHandle
-    private let exit: ExitStatus
+    private let child: ChildProcess
     /// Every line the program wrote.
     public let output = Inbox<String>()
 
     /// Starts `executable` with `arguments`, and `environment` added to this process's environment.
     public init(_ executable: URL, arguments: [String], environment: [String: String] = [:]) throws {
-        self.process = Process()
-        self.process.executableURL = executable
-        self.process.arguments = arguments
-        self.process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let stdin = Pipe()
-        let stdout = Pipe()
-        self.process.standardInput = stdin
-        self.process.standardOutput = stdout
-        self.process.standardError = stdout
-        self.input = stdin.fileHandleForWriting
-        let exit = ExitStatus()
-        self.exit = exit
-        self.process.terminationHandler = { exit.record($0.terminationStatus) }
-        try self.process.run()
-        readLines(from: stdout.fileHandleForReading, into: self.output)
+        self.child = try ChildProcess(executable, arguments: arguments, environment: environment, input: true, standardError: .mergedWithOutput)
+        readLines(from: self.child.output, into: self.output)
     }
 
-    /// Types one line.
+    /// Types one line. Typing to a program that has exited does nothing (the test finds out from its output).
     public func type(_ line: String) {
-        self.input.write(Data((line + "\n").utf8))
+        try? self.child.input?.write(contentsOf: Data((line + "\n").utf8))
     }
 
     /// Skips output until a line contains `text`; returns the lines read, that one last.
@@ -45,15 +30,18 @@ public final class InteractiveProcess: Sendable {
         throw TestClientError("no line with \"\(text)\" in: \(seen.joined(separator: "\n"))")
     }
 
-    /// Waits for the program to exit; returns its status.
-    public func waitForExit() async -> Int32 {
-        await self.exit.wait()
+    /// Waits for the program to exit; returns its status. A program still running after `limit` is killed (the
+    /// status is then SIGKILL's number), so a program that ignores what it was told fails the test, not hangs it.
+    public func waitForExit(within limit: Duration = .seconds(30)) async -> Int32 {
+        if let status = await self.child.exit.wait(limit: limit) { return status }
+        self.child.signal(SIGKILL)
+        return await self.child.exit.wait() ?? SIGKILL
     }
 
     /// SIGTERM, then waits for the exit.
     @discardableResult
     public func terminate() async -> Int32 {
-        self.process.terminate()
-        return await self.exit.wait()
+        self.child.signal(SIGTERM)
+        return await self.waitForExit()
     }
 }

@@ -4,17 +4,15 @@ import NIOConcurrencyHelpers
 /// The real `chat-server` executable run as a child process, for what an in-process server cannot show: a
 /// SIGKILL and a restart on the same data directory.
 ///
-/// Its output is read by a dedicated thread with blocking reads, and its exit is awaited through Foundation's
-/// termination handler: no run loop and no dispatch source, which both misbehave around process exit on Linux.
+/// Its output is read by a dedicated thread with blocking reads, and its exit is awaited with `waitpid`
+/// (`ChildProcess`).
 public final class ServerProcess: Sendable {
-    private let process: Process
-    private let exit: ExitStatus
+    private let child: ChildProcess
     public let httpPort: Int
     public let tcpPort: Int
 
-    private init(process: Process, exit: ExitStatus, httpPort: Int, tcpPort: Int) {
-        self.process = process
-        self.exit = exit
+    private init(child: ChildProcess, httpPort: Int, tcpPort: Int) {
+        self.child = child
         self.httpPort = httpPort
         self.tcpPort = tcpPort
     }
@@ -29,41 +27,39 @@ public final class ServerProcess: Sendable {
         guard let executable = self.executableURL else {
             throw TestClientError("chat-server was not found beside \(CommandLine.arguments[0]); run `swift build` first")
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["--port", "0", "--tcp-port", "0", "--data-dir", dataDirectory, "--log-level", "notice"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let exit = ExitStatus()
-        process.terminationHandler = { exit.record($0.terminationStatus) }
-        try process.run()
+        let child = try ChildProcess(
+            executable, arguments: ["--port", "0", "--tcp-port", "0", "--data-dir", dataDirectory, "--log-level", "notice"] + arguments,
+            environment: [:], input: false, standardError: .mergedWithOutput)
         let lines = Inbox<String>()
-        readLines(from: output.fileHandleForReading, into: lines)
+        readLines(from: child.output, into: lines)
         var httpPort: Int?
         var tcpPort: Int?
         while httpPort == nil || tcpPort == nil {
             guard let line = await lines.next(timeout: .seconds(30)) else {
-                process.terminate()
+                child.signal(SIGKILL)
                 throw TestClientError("chat-server did not report its listeners")
             }
             if line.contains("HTTP and WebSocket listening on") { httpPort = Self.port(in: line, after: "http://127.0.0.1:") }
             if line.contains("TCP text protocol listening on") { tcpPort = Self.port(in: line, after: "listening on 127.0.0.1:") }
         }
-        return ServerProcess(process: process, exit: exit, httpPort: httpPort!, tcpPort: tcpPort!)
+        return ServerProcess(child: child, httpPort: httpPort!, tcpPort: tcpPort!)
     }
 
     /// SIGKILL: no shutdown code runs at all.
     public func kill() async {
-        Foundation.kill(self.process.processIdentifier, SIGKILL)
-        _ = await self.exit.wait()
+        self.child.signal(SIGKILL)
+        _ = await self.child.exit.wait()
     }
 
-    /// SIGTERM, then waits for the process to exit; returns its exit status.
+    /// SIGTERM, then waits for the process to exit; returns its exit status. A server still running a minute
+    /// later is killed (and the status is then SIGKILL's number), so a stuck shutdown fails a test instead of
+    /// hanging it.
     @discardableResult
     public func terminate() async -> Int32 {
-        self.process.terminate()
-        return await self.exit.wait()
+        self.child.signal(SIGTERM)
+        if let status = await self.child.exit.wait() { return status }
+        self.child.signal(SIGKILL)
+        return await self.child.exit.wait() ?? SIGKILL
     }
 
     private static func port(in line: String, after marker: String) -> Int? {

@@ -5,28 +5,9 @@ import ChatTestSupport
 import Foundation
 import Testing
 
-/// Runs the built `chat` executable (beside the test bundle) and collects its output and exit status.
+/// Runs the built `chat` executable to its end; returns its exit status and standard output.
 private func runChat(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) async throws -> (status: Int32, output: String) {
-    let executable = try chatExecutable()
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    let stdin = Pipe()
-    process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-    let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-        do { try process.run() } catch { continuation.resume(throwing: error) }
-        if let input {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try? stdin.fileHandleForWriting.close()
-        }
-    }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    return (status, String(decoding: data, as: UTF8.self))
+    try await runToEnd(try chatExecutable(), arguments: arguments, environment: environment, input: input)
 }
 
 /// The built `chat` executable.
