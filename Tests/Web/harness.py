@@ -347,6 +347,11 @@ class Browser:
     def find(self, selector):
         return self.driver.find_element(By.CSS_SELECTOR, selector)
 
+    def click(self, selector, what):
+        """Clicks the element as soon as it is there, finding it again if the page rebuilt it in between (lists
+        re-render when presence, unread counts or messages change, which leaves a found node stale)."""
+        self.wait_for(lambda d: self.find(selector).click() or True, what)
+
     def find_all(self, selector):
         return self.driver.find_elements(By.CSS_SELECTOR, selector)
 

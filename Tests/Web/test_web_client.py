@@ -317,8 +317,7 @@ class DirectChatTests(WebClientTestCase):
         self.register_in_ui(bob, bob_name, "Bob Chen")
 
         ann.go("#/contacts")
-        contact = ann.wait_for(lambda d: ann.find(f'.contact-item[data-username="{bob_name}"]'), "Bob in Contacts")
-        contact.click()
+        ann.click(f'.contact-item[data-username="{bob_name}"]', "Bob in Contacts")
         ann.wait_for(lambda d: ann.find_all(".chat-view #composer-input"), "the direct chat")
         room_id = ann.find(".chat-view").get_attribute("data-room-id")
         self.assertEqual(ann.find("#chat-title").text, "Bob Chen")
@@ -327,7 +326,7 @@ class DirectChatTests(WebClientTestCase):
         self.wait_for_texts(ann, ["Hi Bob!"], "Ann's first message delivered")
 
         bob.wait_for(lambda d: self.badge(bob, room_id) == "1", "the new chat with an unread badge on Bob's side")
-        bob.find(f'.chat-item[data-room-id="{room_id}"]').click()
+        bob.click(f'.chat-item[data-room-id="{room_id}"]', "the chat in Bob's list")
         self.wait_for_texts(bob, ["Hi Bob!"], "Ann's message on Bob's side")
         bob.wait_for(lambda d: self.badge(bob, room_id) is None, "the badge cleared once Bob opened the chat")
 
@@ -350,9 +349,7 @@ class DirectChatTests(WebClientTestCase):
         ann.driver.refresh()
         ann.wait_for(lambda d: ann.find_all("#chat-list"), "the chat list after a reload")
         ann.go("#/chats")
-        # The list is rebuilt as the room list and the socket's replay come in: clicked again if the item went stale.
-        ann.wait_for(lambda d: ann.find(f'.chat-item[data-room-id="{room_id}"]').click() or True,
-                     "the chat opened from the list after a reload")
+        ann.click(f'.chat-item[data-room-id="{room_id}"]', "the chat opened from the list after a reload")
         self.wait_for_texts(ann, ["Hi Bob!", "Hello Ann", "Are you there?"], "the chat reopened after a reload")
         ann.wait_for(read_on_last, "'Read' under Ann's last message after a reload")
 
@@ -365,7 +362,7 @@ class DirectChatTests(WebClientTestCase):
             return lambda _: any(m["images"] == [True] for m in self.messages(browser) if m["seq"])
         bob.wait_for(image_shown(bob), "the image on Bob's side")
         ann.wait_for(image_shown(ann), "the image delivered on Ann's side")
-        bob.find("#messages .image-button").click()
+        bob.click("#messages .image-button", "the image to open")
         bob.wait_for(lambda d: bob.js("return document.getElementById('image-viewer').open"), "the image viewer")
         bob.find("#image-viewer .viewer-close").click()
 
@@ -386,8 +383,7 @@ class NewcomerTests(WebClientTestCase):
         browser = self.browser()
         self.register_in_ui(browser, unique_name("new"), "Newcomer")
         browser.go("#/contacts")
-        bot = browser.wait_for(lambda d: browser.find_all('.contact-item[data-username="echo-bot"]'), "echo-bot in Contacts")
-        bot[0].click()
+        browser.click('.contact-item[data-username="echo-bot"]', "echo-bot in Contacts")
         browser.wait_for(lambda d: browser.find_all(".chat-view #composer-input"), "the chat with echo-bot")
         self.type_and_send(browser, "I like you")
         self.wait_for_texts(browser, ["I like you", "you like I"], "echo-bot's answer")
@@ -409,8 +405,7 @@ class ChannelTests(WebClientTestCase):
         first.go("#/chats")
 
         second.go("#/discover")
-        join = second.wait_for(lambda d: second.find(f'.channel-item[data-room-id="{room_id}"] button'), "the channel in Discover")
-        join.click()
+        second.click(f'.channel-item[data-room-id="{room_id}"] button', "the channel in Discover")
         second.wait_for(lambda d: second.find_all(f'.chat-view[data-room-id="{room_id}"]'), "the joined channel")
         second.go("#/chats")
         second.wait_for(lambda d: self.badge(second, room_id) is None, "the channel in the list")
@@ -425,7 +420,7 @@ class ChannelTests(WebClientTestCase):
         first.wait_for(lambda d: self.badge(first, room_id) == "3", "3 unread for the owner")
         second.wait_for(lambda d: self.badge(second, room_id) == "3", "3 unread for the member")
 
-        second.find(f'.chat-item[data-room-id="{room_id}"]').click()
+        second.click(f'.chat-item[data-room-id="{room_id}"]', "the channel in the second user's list")
         self.wait_for_texts(second, ["news 1", "news 2", "news 3"], "the news in the channel")
         second.wait_for(lambda d: self.badge(second, room_id) is None, "the member's badge cleared")
 
@@ -434,7 +429,7 @@ class ChannelTests(WebClientTestCase):
         self.wait_for_texts(second, ["news 1", "news 2", "news 3", "news 4"], "news 4 in the open channel")
         self.assertIsNone(self.badge(second, room_id), "an open chat does not count unread")
 
-        first.find(f'.chat-item[data-room-id="{room_id}"]').click()
+        first.click(f'.chat-item[data-room-id="{room_id}"]', "the channel in the first user's list")
         self.wait_for_texts(first, ["news 1", "news 2", "news 3", "news 4"], "the news for the owner")
         first.wait_for(lambda d: self.badge(first, room_id) is None, "the owner's badge cleared")
 
@@ -717,7 +712,7 @@ class MessageActionTests(WebClientTestCase):
         self.assertIn("Edit not saved.", status.text)
         self.assertEqual([m["text"] for m in self.messages(page)], ["see you at 8"])
 
-        status.find_element(By.CSS_SELECTOR, ".retry-button").click()
+        page.click('#messages .change-status[data-change="edit"] .retry-button', "Retry under the failed edit")
         page.wait_for(lambda d: [m["text"] for m in self.messages(page)] == ["see you at 9"]
                       and not page.find_all("#messages .change-status"), "the edit saved by Retry")
         self.assertTrue(self.message_node(page, seq).find_elements(By.CSS_SELECTOR, ".edited-mark"))
@@ -730,7 +725,7 @@ class MessageActionTests(WebClientTestCase):
         self.react_from_menu(page, seq, "😂")
         status = failed_change("react")
         self.assertIn("Reaction not sent.", status.text)
-        status.find_element(By.CSS_SELECTOR, ".discard-button").click()
+        page.click('#messages .change-status[data-change="react"] .discard-button', "Discard under the failed reaction")
         page.wait_for(lambda d: not page.find_all("#messages .change-status"), "the failed reaction discarded")
         self.assertEqual(page.find_all("#messages .reaction"), [])
         outbox = page.js("return JSON.parse(localStorage.getItem(`swiftchat.outbox.${arguments[0]}`))", ann["user"]["id"])
@@ -749,7 +744,7 @@ class MessageActionTests(WebClientTestCase):
                       "the message marked failed")
         self.assertIn("Not sent", page.find("#messages .message.failed .failed-status").text)
 
-        page.find("#messages .message.failed .retry-button").click()
+        page.click("#messages .message.failed .retry-button", "Retry under the failed message")
         self.wait_for_texts(page, ["try again"], "the message sent by Retry")
         sends = [frame for frame in page.js("return window.__sentFrames") if frame["type"] == "send"]
         self.assertEqual([frame["text"] for frame in sends], ["try again", "try again"])
