@@ -57,7 +57,8 @@ actor InteractiveSession {
             Terminal.line("  " + RoomList.line(for: room))
         }
         if let shown = try await self.open(firstRoom), let room = self.current {
-            await self.client.follow(room: room.id, after: shown)
+            // (edits and reactions after the last message printed are already in the history as printed)
+            await self.client.follow(room: room.id, after: max(shown, room.latestSeq))
         }
         let events = await self.client.connect()
         let listener = Task { for await event in events { self.handle(event) } }

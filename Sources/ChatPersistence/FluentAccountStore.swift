@@ -37,6 +37,13 @@ public struct FluentAccountStore: AccountStore {
             .update()
     }
 
+    public func resetPassword(of id: UUID, toHash hash: String) async throws {
+        try await self.database.transaction { database in
+            try await UserRecord.query(on: database).filter(\.$id == id).set(\.$passwordHash, to: hash).update()
+            try await TokenRecord.query(on: database).filter(\.$userID == id).delete()
+        }
+    }
+
     public func search(_ query: String, limit: Int) async throws -> [Account] {
         let needle = query.lowercased()
         return try await UserRecord.query(on: self.database)

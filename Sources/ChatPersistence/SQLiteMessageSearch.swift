@@ -46,7 +46,7 @@ public struct SQLiteMessageSearch: MessageSearch {
             FROM message_search
             JOIN messages m ON m.rowid = message_search.rowid
             JOIN memberships ms ON ms.room_id = m.room AND ms.user_id = \(bind: user)
-            WHERE message_search MATCH \(bind: Self.match(terms)) AND m.deleted = 0\(roomFilter)
+            WHERE message_search MATCH \(bind: Self.match(terms)) AND m.kind = 'message' AND m.deleted = 0\(roomFilter)
             ORDER BY bm25(message_search), m.created_at DESC
             LIMIT \(bind: limit)
             """

@@ -59,16 +59,32 @@ final class ChildProcess: Sendable {
     let exit: ExitStatus
 
     /// Writing to a child that has exited must be an error to handle, not SIGPIPE ending the tests.
-    private static let pipeSignalIgnored: Void = { _ = Glibc.signal(SIGPIPE, SIG_IGN) }()
+    private static let pipeSignalIgnored: Void = {
+        #if canImport(Glibc)
+        _ = Glibc.signal(SIGPIPE, SIG_IGN)
+        #else
+        _ = Darwin.signal(SIGPIPE, SIG_IGN)
+        #endif
+    }()
 
     init(_ executable: URL, arguments: [String], environment: [String: String], input: Bool, standardError: ChildStandardError) throws {
         Self.pipeSignalIgnored
         var outputPipe: [Int32] = [-1, -1]
         var inputPipe: [Int32] = [-1, -1]
-        guard Self.makePipe(&outputPipe), !input || Self.makePipe(&inputPipe) else {
+        guard Self.makePipe(&outputPipe) else { throw TestClientError("pipe failed: errno \(errno)") }
+        guard !input || Self.makePipe(&inputPipe) else {
+            outputPipe.forEach { close($0) }
             throw TestClientError("pipe failed: errno \(errno)")
         }
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil
+        var attributes: posix_spawnattr_t? = nil
+        let closeOthers = Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+        #else
         var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        let closeOthers: Int32 = 0
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if input {
@@ -81,8 +97,9 @@ final class ChildProcess: Sendable {
         case .mergedWithOutput: posix_spawn_file_actions_adddup2(&actions, outputPipe[1], STDERR_FILENO)
         case .discarded: posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
         }
+        #if os(Linux)
         Self.closeEverythingElse(&actions)
-        var attributes = posix_spawnattr_t()
+        #endif
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         // The spawning thread may block or ignore signals (dispatch's threads do); the child starts with none of
@@ -94,7 +111,7 @@ final class ChildProcess: Sendable {
         sigemptyset(&defaults)
         for signal in [SIGPIPE, SIGTERM, SIGINT] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setflags(&attributes, Int16(Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP) | closeOthers))
 
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -132,11 +149,13 @@ final class ChildProcess: Sendable {
 
     /// Closes every descriptor from 3 up in the child, where glibc offers it (2.34 and later; the declaration is
     /// GNU-only, so it is looked up at run time).
+    #if os(Linux)
     private static func closeEverythingElse(_ actions: inout posix_spawn_file_actions_t) {
         typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
         guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
         _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
     }
+    #endif
 }
 
 /// Pushes each line a child process writes into `lines`, from a dedicated thread with blocking reads (no run loop

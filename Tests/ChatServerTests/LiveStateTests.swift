@@ -116,23 +116,41 @@ struct LiveStateTests {
     @Test("the demo bot answers a direct message over the same protocol as anyone")
     func demoBot() async throws {
         try await withTestServer({ $0.demoBot = true }) { server in
-            let ann = try await server.register("ann")
-            let socket = try await server.modernClient(ann)
-            var dm: RoomSummary?
-            for _ in 0..<100 {
-                let reply = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "echo-bot"), token: ann.token)
-                if reply.status == 200 { dm = try reply.decode(RoomSummary.self); break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            let room = try #require(dm)
-            _ = try await socket.next("joined", as: JoinedFrame.self)
-            _ = try await socket.acked(ClientFrame(type: "send", room: room.id, clientMsgID: "q", text: "I like you"))
-            while true {
-                let message = try await socket.next("message", as: MessageFrame.self, timeout: .seconds(15))
-                if message.sender.name == "echo-bot" {
-                    #expect(message.text == "you like I" && message.room == room.id)
-                    break
-                }
+            try await Self.expectBotAnswers(on: server, as: "ann")
+        }
+    }
+
+    @Test("the demo bot gets its account back after its password file is lost: a new password, and it answers again")
+    func demoBotLostSecret() async throws {
+        let directory = TestServer.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try await TestServer.start(dataDirectory: directory) { $0.demoBot = true }
+        try await Self.expectBotAnswers(on: first, as: "ann")
+        await first.stop()
+        try FileManager.default.removeItem(atPath: directory + "/echo-bot.secret")
+        let second = try await TestServer.start(dataDirectory: directory) { $0.demoBot = true }
+        try await Self.expectBotAnswers(on: second, as: "bob")
+        await second.stop()
+    }
+
+    /// Registers `username`, opens a DM with echo-bot (once the bot exists) and checks its answer.
+    static func expectBotAnswers(on server: TestServer, as username: String) async throws {
+        let me = try await server.register(username)
+        let socket = try await server.modernClient(me)
+        var dm: RoomSummary?
+        for _ in 0..<100 {
+            let reply = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "echo-bot"), token: me.token)
+            if reply.status == 200 { dm = try reply.decode(RoomSummary.self); break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let room = try #require(dm)
+        _ = try await socket.next("joined", as: JoinedFrame.self)
+        _ = try await socket.acked(ClientFrame(type: "send", room: room.id, clientMsgID: "q", text: "I like you"))
+        while true {
+            let message = try await socket.next("message", as: MessageFrame.self, timeout: .seconds(15))
+            if message.sender.name == "echo-bot" {
+                #expect(message.text == "you like I" && message.room == room.id)
+                return
             }
         }
     }

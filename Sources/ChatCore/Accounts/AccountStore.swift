@@ -26,6 +26,9 @@ public protocol AccountStore: Sendable {
     func account(id: UUID) async throws -> Account?
     /// Saves a changed display name or colour.
     func update(_ account: Account) async throws
+    /// Replaces an account's password digest and revokes every token it holds, in one transaction: whoever knew
+    /// the old password is signed out everywhere.
+    func resetPassword(of id: UUID, toHash hash: String) async throws
     /// Accounts whose username or display name contains `query` (without case), by username.
     func search(_ query: String, limit: Int) async throws -> [Account]
 

@@ -5,13 +5,15 @@ import SQLKit
 ///
 /// FTS5 normally records a delete as a marker and keeps the old words in its segments until they happen to be
 /// merged, so "delete removes the text from storage" would not hold for the index file. The `secure-delete` option
-/// (SQLite 3.44+) rewrites the segments at once; `rebuild` rewrites the index from the current rows, dropping
-/// whatever earlier deletes left behind.
+/// (SQLite 3.44+) rewrites the segments at once. The index is then emptied and filled again from the current
+/// messages, dropping whatever earlier deletes left behind (not FTS5's `rebuild`, which would index every row of
+/// the table, edit events included, where the triggers index only messages).
 struct EraseDeletedTextFromSearch: AsyncMigration {
     func prepare(on database: any Database) async throws {
         guard let sql = database as? any SQLDatabase, sql.dialect.name == "sqlite" else { return }
         try await sql.raw("INSERT INTO message_search(message_search, rank) VALUES ('secure-delete', 1)").run()
-        try await sql.raw("INSERT INTO message_search(message_search) VALUES ('rebuild')").run()
+        try await sql.raw("INSERT INTO message_search(message_search) VALUES ('delete-all')").run()
+        try await sql.raw("INSERT INTO message_search(rowid, text) SELECT rowid, text FROM messages WHERE kind = 'message'").run()
     }
 
     func revert(on database: any Database) async throws {

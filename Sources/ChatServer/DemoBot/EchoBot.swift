@@ -73,26 +73,39 @@ final class EchoBot: Sendable {
         }
     }
 
-    /// A token for the bot's account, which is created (or given a new password) first when needed.
+    /// A token for the bot's account, which is created first when needed. When the saved password does not open
+    /// it (the secret file was lost, or someone registered the name before it was reserved), the server gives the
+    /// account a new password, which also signs out every session of whoever held it, and logs in again.
     private func signIn() async throws -> String {
+        if let saved = self.savedPassword(), let token = try await self.login(password: saved) {
+            return token
+        }
         let password = try await self.provisionAccount()
+        guard let token = try await self.login(password: password) else { throw Abort(.unauthorized, reason: "echo-bot could not sign in") }
+        return token
+    }
+
+    private func savedPassword() -> String? {
+        guard let saved = try? String(contentsOfFile: self.secretPath, encoding: .utf8), !saved.isEmpty else { return nil }
+        return saved
+    }
+
+    /// A session token, or `nil` when the password is wrong (or the account does not exist yet).
+    private func login(password: String) async throws -> String? {
         let login = try await self.post("login", LoginRequest(username: Self.username, password: password))
-        guard login.status == HTTPResponseStatus.ok else { throw Abort(login.status, reason: "echo-bot could not sign in") }
+        guard login.status == HTTPResponseStatus.ok else {
+            guard login.status == HTTPResponseStatus.unauthorized else { throw Abort(login.status, reason: "echo-bot could not sign in") }
+            return nil
+        }
         return try login.content.decode(AuthSession.self).token
     }
 
-    /// Makes sure the account exists with the saved password, and returns that password.
+    /// Creates the account, or gives the existing one a new password; saves the password and returns it.
     private func provisionAccount() async throws -> String {
-        if let saved = try? String(contentsOfFile: self.secretPath, encoding: .utf8), !saved.isEmpty,
-            try await self.accounts.account(username: Self.username) != nil
-        {
-            return saved
-        }
         let password = BearerToken.generate()
         let hash = try await self.hashPassword(password)
-        if var account = try await self.accounts.account(username: Self.username) {
-            account.passwordHash = hash
-            try await self.accounts.update(account)
+        if let account = try await self.accounts.account(username: Self.username) {
+            try await self.accounts.resetPassword(of: account.id, toHash: hash)
         } else {
             let account = Account(
                 id: UUID(), username: Self.username, displayName: "Echo Bot",
