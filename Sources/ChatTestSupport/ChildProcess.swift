@@ -147,6 +147,14 @@ final class ChildProcess: Sendable {
         kill(self.pid, signal)
     }
 
+    /// Waits for the program to exit and returns its status. A program still running after `limit` is killed (the
+    /// status is then SIGKILL's number), so one that ignores what it was told fails its test instead of hanging it.
+    func exitStatus(within limit: Duration) async -> Int32 {
+        if let status = await self.exit.wait(limit: limit) { return status }
+        self.signal(SIGKILL)
+        return await self.exit.wait() ?? SIGKILL
+    }
+
     /// Closes every descriptor from 3 up in the child, where glibc offers it (2.34 and later; the declaration is
     /// GNU-only, so it is looked up at run time).
     #if os(Linux)

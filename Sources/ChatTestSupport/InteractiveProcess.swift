@@ -30,12 +30,9 @@ public final class InteractiveProcess: Sendable {
         throw TestClientError("no line with \"\(text)\" in: \(seen.joined(separator: "\n"))")
     }
 
-    /// Waits for the program to exit; returns its status. A program still running after `limit` is killed (the
-    /// status is then SIGKILL's number), so a program that ignores what it was told fails the test, not hangs it.
+    /// Waits for the program to exit; returns its status (killed after `limit`, see `ChildProcess.exitStatus`).
     public func waitForExit(within limit: Duration = .seconds(30)) async -> Int32 {
-        if let status = await self.child.exit.wait(limit: limit) { return status }
-        self.child.signal(SIGKILL)
-        return await self.child.exit.wait() ?? SIGKILL
+        await self.child.exitStatus(within: limit)
     }
 
     /// SIGTERM, then waits for the exit.

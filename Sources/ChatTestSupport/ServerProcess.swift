@@ -57,9 +57,7 @@ public final class ServerProcess: Sendable {
     @discardableResult
     public func terminate() async -> Int32 {
         self.child.signal(SIGTERM)
-        if let status = await self.child.exit.wait() { return status }
-        self.child.signal(SIGKILL)
-        return await self.child.exit.wait() ?? SIGKILL
+        return await self.child.exitStatus(within: .seconds(60))
     }
 
     private static func port(in line: String, after marker: String) -> Int? {

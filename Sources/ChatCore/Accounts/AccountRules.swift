@@ -15,8 +15,8 @@ public enum AccountRules {
         username.lowercased()
     }
 
-    /// Names the server creates for itself (the demo bot): `POST /register` refuses them, whether the bot runs or
-    /// not, so nobody can take one and pose as it.
+    /// Names the server creates accounts for itself (the demo bot): `POST /register` refuses them, whether the bot
+    /// runs or not, so nobody else can hold that account.
     public static let reservedUsernames: Set<String> = ["echo-bot"]
 
     public static func isReserved(_ username: String) -> Bool {

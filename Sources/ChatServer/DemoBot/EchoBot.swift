@@ -10,9 +10,9 @@ import Vapor
 /// newcomer has someone to talk to on first start.
 ///
 /// It is a client like any other — no back door: it signs in over HTTP and talks on `/api/v1/ws`. Only its account
-/// is made by the server itself, because `echo-bot` is a reserved name that `POST /register` refuses (so nobody can
-/// pose as the bot). Its password is made at random on first start and kept, readable by the owner only, in the
-/// data directory; if that file is lost, the next start sets a new one.
+/// is made by the server itself, because `echo-bot` is a reserved name that `POST /register` refuses (so nobody else
+/// can register the bot's account). Its password is made at random on first start and kept, readable by the owner
+/// only, in the data directory; if that file is lost, the next start sets a new one.
 final class EchoBot: Sendable {
     static let username = "echo-bot"
     static let replyDelay = Duration.seconds(1)
