@@ -17,7 +17,10 @@ data=$(mktemp -d)
 port=18480
 start_server() {
     rm -rf "$data"/*
-    taskset -c 0 "$bin/chat-server" --port "$port" --tcp-port $((port + 1)) --data-dir "$data" --log-level warning --demo-bot false &
+    # Every load-generator connection comes from 127.0.0.1: the per-address limits are lifted.
+    taskset -c 0 "$bin/chat-server" --port "$port" --tcp-port $((port + 1)) --data-dir "$data" --log-level warning --demo-bot false \
+        --max-connections 1000000 --max-connections-per-address 1000000 \
+        --tutorial-send-burst 100000 --tutorial-send-rate 100000 &
     server_pid=$!
     sleep 2
 }

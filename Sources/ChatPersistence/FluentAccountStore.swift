@@ -60,11 +60,12 @@ public struct FluentAccountStore: AccountStore {
         try await TokenRecord(tokenHash: hash, userID: userID, expiresAt: expiresAt).create(on: self.database)
     }
 
-    public func userID(forTokenHash hash: String, now: Date) async throws -> UUID? {
+    public func grant(forTokenHash hash: String, now: Date) async throws -> TokenGrant? {
         try await TokenRecord.query(on: self.database)
             .filter(\.$tokenHash == hash)
             .filter(\.$expiresAt > now)
-            .first()?.userID
+            .first()
+            .map { TokenGrant(userID: $0.userID, expiresAt: $0.expiresAt) }
     }
 
     public func revokeToken(hash: String) async throws {

@@ -1,5 +1,6 @@
 import ChatCore
 import FluentKit
+import SQLKit
 import Foundation
 
 /// The ``AttachmentStore`` on a Fluent database. Links between attachments and rooms are written by the message
@@ -36,5 +37,25 @@ public struct FluentAttachmentStore: AttachmentStore {
 
     public func rooms(of attachment: UUID) async throws -> [RoomID] {
         try await AttachmentRoomRecord.query(on: self.database).filter(\.$attachmentID == attachment).all().map { RoomID($0.room) }
+    }
+
+    public func bytesStored(by user: UUID) async throws -> Int64 {
+        try await AttachmentRecord.query(on: self.database).filter(\.$uploaderID == user).sum(\.$size) ?? 0
+    }
+
+    public func deleteUnsent(uploadedBefore cutoff: Date) async throws -> [String] {
+        try await self.database.transaction { database in
+            guard let sql = database as? any SQLDatabase else { return [] }
+            let unsent = try await sql.select().columns("id", "sha256").from(AttachmentRecord.schema)
+                .where("created_at", .lessThan, cutoff)
+                .where(SQLRaw("NOT EXISTS (SELECT 1 FROM attachment_rooms WHERE attachment_rooms.attachment_id = attachments.id)"))
+                .all()
+                .map { (id: try $0.decode(column: "id", as: UUID.self), sha256: try $0.decode(column: "sha256", as: String.self)) }
+            guard !unsent.isEmpty else { return [] }
+            try await AttachmentRecord.query(on: database).filter(\.$id ~~ unsent.map(\.id)).delete()
+            let names = Set(unsent.map(\.sha256))
+            let stillUsed = try await AttachmentRecord.query(on: database).filter(\.$sha256 ~~ Array(names)).all(\.$sha256)
+            return names.subtracting(stillUsed).sorted()
+        }
     }
 }

@@ -87,7 +87,7 @@ public struct FluentMessageStore: MessageStore {
                 .filter(\.$seq > seq)
                 .filter(\.$kind == EventKind.message.rawValue)
                 .filter(\.$deleted == false)
-                .filter(\.$senderID != reader)
+                .group(.or) { $0.filter(\.$senderID != reader).filter(\.$senderVia != nil) }
                 .count())
     }
 

@@ -1,5 +1,6 @@
 import ChatCore
 import FluentKit
+import SQLKit
 import Foundation
 
 /// The ``RoomDirectory`` on a Fluent database.
@@ -62,12 +63,21 @@ public struct FluentRoomDirectory: RoomDirectory {
 
     public func channels() async throws -> [(room: RoomInfo, members: Int)] {
         let channels = try await RoomRecord.query(on: self.database).filter(\.$kind == RoomKind.channel.rawValue).all()
-        var result: [(room: RoomInfo, members: Int)] = []
-        for channel in channels {
-            let count = try await MembershipRecord.query(on: self.database).filter(\.$roomID == channel.requireID()).count()
-            result.append((try channel.info(), count))
+        // Every channel's member count in one query, however many channels there are.
+        var counts: [String: Int] = [:]
+        if let sql = self.database as? any SQLDatabase {
+            let rows = try await sql.select()
+                .column("room_id").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "members")
+                .from(MembershipRecord.schema)
+                .join(RoomRecord.schema, on: SQLColumn("id", table: RoomRecord.schema), .equal, SQLColumn("room_id", table: MembershipRecord.schema))
+                .where(SQLColumn("kind", table: RoomRecord.schema), .equal, SQLBind(RoomKind.channel.rawValue))
+                .groupBy("room_id")
+                .all()
+            for row in rows {
+                counts[try row.decode(column: "room_id", as: String.self)] = try row.decode(column: "members", as: Int.self)
+            }
         }
-        return result
+        return try channels.map { (try $0.info(), counts[try $0.requireID()] ?? 0) }
     }
 
     public func isMember(_ user: UUID, of room: RoomID) async throws -> Bool {

@@ -4,31 +4,41 @@ import Vapor
 
 extension Application {
     /// Registers every endpoint.
-    func registerRoutes(lobby: Room, endpoints: Endpoints, legacyText: LegacyText, configuration: ServerConfiguration) {
+    func registerRoutes(
+        lobby: Room, endpoints: Endpoints, legacyText: LegacyText, sendLimit: TutorialSendLimit, configuration: ServerConfiguration
+    ) {
         let api = self.grouped(Paths.api.map(PathComponent.constant)).grouped(APIErrorMiddleware())
-        let authenticated = api.grouped(BearerAuthMiddleware(accounts: endpoints.accounts.accounts))
+        let authenticate = Authenticate(accounts: endpoints.accounts.accounts)
+        let authenticated = api.grouped(BearerAuthMiddleware(authenticate: authenticate))
         endpoints.accounts.register(on: api, authenticated: authenticated)
         endpoints.rooms.register(on: authenticated)
         endpoints.attachments.register(on: api, authenticated: authenticated)
         endpoints.search.register(on: authenticated)
         endpoints.config.register(on: api)
-        self.registerModernSocket(on: api, accounts: endpoints.accounts.accounts, context: endpoints.modern, configuration: configuration)
+        self.registerModernSocket(on: api, authenticate: authenticate, context: endpoints.modern, configuration: configuration)
+        // Anything else under /api/v1 is a 404 in the API's own shape, not Vapor's.
+        for method in [HTTPMethod.GET, .POST, .PUT, .PATCH, .DELETE] {
+            api.on(method, "**") { _ -> Response in throw APIError(status: .notFound, code: "not_found", message: "No such endpoint.") }
+        }
 
         let chatLimits = WebSocketLimits(
-            maxMessageBytes: configuration.maxFrameBytes, outboundQueueBytes: configuration.outboundQueueBytes)
+            maxMessageBytes: configuration.maxFrameBytes, outboundQueueBytes: configuration.outboundQueueBytes,
+            pingInterval: .seconds(Int64(configuration.pingInterval)))
         let chatRenderer = LobbyChatRenderer(announceJoins: configuration.announceJoins, legacyText: legacyText)
         let decoder = LobbyChatDecoder(maxMessageBytes: configuration.maxMessageBytes)
         let history = configuration.historyOnJoin
         self.get(.constant(Paths.chat)) { request in
             try request.upgradeToWebSocket(limits: chatLimits, renderer: chatRenderer) { connection in
-                LobbyChatSession(connection: connection, lobby: lobby, decoder: decoder, history: history)
+                LobbyChatSession(
+                    connection: connection, lobby: lobby, decoder: decoder, history: history, sendLimit: sendLimit)
             }
         }
 
         // The relay may hold two of its largest messages for a client before dropping it as too slow.
         let echoLimits = WebSocketLimits(
             maxMessageBytes: configuration.echoMaxMessageBytes,
-            outboundQueueBytes: max(configuration.outboundQueueBytes, 2 * configuration.echoMaxMessageBytes))
+            outboundQueueBytes: max(configuration.outboundQueueBytes, 2 * configuration.echoMaxMessageBytes),
+            pingInterval: .seconds(Int64(configuration.pingInterval)))
         let relay = EchoRelay()
         let verbatim = VerbatimRenderer()
         self.get(.constant(Paths.echo)) { request in

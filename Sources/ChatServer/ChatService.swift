@@ -20,9 +20,11 @@ public final class ChatService: Sendable {
     private let tcpListener: NIOLockedValueBox<TCPListener?>
     private let hub: Hub
     private let writer: SQLiteWriteConnection
+    private let hasher: BcryptPool
     private let bot: EchoBot?
     private let presence: PresenceTracker
     private let background: BackgroundTasks
+    private let sweeper: UnsentAttachmentSweeper
     private let logger: Logger
 
     /// The HTTP/WebSocket port actually bound (useful with port 0).
@@ -32,15 +34,17 @@ public final class ChatService: Sendable {
     /// The address both listen on.
     public let host: String
 
-    private init(application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub, writer: SQLiteWriteConnection, bot: EchoBot?, presence: PresenceTracker, background: BackgroundTasks, logger: Logger, host: String, httpPort: Int, tcpPort: Int) {
+    private init(application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub, writer: SQLiteWriteConnection, hasher: BcryptPool, bot: EchoBot?, presence: PresenceTracker, background: BackgroundTasks, sweeper: UnsentAttachmentSweeper, logger: Logger, host: String, httpPort: Int, tcpPort: Int) {
         self.bot = bot
         self.presence = presence
         self.background = background
+        self.sweeper = sweeper
         self.application = application
         self.eventLoops = eventLoops
         self.tcpListener = NIOLockedValueBox(tcpListener)
         self.hub = hub
         self.writer = writer
+        self.hasher = hasher
         self.logger = logger
         self.host = host
         self.httpPort = httpPort
@@ -64,27 +68,42 @@ public final class ChatService: Sendable {
             Environment(name: "production", arguments: ["chat-server"]), .shared(eventLoops))
         application.logger = logger
         var storage: (hub: Hub, writer: SQLiteWriteConnection)?
+        var bcrypt: BcryptPool?
         do {
             let (hub, writer) = try await self.openStorage(application, configuration: configuration, logger: logger)
             storage = (hub, writer)
             let lobby = try await hub.room(.lobby)
-            application.passwords.use(.bcrypt(cost: configuration.bcryptCost))
-            let endpoints = try await Self.endpoints(application, hub: hub, configuration: configuration, logger: logger)
+            let hasher = BcryptPool(cost: configuration.bcryptCost, threads: max(1, AvailableCPUs.count / 2))
+            bcrypt = hasher
+            let endpoints = try await Self.endpoints(
+                application, hub: hub, hasher: hasher, configuration: configuration, logger: logger)
             let legacyText = LegacyText(publicURL: configuration.publicURL)
-            application.registerRoutes(lobby: lobby, endpoints: endpoints, legacyText: legacyText, configuration: configuration)
+            let sendLimit = TutorialSendLimit(burst: configuration.tutorialSendBurst, rate: configuration.tutorialSendRate)
+            application.registerRoutes(
+                lobby: lobby, endpoints: endpoints, legacyText: legacyText, sendLimit: sendLimit, configuration: configuration)
             application.serveWebClient(from: configuration.webRoot)
             application.http.server.configuration.hostname = configuration.host
             application.http.server.configuration.port = configuration.port
             // Thousands of clients may connect at once (a reconnect storm, a benchmark); the kernel caps this.
             application.http.server.configuration.backlog = 4096
+            // A connection that sends nothing for this long (between requests, or stalled inside one) is closed;
+            // upgraded WebSockets leave this behind and keep themselves alive with pings.
+            application.http.server.configuration.idleTimeout = .seconds(Int64(configuration.idleTimeout))
             // Vapor's own "Server started" notice would repeat the listener line we print below.
             var httpLogger = logger
             httpLogger.logLevel = max(logger.logLevel, .warning)
             application.http.server.configuration.logger = httpLogger
             try await application.server.start(address: .hostname(configuration.host, port: configuration.port))
+            let connections = ConnectionCounts(
+                maxTotal: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress)
+            guard let httpListener = application.http.server.shared.listeningChannel else {
+                throw ChatServiceError.connectionLimitsUnavailable
+            }
+            let httpGate = ConnectionGate.http(counts: connections, headDeadline: .seconds(Int64(configuration.idleTimeout)))
+            try await httpListener.eventLoop.submit { try ConnectionGate.install(on: httpListener, httpGate) }.get()
             let tcp = try await TCPListener.start(
                 host: configuration.host, port: configuration.tcpPort, group: application.eventLoopGroup, lobby: lobby,
-                legacyText: legacyText, configuration: configuration)
+                legacyText: legacyText, sendLimit: sendLimit, connections: connections, configuration: configuration)
             let httpPort = application.http.server.shared.localAddress?.port ?? configuration.port
             let localURL = "http://\(Self.urlHost(reaching: configuration.host)):\(httpPort)"
             if configuration.publicURL.isEmpty {
@@ -98,12 +117,13 @@ public final class ChatService: Sendable {
                 bot = EchoBot(
                     baseURL: localURL, client: application.client,
                     accounts: endpoints.accounts.accounts, directory: endpoints.accounts.directory,
-                    hashPassword: { [application] in try await application.password.async.hash($0).get() },
+                    hashPassword: { try await hasher.hash($0) },
                     eventLoops: application.eventLoopGroup, dataDirectory: configuration.dataDirectory, logger: logger)
                 bot?.start()
             }
-            return ChatService(application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, writer: writer, bot: bot, presence: endpoints.modern.presence, background: endpoints.modern.background, logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)
+            return ChatService(application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, writer: writer, hasher: hasher, bot: bot, presence: endpoints.modern.presence, background: endpoints.modern.background, sweeper: endpoints.sweeper, logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)
         } catch {
+            await bcrypt?.shutdown()
             if let storage {
                 await storage.hub.close()
                 await storage.writer.close()
@@ -117,7 +137,7 @@ public final class ChatService: Sendable {
 
     /// The controllers and the modern protocol's shared parts, on the stores of one database.
     private static func endpoints(
-        _ application: Application, hub: Hub, configuration: ServerConfiguration, logger: Logger
+        _ application: Application, hub: Hub, hasher: BcryptPool, configuration: ServerConfiguration, logger: Logger
     ) async throws -> Endpoints {
         let accountStore = FluentAccountStore(database: application.db)
         let directory = FluentRoomDirectory(database: application.db)
@@ -129,34 +149,42 @@ public final class ChatService: Sendable {
             await broadcaster.broadcast(user, online: online, lastSeen: lastSeen)
         }
         let summaries = RoomSummaries(directory: directory, accounts: accountStore, messages: hub.store)
+        let files = AttachmentFiles(directory: configuration.attachmentsDirectory, threadPool: application.threadPool)
+        files.removeTemporaryFiles()
+        let background = BackgroundTasks()
+        let sweeper = UnsentAttachmentSweeper(attachments: attachments, files: files, logger: logger)
+        background.run { await sweeper.run() }
         guard let sql = application.db as? any SQLDatabase else { throw ChatServiceError.searchNeedsSQL }
         return Endpoints(
             accounts: AccountController(
-                accounts: accountStore, directory: directory, presence: presence,
-                // 10 attempts at once per username and per address, then one more every 30 s.
-                loginLimiter: AttemptLimiter(clock: ContinuousClock(), burst: 10, refill: .seconds(30)),
+                accounts: accountStore, directory: directory, presence: presence, sessions: sessions, hasher: hasher,
+                loginThrottle: LoginThrottle(),
+                registrationLimiter: AttemptLimiter(
+                    clock: ContinuousClock(), burst: configuration.registrationsPerHour,
+                    refill: .seconds(3600) / configuration.registrationsPerHour),
                 tokenLifetime: configuration.tokenLifetime,
-                unknownUserDigest: try await application.password.async.hash(BearerToken.generate()).get()),
+                unknownUserDigest: try await hasher.hash(BearerToken.generate())),
             rooms: RoomsController(
                 directory: directory, accounts: accountStore, messages: hub.store, hub: hub, summaries: summaries, sessions: sessions),
             attachments: AttachmentsController(
-                attachments: attachments, accounts: accountStore, directory: directory,
-                files: AttachmentFiles(directory: configuration.attachmentsDirectory, threadPool: application.threadPool),
-                maxUploadBytes: configuration.maxUploadBytes),
+                attachments: attachments, authenticate: Authenticate(accounts: accountStore), directory: directory,
+                files: files, maxUploadBytes: configuration.maxUploadBytes, quotaBytes: configuration.uploadQuotaBytes,
+                uploads: UploadSlots()),
             search: SearchController(search: SQLiteMessageSearch(database: sql), directory: directory),
             config: ConfigController(configuration: configuration),
+            sweeper: sweeper,
             modern: ModernContext(
                 hub: hub, directory: directory, messages: hub.store, attachments: attachments, sessions: sessions,
-                presence: presence, background: BackgroundTasks(), summaries: summaries,
+                presence: presence, background: background, summaries: summaries,
                 sendLimiter: AttemptLimiter(
                     clock: ContinuousClock(), burst: configuration.sendBurst, refill: .seconds(1) / configuration.sendRate),
                 maxMessageBytes: configuration.maxMessageBytes, maxReplay: configuration.maxReplay,
-                pingInterval: .seconds(Int64(configuration.pingInterval))))
+                maxSocketsPerAccount: configuration.maxSocketsPerAccount))
     }
 
     /// Creates and migrates the database, then opens the connection all message writes go through.
     private static func openStorage(_ application: Application, configuration: ServerConfiguration, logger: Logger) async throws -> (Hub, SQLiteWriteConnection) {
-        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+        try DataDirectory.prepare(configuration.dataDirectory, database: configuration.databasePath)
         application.databases.use(.sqlite(.file(configuration.databasePath)), as: .sqlite)
         application.migrations.add(ChatMigrations.all)
         try await application.autoMigrate()
@@ -175,6 +203,11 @@ public final class ChatService: Sendable {
         try await self.hub.room(.lobby).memberCount
     }
 
+    /// Runs the unsent-attachment sweep now, as if the clock said `now` (for tests; it runs by itself hourly).
+    package func sweepUnsentAttachments(now: Date) async {
+        await self.sweeper.sweep(now: now)
+    }
+
     /// Graceful shutdown: stop accepting, close TCP clients, close WebSockets with 1001, finish every pending
     /// commit, close the database, stop the event loops.
     public func shutdown() async {
@@ -187,6 +220,7 @@ public final class ChatService: Sendable {
         await self.background.close()
         await self.hub.close()
         await self.writer.close()
+        await self.hasher.shutdown()
         try? await self.application.asyncShutdown()
         try? await self.eventLoops.shutdownGracefully()
     }
@@ -196,6 +230,9 @@ public final class ChatService: Sendable {
 enum ChatServiceError: Error {
     /// Search runs SQL of its own; the database must speak SQL.
     case searchNeedsSQL
+    /// Vapor's listening channel could not be found (see `HTTPServer.listeningChannel`), so connection limits and
+    /// header deadlines could not be installed.
+    case connectionLimitsUnavailable
 }
 
 /// Everything the routes serve.
@@ -205,5 +242,6 @@ struct Endpoints: Sendable {
     let attachments: AttachmentsController
     let search: SearchController
     let config: ConfigController
+    let sweeper: UnsentAttachmentSweeper
     let modern: ModernContext
 }

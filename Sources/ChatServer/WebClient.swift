@@ -4,6 +4,7 @@ extension Application {
     /// Serves the web client's files from `root` at `/` (`index.html` for a directory), every response with the
     /// headers that keep a page from running anything but its own scripts.
     func serveWebClient(from root: String) {
+        self.middleware.use(ControlCharactersInPathMiddleware())
         self.middleware.use(SecurityHeadersMiddleware())
         self.middleware.use(FileMiddleware(publicDirectory: root, defaultFile: "index.html"))
     }
@@ -28,5 +29,17 @@ struct SecurityHeadersMiddleware: AsyncMiddleware {
             response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
         }
         return response
+    }
+}
+
+/// Refuses (400) a path that holds a NUL or another control character once percent-decoded: a file path cut short
+/// at `%00` (`/index.html%00.js`) would be served with the type its tail suggests.
+struct ControlCharactersInPathMiddleware: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        let path = request.url.path.removingPercentEncoding ?? request.url.path
+        guard !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw Abort(.badRequest, reason: "The path holds a control character.")
+        }
+        return try await next.respond(to: request)
     }
 }

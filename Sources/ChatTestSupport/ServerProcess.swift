@@ -22,13 +22,21 @@ public final class ServerProcess: Sendable {
         builtExecutable(named: "chat-server")
     }
 
+    /// Every test client comes from 127.0.0.1: per-address limits are raised, as ``TestServer`` raises them.
+    static let testLimits = [
+        "--registrations-per-hour", "100000", "--max-connections-per-address", "100000",
+        "--tutorial-send-burst", "100000", "--tutorial-send-rate", "100000",
+    ]
+
     /// Starts `chat-server` on free ports with `arguments` added, and waits for both listener lines.
     public static func start(dataDirectory: String, arguments: [String] = []) async throws -> ServerProcess {
         guard let executable = self.executableURL else {
             throw TestClientError("chat-server was not found beside \(CommandLine.arguments[0]); run `swift build` first")
         }
         let child = try ChildProcess(
-            executable, arguments: ["--port", "0", "--tcp-port", "0", "--data-dir", dataDirectory, "--log-level", "notice"] + arguments,
+            executable,
+            arguments: ["--port", "0", "--tcp-port", "0", "--data-dir", dataDirectory, "--log-level", "notice"]
+                + Self.testLimits + arguments,
             environment: [:], input: false, standardError: .mergedWithOutput)
         let lines = Inbox<String>()
         readLines(from: child.output, into: lines)

@@ -28,6 +28,11 @@ public final class TestServer: Sendable {
         configuration.logLevel = .warning
         configuration.bcryptCost = 4  // the minimum: tests check behaviour, not resistance to guessing
         configuration.demoBot = false  // an extra account would change what tests count; the bot has its own test
+        // Every test client comes from 127.0.0.1: per-address limits are raised, and their own tests lower them.
+        configuration.registrationsPerHour = 100_000
+        configuration.tutorialSendBurst = 100_000
+        configuration.tutorialSendRate = 100_000
+        configuration.maxConnectionsPerAddress = 100_000
         configure(&configuration)
         let service = try await ChatService.start(configuration, logger: Logger(label: "test-server"))
         return TestServer(service: service, configuration: configuration)

@@ -23,10 +23,14 @@ public enum AccountRules {
         Self.reservedUsernames.contains(Self.usernameKey(username))
     }
 
-    /// 8 to 128 characters.
+    /// 8 to 128 characters and at most 72 bytes of UTF-8: bcrypt reads only the first 72 bytes, so a longer
+    /// password would be accepted with any ending.
     public static func isValidPassword(_ password: String) -> Bool {
-        (8...128).contains(password.count)
+        (8...128).contains(password.count) && password.utf8.count <= self.maxPasswordBytes
     }
+
+    /// The most bytes of a password bcrypt reads.
+    public static let maxPasswordBytes = 72
 
     /// Trimmed, 1 to 64 characters, no control characters; `nil` when it breaks the rule.
     public static func normalizedDisplayName(_ raw: String) -> String? {

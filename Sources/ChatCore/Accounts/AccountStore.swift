@@ -33,10 +33,21 @@ public protocol AccountStore: Sendable {
     func search(_ query: String, limit: Int) async throws -> [Account]
 
     func storeToken(hash: String, userID: UUID, expiresAt: Date) async throws
-    /// The owner of an unexpired, unrevoked token.
-    func userID(forTokenHash hash: String, now: Date) async throws -> UUID?
+    /// The owner and expiry of an unexpired, unrevoked token.
+    func grant(forTokenHash hash: String, now: Date) async throws -> TokenGrant?
     func revokeToken(hash: String) async throws
     /// When the user was last connected (set when they go offline), or `nil` if never.
     func lastSeen(_ id: UUID) async throws -> Date?
     func setLastSeen(_ id: UUID, at date: Date) async throws
+}
+
+/// What a valid bearer token grants: whose it is, and until when.
+public struct TokenGrant: Sendable, Equatable {
+    public let userID: UUID
+    public let expiresAt: Date
+
+    public init(userID: UUID, expiresAt: Date) {
+        self.userID = userID
+        self.expiresAt = expiresAt
+    }
 }

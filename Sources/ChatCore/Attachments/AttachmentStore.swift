@@ -21,6 +21,11 @@ public protocol AttachmentStore: Sendable {
     func attachment(_ id: UUID) async throws -> StoredAttachment?
     /// The rooms where a message carrying the attachment was committed.
     func rooms(of attachment: UUID) async throws -> [RoomID]
+    /// The bytes of every attachment `user` uploaded, for the upload quota.
+    func bytesStored(by user: UUID) async throws -> Int64
+    /// Forgets the attachments uploaded before `cutoff` that no room links to (never sent, or their messages were
+    /// deleted) and returns the SHA-256 names of the contents no attachment refers to any more, whose files may go.
+    func deleteUnsent(uploadedBefore cutoff: Date) async throws -> [String]
 }
 
 extension AttachmentStore {

@@ -25,12 +25,12 @@ extension MessageDraft {
                 event.replyTo = Quote(seq: target.seq, sender: target.sender, text: String(target.text.prefix(Quote.maxCharacters)))
             }
         case .edit(let seq, let text):
-            guard target?.sender.id == self.sender.id else { throw .notYours }
+            guard let target, target.sender.isSameAuthor(as: self.sender) else { throw .notYours }
             event.kind = .edit
             event.target = seq
             event.text = text
         case .delete(let seq):
-            guard target?.sender.id == self.sender.id else { throw .notYours }
+            guard let target, target.sender.isSameAuthor(as: self.sender) else { throw .notYours }
             event.kind = .delete
             event.target = seq
         case .reaction(let seq, let emoji):

@@ -50,7 +50,7 @@ public final class InMemoryMessageStore: MessageStore {
 
     public func unreadCount(in room: RoomID, after seq: Int64, for reader: UUID) async -> Int64 {
         self.state.withLockedValue { state in
-            Int64(Self.current(state: state, room: room).filter { $0.seq > seq && $0.kind == .message && !$0.deleted && $0.sender.id != reader }.count)
+            Int64(Self.current(state: state, room: room).filter { $0.seq > seq && $0.kind == .message && !$0.deleted && !($0.sender.id == reader && $0.sender.via == nil) }.count)
         }
     }
 

@@ -16,12 +16,30 @@ public struct RoomID: Hashable, Sendable, Codable, CustomStringConvertible, Expr
 /// Who sent a message, as every transport can show it.
 public struct Sender: Hashable, Sendable {
     public var name: String
+    /// An account's id, or for a tutorial client the id it named itself with (`/chat`) or was given (TCP).
     public var id: UUID
+    /// The tutorial protocol a sender without an account spoke; `nil` for an account.
+    public var via: TutorialProtocol?
 
-    public init(name: String, id: UUID) {
+    public init(name: String, id: UUID, via: TutorialProtocol? = nil) {
         self.name = name
         self.id = id
+        self.via = via
     }
+
+    /// Whether both are the same author: the same account, or the same tutorial client. A `/chat` client that
+    /// names itself with an account's id is never that account.
+    public func isSameAuthor(as other: Sender) -> Bool {
+        self.id == other.id && self.via == other.via
+    }
+}
+
+/// The tutorial protocols, whose clients have no account and name themselves.
+public enum TutorialProtocol: String, Sendable, Hashable, Codable {
+    /// The Vapor tutorial's WebSocket JSON chat at `/chat`.
+    case chat
+    /// The DogeChat TCP text protocol.
+    case tcp
 }
 
 /// What a draft asks the room to do.

@@ -9,5 +9,6 @@ public enum ChatMigrations {
         AddClientMessageIDs(),
         AddRichEvents(),
         EraseDeletedTextFromSearch(),
+        AddSenderVia(),
     ]
 }

@@ -14,6 +14,8 @@ final class MessageRecord: Model, @unchecked Sendable {
     @Field(key: "seq") var seq: Int64
     @Field(key: "sender_name") var senderName: String
     @Field(key: "sender_id") var senderID: UUID
+    /// `chat` or `tcp` for a tutorial client, `NULL` for an account.
+    @OptionalField(key: "sender_via") var senderVia: String?
     @Field(key: "text") var text: String
     @Field(key: "created_at") var createdAt: Date
     @OptionalField(key: "client_msg_id") var clientMsgID: String?
@@ -24,6 +26,7 @@ final class MessageRecord: Model, @unchecked Sendable {
     @OptionalField(key: "reply_seq") var replySeq: Int64?
     @OptionalField(key: "reply_sender_id") var replySenderID: UUID?
     @OptionalField(key: "reply_sender_name") var replySenderName: String?
+    @OptionalField(key: "reply_sender_via") var replySenderVia: String?
     @OptionalField(key: "reply_text") var replyText: String?
     /// The attachments as JSON, `nil` when there are none.
     @OptionalField(key: "attachments") var attachments: String?
@@ -35,7 +38,8 @@ final class MessageRecord: Model, @unchecked Sendable {
     /// The columns the store inserts, in the order of ``values(of:)``.
     static let columns = [
         "id", "room", "seq", "sender_name", "sender_id", "text", "created_at", "client_msg_id", "kind", "target_seq",
-        "emoji", "added", "reply_seq", "reply_sender_id", "reply_sender_name", "reply_text", "attachments", "deleted",
+        "emoji", "added", "reply_seq", "reply_sender_id", "reply_sender_name", "reply_text", "attachments", "deleted", "sender_via",
+        "reply_sender_via",
     ]
 
     /// One row's values, bound through the driver's own encoder (the one Fluent reads them back with).
@@ -45,6 +49,7 @@ final class MessageRecord: Model, @unchecked Sendable {
             message.id, message.room.rawValue, message.seq, message.sender.name, message.sender.id, message.text, message.date,
             message.clientMsgID, message.kind.rawValue, message.target, message.emoji, message.added, message.replyTo?.seq,
             message.replyTo?.sender.id, message.replyTo?.sender.name, message.replyTo?.text, attachments, message.deleted,
+            message.sender.via?.rawValue, message.replyTo?.sender.via?.rawValue,
         ]
     }
 
@@ -52,12 +57,14 @@ final class MessageRecord: Model, @unchecked Sendable {
     func storedMessage() throws -> StoredMessage {
         var quote: Quote?
         if let seq = self.replySeq, let id = self.replySenderID {
-            quote = Quote(seq: seq, sender: Sender(name: self.replySenderName ?? "", id: id), text: self.replyText ?? "")
+            let via = self.replySenderVia.flatMap(TutorialProtocol.init(rawValue:))
+            quote = Quote(seq: seq, sender: Sender(name: self.replySenderName ?? "", id: id, via: via), text: self.replyText ?? "")
         }
         let attachments = try self.attachments.map { try JSONDecoder().decode([Attachment].self, from: Data($0.utf8)) } ?? []
         return StoredMessage(
             room: RoomID(self.room), seq: self.seq, id: try self.requireID(),
-            sender: Sender(name: self.senderName, id: self.senderID), kind: EventKind(rawValue: self.kind) ?? .message,
+            sender: Sender(name: self.senderName, id: self.senderID, via: self.senderVia.flatMap(TutorialProtocol.init(rawValue:))),
+            kind: EventKind(rawValue: self.kind) ?? .message,
             text: self.text, date: self.createdAt, clientMsgID: self.clientMsgID, target: self.targetSeq, emoji: self.emoji,
             added: self.added, replyTo: quote, attachments: attachments, editedAt: self.editedAt, deleted: self.deleted)
     }

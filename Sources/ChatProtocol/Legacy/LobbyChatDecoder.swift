@@ -37,9 +37,10 @@ public struct LobbyChatDecoder: Sendable {
         guard let fields = try? JSONDecoder().decode(LenientFields.self, from: Data(text.utf8)) else {
             return .failure(.notJSON)
         }
-        guard let message = fields.message else {
+        guard let raw = fields.message else {
             return .failure(.missingMessage)
         }
+        let message = MessageText.removingControlCharacters(raw)
         if message.allSatisfy(\.isWhitespace) {
             return .failure(.emptyMessage)
         }

@@ -14,6 +14,12 @@ public enum TCPCommand: Equatable, Sendable {
         case notJoined
         case lineTooLong(limit: Int)
         case invalidUTF8
+        /// Over the send rate limit; the message was dropped.
+        case rateLimited(retryAfterSeconds: Int)
+        /// The server holds too many connections (from this address, or in all).
+        case tooManyConnections
+        /// No `iam:` came in time; the connection is closed.
+        case joinTimedOut
 
         public var description: String {
             switch self {
@@ -23,6 +29,9 @@ public enum TCPCommand: Equatable, Sendable {
             case .notJoined: "send iam:NAME before msg:TEXT"
             case .lineTooLong(let limit): "line is longer than \(limit) bytes"
             case .invalidUTF8: "line is not valid UTF-8"
+            case .rateLimited(let seconds): "too many messages; this one was dropped, wait \(seconds) s"
+            case .tooManyConnections: "too many connections; try again later"
+            case .joinTimedOut: "no iam:NAME in time; closing"
             }
         }
     }
@@ -33,9 +42,10 @@ public enum TCPCommand: Equatable, Sendable {
             guard let name = LegacyName.normalized(String(name)) else { return .failure(.invalidName) }
             return .success(.iam(name: name))
         }
-        if let text = line.dropPrefix("msg:") {
+        if let raw = line.dropPrefix("msg:") {
+            let text = MessageText.removingControlCharacters(String(raw))
             guard !text.allSatisfy(\.isWhitespace) else { return .failure(.emptyMessage) }
-            return .success(.msg(text: String(text)))
+            return .success(.msg(text: text))
         }
         return .failure(.unknownCommand)
     }

@@ -12,6 +12,14 @@ struct APIError: Error {
         APIError(status: .badRequest, code: code, message: message)
     }
 
+    /// 429 with `Retry-After` in whole seconds; `message` ends with "try again in" and gets the seconds.
+    static func rateLimited(_ message: String, _ wait: Duration) -> APIError {
+        let seconds = Int(wait.components.seconds) + 1
+        return APIError(
+            status: .tooManyRequests, code: "rate_limited", message: "\(message) \(seconds) s.",
+            headers: ["Retry-After": "\(seconds)"])
+    }
+
     static let unauthorized = APIError(
         status: .unauthorized, code: "unauthorized", message: "A valid bearer token is required.",
         headers: ["WWW-Authenticate": "Bearer"])
@@ -27,15 +35,29 @@ struct APIErrorMiddleware: AsyncMiddleware {
         } catch is DecodingError {
             return Self.response(for: .badRequest("invalid_body", "The request body is not the JSON this endpoint expects."))
         } catch let abort as any AbortError {
-            let code = switch abort.status {
-            case .notFound: "not_found"
-            case .payloadTooLarge: "too_large"
-            default: "http_\(abort.status.code)"
-            }
-            return Self.response(for: APIError(status: abort.status, code: code, message: abort.reason, headers: abort.headers))
+            return Self.response(for: Self.apiError(for: abort))
         } catch {
             request.logger.error("unexpected error: \(String(reflecting: error))")
             return Self.response(for: APIError(status: .internalServerError, code: "internal", message: "Something went wrong on the server."))
+        }
+    }
+
+    /// Vapor's own errors in the §6.1 shape with a listed code. A body Vapor cannot read (empty, not JSON, no
+    /// `Content-Type`) is the same `invalid_body` as a body of the wrong shape.
+    static func apiError(for abort: any AbortError) -> APIError {
+        switch abort.status {
+        case .unsupportedMediaType, .unprocessableEntity:
+            .badRequest("invalid_body", "The request body is not the JSON this endpoint expects.")
+        case .badRequest:
+            .badRequest("bad_request", abort.reason)
+        case .notFound:
+            APIError(status: .notFound, code: "not_found", message: "There is nothing at this address.")
+        case .payloadTooLarge:
+            APIError(status: .payloadTooLarge, code: "too_large", message: abort.reason, headers: abort.headers)
+        case .upgradeRequired:
+            APIError(status: .upgradeRequired, code: "upgrade_required", message: abort.reason, headers: abort.headers)
+        default:
+            APIError(status: abort.status, code: "http_\(abort.status.code)", message: abort.reason, headers: abort.headers)
         }
     }
 

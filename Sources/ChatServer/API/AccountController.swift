@@ -7,7 +7,11 @@ struct AccountController: Sendable {
     let accounts: any AccountStore
     let directory: any RoomDirectory
     let presence: PresenceTracker
-    let loginLimiter: AttemptLimiter<ContinuousClock>
+    let sessions: SessionRegistry
+    let hasher: BcryptPool
+    let loginThrottle: LoginThrottle
+    /// New accounts per address: `--registrations-per-hour` at once, then one more every hour / that number.
+    let registrationLimiter: AttemptLimiter<ContinuousClock>
     let tokenLifetime: TimeInterval
     /// A digest of a random password at the configured cost, verified against when the username is unknown.
     let unknownUserDigest: String
@@ -24,14 +28,18 @@ struct AccountController: Sendable {
         authenticated.get("users", ":id", use: self.user)
     }
 
-    /// `POST /register` → 201 with a session; 400 for a bad username, password or display name; 409 if taken.
+    /// `POST /register` → 201 with a session; 400 for a bad username, password or display name; 409 if taken;
+    /// 429 when this address registered too many accounts lately.
+    ///
+    /// Everything cheap is checked before the password is hashed (bcrypt is the expensive part): the body, the
+    /// rate limit, and whether the name is free.
     @Sendable func register(_ request: Request) async throws -> Response {
         let body = try request.content.decode(RegisterRequest.self)
         guard AccountRules.isValidUsername(body.username) else {
             throw APIError.badRequest("invalid_username", "A username is 3 to 32 characters from A-Z, a-z, 0-9, '_', '.', '-', starting with a letter or digit.")
         }
         guard AccountRules.isValidPassword(body.password) else {
-            throw APIError.badRequest("invalid_password", "A password is 8 to 128 characters.")
+            throw APIError.badRequest("invalid_password", "A password is 8 to 128 characters and at most 72 bytes in UTF-8.")
         }
         var displayName = body.username
         if let raw = body.displayName {
@@ -40,8 +48,13 @@ struct AccountController: Sendable {
             }
             displayName = name
         }
-        guard !AccountRules.isReserved(body.username) else { throw Self.usernameTaken }
-        let hash = try await request.password.async.hash(body.password).get()
+        guard !AccountRules.isReserved(body.username), try await self.accounts.account(username: body.username) == nil else {
+            throw Self.usernameTaken
+        }
+        if let wait = self.registrationLimiter.attempt([request.clientAddress]) {
+            throw APIError.rateLimited("Too many new accounts from your address; try again in", wait)
+        }
+        let hash = try await self.hashed { try await self.hasher.hash(body.password) }
         let account = Account(
             id: UUID(), username: body.username, displayName: displayName,
             avatarColor: AccountRules.defaultColor(for: body.username), passwordHash: hash)
@@ -52,29 +65,38 @@ struct AccountController: Sendable {
     }
 
     /// `POST /login` → 200 with a session; 401 for a wrong username or password (the same answer for both);
-    /// 429 with `Retry-After` when this username or this address tried too often.
+    /// 429 with `Retry-After` when tried too often (``LoginThrottle``).
     @Sendable func login(_ request: Request) async throws -> Response {
         let body = try request.content.decode(LoginRequest.self)
-        let keys = ["user:" + AccountRules.usernameKey(body.username), "ip:" + (request.remoteAddress?.ipAddress ?? "unknown")]
-        if let wait = self.loginLimiter.attempt(keys) {
-            let seconds = Int(wait.components.seconds) + 1
-            throw APIError(
-                status: .tooManyRequests, code: "rate_limited",
-                message: "Too many login attempts; try again in \(seconds) s.", headers: ["Retry-After": "\(seconds)"])
+        if let wait = self.loginThrottle.attempt(username: body.username, address: request.clientAddress) {
+            throw APIError.rateLimited("Too many login attempts; try again in", wait)
         }
         let account = try await self.accounts.account(username: body.username)
         // Verify against a real digest even for unknown users, so the answer takes as long either way.
         let digest = account?.passwordHash ?? self.unknownUserDigest
-        let matches = try await request.password.async.verify(body.password, created: digest).get()
+        let matches = try await self.hashed { try await self.hasher.verify(body.password, against: digest) }
         guard let account, matches else {
             throw APIError(status: .unauthorized, code: "invalid_credentials", message: "Wrong username or password.")
         }
         return try await self.session(for: account, status: .ok)
     }
 
-    /// `POST /logout` → 204; the token stops working at once.
+    /// Runs a bcrypt job; a full pool answers 503 with `Retry-After` instead of queueing without end.
+    private func hashed<T>(_ work: () async throws -> T) async throws -> T {
+        do {
+            return try await work()
+        } catch is BcryptPool.Busy {
+            throw APIError(
+                status: .serviceUnavailable, code: "unavailable", message: "The server is busy; try again in a second.",
+                headers: ["Retry-After": "1"])
+        }
+    }
+
+    /// `POST /logout` → 204; the token stops working at once, and sockets opened with it are closed.
     @Sendable func logout(_ request: Request) async throws -> HTTPStatus {
-        try await self.accounts.revokeToken(hash: request.authenticated.tokenHash)
+        let tokenHash = try request.authenticated.tokenHash
+        try await self.accounts.revokeToken(hash: tokenHash)
+        self.sessions.closeAll(tokenHash: tokenHash)
         return .noContent
     }
 

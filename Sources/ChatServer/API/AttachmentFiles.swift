@@ -1,37 +1,49 @@
-import Crypto
 import Foundation
-import NIOCore
 import NIOPosix
 
 /// The bytes of attachments, one file per content under the data directory: `attachments/ab/abcdef…` for the
-/// SHA-256 `abcdef…`. A file is written under a temporary name and renamed into place, so a crash or an error
-/// never leaves a partial file under a content name.
+/// SHA-256 `abcdef…`. An upload is received under `attachments/tmp/` and renamed into place once complete, so a
+/// crash or an error never leaves a partial file under a content name. Files are readable by the server's user
+/// only (0600).
 struct AttachmentFiles: Sendable {
     let directory: String
     let threadPool: NIOThreadPool
+
+    /// Where uploads are received; emptied at start-up.
+    var temporaryDirectory: String {
+        URL(fileURLWithPath: self.directory).appendingPathComponent("tmp").path
+    }
 
     func path(for sha256: String) -> String {
         URL(fileURLWithPath: self.directory).appendingPathComponent(String(sha256.prefix(2))).appendingPathComponent(sha256).path
     }
 
-    /// Stores the bytes (once per content) and returns their SHA-256 in lowercase hex.
-    func store(_ bytes: ByteBuffer) async throws -> String {
-        let data = Data(bytes.readableBytesView)
-        let sha256 = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
-        let destination = self.path(for: sha256)
+    /// Moves a received upload under its content name (or drops it when that content is already stored).
+    func keep(_ upload: ReceivedUpload) async throws {
+        let destination = self.path(for: upload.sha256)
         try await self.threadPool.runIfActive {
             let files = FileManager.default
-            guard !files.fileExists(atPath: destination) else { return }
-            try files.createDirectory(atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let temporary = destination + ".uploading-" + UUID().uuidString
-            do {
-                try data.write(to: URL(fileURLWithPath: temporary))
-                if rename(temporary, destination) != 0 { throw CocoaError(.fileWriteUnknown) }
-            } catch {
-                try? files.removeItem(atPath: temporary)
-                throw error
+            if files.fileExists(atPath: destination) {
+                try? files.removeItem(atPath: upload.temporaryPath)
+                return
             }
+            try files.createDirectory(
+                atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+            if rename(upload.temporaryPath, destination) != 0 { throw CocoaError(.fileWriteUnknown) }
         }
-        return sha256
+    }
+
+    /// Removes the files of contents no attachment refers to any more.
+    func remove(_ sha256s: [String]) async throws {
+        let paths = sha256s.map(self.path(for:))
+        try await self.threadPool.runIfActive {
+            for path in paths { try? FileManager.default.removeItem(atPath: path) }
+        }
+    }
+
+    /// Deletes uploads that a crash or a shutdown left half received.
+    func removeTemporaryFiles() {
+        try? FileManager.default.removeItem(atPath: self.temporaryDirectory)
     }
 }

@@ -6,41 +6,80 @@ import Vapor
 /// `POST /api/v1/attachments` and `GET /api/v1/attachments/{id}` (PROTOCOL.md §9.3).
 struct AttachmentsController: Sendable {
     let attachments: any AttachmentStore
-    let accounts: any AccountStore
+    let authenticate: Authenticate
     let directory: any RoomDirectory
     let files: AttachmentFiles
     let maxUploadBytes: Int
+    let quotaBytes: Int
+    let uploads: UploadSlots
 
-    /// A `multipart/form-data` upload: one part named `file`.
-    private struct Form: Content {
-        var file: File
-    }
+    /// How long one upload may take from its first byte to its last.
+    static let uploadDeadline = Duration.seconds(600)
 
     func register(on api: any RoutesBuilder, authenticated: any RoutesBuilder) {
-        authenticated.on(.POST, .constant(Paths.attachments), body: .collect(maxSize: ByteCount(value: self.maxUploadBytes)), use: self.upload)
+        authenticated.on(.POST, .constant(Paths.attachments), body: .stream, use: self.upload)
         api.get(.constant(Paths.attachments), ":id", use: self.download)
     }
 
-    /// `POST /attachments[?name=]` with the raw bytes, or a multipart form → 201 the attachment.
+    /// `POST /attachments[?name=]` with the raw bytes, or a multipart form whose part `file` is the file → 201 the
+    /// attachment. The body streams to a temporary file; nothing of it is kept in memory.
     @Sendable func upload(_ request: Request) async throws -> Response {
         let me = try request.authenticated.account
-        let (bytes, declared, name) = try self.body(of: request)
-        guard bytes.readableBytes > 0 else {
-            throw APIError.badRequest("empty_upload", "The upload is empty.")
+        guard self.uploads.begin(me.id) else {
+            throw APIError.rateLimited("You have \(UploadSlots.perAccount) uploads in progress; try again in", .seconds(1))
         }
-        guard bytes.readableBytes <= self.maxUploadBytes else { throw Self.tooLarge(self.maxUploadBytes) }
-        let detected = ContentSniffer.detect(bytes)
-        if declared?.type == "image", !detected.isImage {
-            throw APIError(
-                status: .unsupportedMediaType, code: "unsupported_type",
-                message: "The upload is declared as an image but is not a PNG, JPEG, GIF or WebP image.")
+        defer { self.uploads.end(me.id) }
+        let used = try await self.attachments.bytesStored(by: me.id)
+        guard used < self.quotaBytes else { throw Self.quotaExceeded(self.quotaBytes) }
+        let received = try await self.receive(request)
+        do {
+            guard received.size > 0 else { throw APIError.badRequest("empty_upload", "The upload is empty.") }
+            guard used + Int64(received.size) <= self.quotaBytes else { throw Self.quotaExceeded(self.quotaBytes) }
+            let detected = ContentSniffer.detect(received.prefix)
+            if received.declaredType?.type == "image", !detected.isImage {
+                throw APIError(
+                    status: .unsupportedMediaType, code: "unsupported_type",
+                    message: "The upload is declared as an image but is not a PNG, JPEG, GIF or WebP image.")
+            }
+            try await self.files.keep(received)
+            let attachment = Attachment(
+                id: UUID(), name: Self.cleanName(received.name), contentType: detected.contentType, size: Int64(received.size),
+                width: detected.width, height: detected.height)
+            try await self.attachments.save(StoredAttachment(attachment: attachment, uploader: me.id, sha256: received.sha256))
+            return .json(attachment.payload, status: .created)
+        } catch {
+            try? FileManager.default.removeItem(atPath: received.temporaryPath)
+            throw error
         }
-        let sha256 = try await self.files.store(bytes)
-        let attachment = Attachment(
-            id: UUID(), name: name, contentType: detected.contentType, size: Int64(bytes.readableBytes),
-            width: detected.width, height: detected.height)
-        try await self.attachments.save(StoredAttachment(attachment: attachment, uploader: me.id, sha256: sha256))
-        return .json(attachment.payload, status: .created)
+    }
+
+    /// The body in a temporary file, within the size limit and the upload deadline.
+    private func receive(_ request: Request) async throws -> ReceivedUpload {
+        let files = self.files
+        let limit = self.maxUploadBytes
+        do {
+            return try await withThrowingTaskGroup(of: ReceivedUpload?.self) { group in
+                group.addTask {
+                    try await UploadReceiver.receive(
+                        request, into: files.temporaryDirectory, maxBytes: limit, threadPool: files.threadPool)
+                }
+                group.addTask {
+                    try await Task.sleep(for: Self.uploadDeadline)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let received = try await group.next() ?? nil else { throw UploadFailure.timedOut }
+                return received
+            }
+        } catch let failure as UploadFailure {
+            switch failure {
+            case .tooLarge: throw Self.tooLarge(limit)
+            case .noFilePart, .malformedMultipart:
+                throw APIError.badRequest("invalid_body", "A multipart upload needs a part named \"file\".")
+            case .timedOut:
+                throw APIError(status: .requestTimeout, code: "timed_out", message: "The upload took too long.")
+            }
+        }
     }
 
     /// `GET /attachments/{id}` with a Bearer header or `?token=` → the bytes, to those who may read them.
@@ -52,6 +91,12 @@ struct AttachmentsController: Sendable {
         let user = try await self.caller(of: request)
         guard try await self.attachments.canRead(stored, user: user, directory: self.directory) else { throw forbidden }
         let attachment = stored.attachment
+        if let range = request.headers.range, !Self.isSatisfiable(range, size: attachment.size) {
+            throw APIError(
+                status: .rangeNotSatisfiable, code: "range_not_satisfiable",
+                message: "The attachment has \(attachment.size) bytes; the range asked for is outside them.",
+                headers: ["Content-Range": "bytes */\(attachment.size)"])
+        }
         let response = try await request.fileio.asyncStreamFile(
             at: self.files.path(for: stored.sha256), mediaType: HTTPMediaType(contentType: attachment.contentType))
         response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
@@ -60,26 +105,32 @@ struct AttachmentsController: Sendable {
         return response
     }
 
-    /// The bytes, the declared type and the file name of an upload, raw or multipart.
-    private func body(of request: Request) throws -> (ByteBuffer, HTTPMediaType?, String) {
-        let rawName = (try? request.query.get(String.self, at: "name")) ?? "file"
-        if request.headers.contentType?.type == "multipart" {
-            guard let form = try? request.content.decode(Form.self) else {
-                throw APIError.badRequest("invalid_body", "A multipart upload needs a part named \"file\".")
-            }
-            return (form.file.data, form.file.contentType, Self.cleanName(form.file.filename))
-        }
-        return (request.body.data ?? ByteBuffer(), request.headers.contentType, Self.cleanName(rawName))
-    }
-
     /// The caller, if the request carries a valid token (header or query); `nil` for anyone else.
     private func caller(of request: Request) async throws -> UUID? {
-        guard let token = request.headers.bearerAuthorization?.token ?? request.query[String.self, at: "token"] else { return nil }
-        return try await self.accounts.userID(forTokenHash: BearerToken.hash(token), now: Date())
+        guard let token = request.bearerToken(allowingQuery: true) else { return nil }
+        return try await self.authenticate(token: token)?.account.id
+    }
+
+    /// Whether any range of a `Range` header falls inside `size` bytes (RFC 9110 §14.1.2).
+    private static func isSatisfiable(_ range: HTTPHeaders.Range, size: Int64) -> Bool {
+        guard range.unit == .bytes else { return false }
+        return range.ranges.contains { value in
+            switch value {
+            case .start(let start): Int64(start) < size
+            case .tail(let length): length > 0 && size > 0
+            case .within(let start, let end): start <= end && Int64(start) < size
+            }
+        }
     }
 
     static func tooLarge(_ limit: Int) -> APIError {
         APIError(status: .payloadTooLarge, code: "too_large", message: "An upload is at most \(limit) bytes.")
+    }
+
+    static func quotaExceeded(_ quota: Int) -> APIError {
+        APIError(
+            status: .payloadTooLarge, code: "quota_exceeded",
+            message: "Your uploads may take at most \(quota) bytes in all; this one would go over.")
     }
 
     /// A file name safe to store and to send back in a header: no path, no control characters, at most 255

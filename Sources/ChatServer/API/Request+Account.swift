@@ -2,12 +2,6 @@ import ChatCore
 import ChatProtocol
 import Vapor
 
-/// The signed-in account of a request, set by ``BearerAuthMiddleware``.
-struct AuthenticatedAccount: Sendable {
-    let account: Account
-    let tokenHash: String
-}
-
 extension Request {
     private struct AuthenticatedAccountKey: StorageKey {
         typealias Value = AuthenticatedAccount
@@ -24,19 +18,22 @@ extension Request {
     func setAuthenticated(_ value: AuthenticatedAccount) {
         self.storage[AuthenticatedAccountKey.self] = value
     }
+
+    /// The bearer token of this request: `Authorization: Bearer` first, then, where the endpoint allows it
+    /// (a WebSocket or an `<img src>` cannot set headers), `?token=`.
+    func bearerToken(allowingQuery: Bool) -> String? {
+        self.headers.bearerAuthorization?.token ?? (allowingQuery ? self.query[String.self, at: "token"] : nil)
+    }
 }
 
 /// Requires `Authorization: Bearer <token>` with a token that exists, has not expired and was not revoked.
 struct BearerAuthMiddleware: AsyncMiddleware {
-    let accounts: any AccountStore
+    let authenticate: Authenticate
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        guard let token = request.headers.bearerAuthorization?.token else { throw APIError.unauthorized }
-        let hash = BearerToken.hash(token)
-        guard let userID = try await self.accounts.userID(forTokenHash: hash, now: Date()),
-            let account = try await self.accounts.account(id: userID)
+        guard let token = request.bearerToken(allowingQuery: false), let signedIn = try await self.authenticate(token: token)
         else { throw APIError.unauthorized }
-        request.setAuthenticated(AuthenticatedAccount(account: account, tokenHash: hash))
+        request.setAuthenticated(signedIn)
         return try await next.respond(to: request)
     }
 }

@@ -14,6 +14,8 @@ struct RoomsController: Sendable {
     let hub: Hub
     let summaries: RoomSummaries
     let sessions: SessionRegistry
+    /// New groups and channels per account: 10 at once, then one a minute.
+    let creationLimiter = AttemptLimiter(clock: ContinuousClock(), burst: 10, refill: .seconds(60))
 
     static let forbidden = APIError(status: .forbidden, code: "forbidden", message: "You are not a member of that room, or it does not exist.")
 
@@ -50,6 +52,9 @@ struct RoomsController: Sendable {
         }
         guard let name = AccountRules.normalizedDisplayName(body.name) else {
             throw APIError.badRequest("invalid_name", "A room name is 1 to 64 characters without control characters.")
+        }
+        if let wait = self.creationLimiter.attempt([me.id.uuidString]) {
+            throw APIError.rateLimited("You created many rooms lately; try again in", wait)
         }
         var members = [me.id]
         for username in body.members ?? [] {
@@ -124,8 +129,8 @@ struct RoomsController: Sendable {
     @Sendable func history(_ request: Request) async throws -> Response {
         let me = try request.authenticated.account
         let room = try await self.visibleRoom(request, for: me)
-        let limit = (try? request.query.get(Int.self, at: "limit")) ?? 50
-        let before = try? request.query.get(Int64.self, at: "before")
+        let limit: Int = try request.integerQuery("limit", code: "invalid_limit") ?? 50
+        let before: Int64? = try request.integerQuery("before", code: "invalid_before")
         guard (1...200).contains(limit) else {
             throw APIError.badRequest("invalid_limit", "limit is 1 to 200.")
         }

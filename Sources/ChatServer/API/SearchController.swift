@@ -13,12 +13,11 @@ struct SearchController: Sendable {
 
     @Sendable func find(_ request: Request) async throws -> Response {
         let me = try request.authenticated.account
-        let text = (try? request.query.get(String.self, at: "q")) ?? ""
-        guard let terms = SearchTerms(text) else {
-            throw APIError.badRequest(
-                "invalid_query", "A search needs a letter or digit and is at most \(SearchTerms.maxCharacters) characters.")
+        let text = request.query[String.self, at: "q"] ?? ""
+        guard !text.allSatisfy(\.isWhitespace), text.count <= SearchTerms.maxCharacters else {
+            throw APIError.badRequest("invalid_query", "A search is 1 to \(SearchTerms.maxCharacters) characters.")
         }
-        let limit = (try? request.query.get(Int.self, at: "limit")) ?? 20
+        let limit: Int = try request.integerQuery("limit", code: "invalid_limit") ?? 20
         guard (1...100).contains(limit) else {
             throw APIError.badRequest("invalid_limit", "limit is 1 to 100.")
         }
@@ -27,6 +26,8 @@ struct SearchController: Sendable {
             guard try await self.directory.isMember(me.id, of: RoomID(raw)) else { throw RoomsController.forbidden }
             room = RoomID(raw)
         }
+        // Only letters and digits are searched for: a query without any (`"`, `*`, `👍`) finds nothing.
+        guard let terms = SearchTerms(text) else { return .json(SearchResults(results: [])) }
         let matches = try await self.search.search(terms, for: me.id, in: room, limit: limit)
         return .json(SearchResults(results: matches.map { match in
             SearchHit(message: match.message.payload, snippet: match.snippet.map { SnippetPiece(text: $0.text, match: $0.isMatch ? true : nil) })

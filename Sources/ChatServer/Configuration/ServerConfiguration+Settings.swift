@@ -1,15 +1,23 @@
+import Foundation
 import Logging
 
 extension ServerConfiguration {
-    /// One configurable setting: its flag, its environment variable, and how to apply a textual value.
+    /// One configurable setting, declared once: its flag, its environment variable, what it means, its default,
+    /// what it accepts, and how to apply a textual value. `--help`, validation and the README's table (checked by
+    /// a test) all come from these values.
     public struct Setting: Sendable {
         public let flag: String
         public let variable: String
-        public let help: String
+        public let meaning: String
+        public let accepted: String
+        let defaultText: @Sendable (ServerConfiguration) -> String
         let apply: @Sendable (inout ServerConfiguration, String) -> String?
 
         /// `--flag` as typed on the command line.
         public var option: String { "--\(self.flag)" }
+
+        /// The default, as `--help` and the README show it.
+        public var defaultValue: String { self.defaultText(ServerConfiguration()) }
     }
 
     /// Why start-up stopped: one entry per bad setting, each naming it and the value it had.
@@ -20,38 +28,55 @@ extension ServerConfiguration {
         }
     }
 
-    /// Every setting, in the order `--help` lists them.
+    /// Every setting, in the order `--help` and the README list them.
     public static let settings: [Setting] = [
-        .text("host", "CHAT_HOST", "Address to listen on") { $0.host = $1 },
-        .integer("port", "CHAT_PORT", "HTTP and WebSocket port (0 = any free port)", 0...65535) { $0.port = $1 },
-        .integer("tcp-port", "CHAT_TCP_PORT", "TCP text-protocol port (0 = any free port)", 0...65535) { $0.tcpPort = $1 },
-        .text("data-dir", "CHAT_DATA_DIR", "Directory holding chat.sqlite") { $0.dataDirectory = $1 },
-        .integer("history-on-join", "CHAT_HISTORY_ON_JOIN", "Lobby messages sent to a /chat client on connect", 0...10_000) { $0.historyOnJoin = $1 },
-        .integer("tcp-history-on-join", "CHAT_TCP_HISTORY_ON_JOIN", "Lobby messages sent to a TCP client after iam:", 0...10_000) { $0.tcpHistoryOnJoin = $1 },
-        .integer("max-message-bytes", "CHAT_MAX_MESSAGE_BYTES", "Longest /chat message text, in bytes", 1...1 << 20) { $0.maxMessageBytes = $1 },
-        .integer("max-frame-bytes", "CHAT_MAX_FRAME_BYTES", "Largest /chat WebSocket message, in bytes", 125...1 << 24) { $0.maxFrameBytes = $1 },
-        .integer("echo-max-message-bytes", "CHAT_ECHO_MAX_MESSAGE_BYTES", "Largest /echo WebSocket message, in bytes", 125...1 << 28) { $0.echoMaxMessageBytes = $1 },
-        .integer("outbound-queue-bytes", "CHAT_OUTBOUND_QUEUE_BYTES", "Bytes queued for one slow client before it is dropped", 1024...1 << 30) { $0.outboundQueueBytes = $1 },
-        .boolean("announce-joins", "CHAT_ANNOUNCE_JOINS", "Announce joins and leaves to /chat clients (true/false)") { $0.announceJoins = $1 },
-        .integer("event-loops", "CHAT_EVENT_LOOPS", "Event loop threads (0 = one per CPU this process may use)", 0...256) { $0.eventLoops = $1 },
-        .integer("bcrypt-cost", "CHAT_BCRYPT_COST", "bcrypt work factor for account passwords", 4...16) { $0.bcryptCost = $1 },
-        .integer("ping-interval", "CHAT_PING_INTERVAL", "Seconds between keepalive pings on /api/v1/ws", 1...3600) { $0.pingInterval = $1 },
-        .integer("max-replay", "CHAT_MAX_REPLAY", "Most messages replayed per room when a client resumes", 0...100_000) { $0.maxReplay = $1 },
-        .integer("send-burst", "CHAT_SEND_BURST", "Messages a user may send at once on /api/v1/ws", 1...100_000) { $0.sendBurst = $1 },
-        .integer("send-rate", "CHAT_SEND_RATE", "Messages per second a user may send on /api/v1/ws after the burst", 1...100_000) { $0.sendRate = $1 },
-        .integer("max-upload-bytes", "CHAT_MAX_UPLOAD_BYTES", "Largest attachment upload, in bytes", 1...1 << 30) { $0.maxUploadBytes = $1 },
-        .integer("presence-grace", "CHAT_PRESENCE_GRACE", "Seconds before a disconnected user shows as offline", 0...3600) { $0.presenceGrace = $1 },
-        .boolean("demo-bot", "CHAT_DEMO_BOT", "Run the echo-bot account that answers direct messages (true/false)") { $0.demoBot = $1 },
-        .text("web-root", "CHAT_WEB_ROOT", "Directory of the web client served at /") { $0.webRoot = $1 },
-        .text("public-url", "CHAT_PUBLIC_URL", "URL clients use to reach this server (for attachment links)") { $0.publicURL = $1 },
-        .logLevel("log-level", "LOG_LEVEL", "trace, debug, info, notice, warning, error or critical") { $0.logLevel = $1 },
+        .text("host", "CHAT_HOST", \.host, "Address both listeners bind to", accepted: "any non-empty address"),
+        .integer("port", "CHAT_PORT", \.port, 0...65535, "HTTP and WebSocket port (`0` = any free port)"),
+        .integer("tcp-port", "CHAT_TCP_PORT", \.tcpPort, 0...65535, "TCP text-protocol port (`0` = any free port)"),
+        .text("data-dir", "CHAT_DATA_DIR", \.dataDirectory, "Directory holding `chat.sqlite`, created if missing (mode 0700)", accepted: "any non-empty path"),
+        .integer("history-on-join", "CHAT_HISTORY_ON_JOIN", \.historyOnJoin, 0...10_000, "Lobby messages sent to a `/chat` client when it connects"),
+        .integer("tcp-history-on-join", "CHAT_TCP_HISTORY_ON_JOIN", \.tcpHistoryOnJoin, 0...10_000, "Lobby messages sent to a TCP client after `iam:`"),
+        .integer("max-message-bytes", "CHAT_MAX_MESSAGE_BYTES", \.maxMessageBytes, 1...1 << 20, "Longest `/chat` message text, in UTF-8 bytes (longer gets an error frame)"),
+        .integer("max-frame-bytes", "CHAT_MAX_FRAME_BYTES", \.maxFrameBytes, 125...1 << 24, "Largest `/chat` WebSocket message (larger closes with 1009)"),
+        .integer("echo-max-message-bytes", "CHAT_ECHO_MAX_MESSAGE_BYTES", \.echoMaxMessageBytes, 125...1 << 28, "Largest `/echo` WebSocket message (larger closes with 1009)"),
+        .integer("outbound-queue-bytes", "CHAT_OUTBOUND_QUEUE_BYTES", \.outboundQueueBytes, 1024...1 << 30, "Bytes that may wait for one slow client before it is dropped"),
+        .boolean("announce-joins", "CHAT_ANNOUNCE_JOINS", \.announceJoins, "Announce joins and leaves to `/chat` clients (TCP clients always get them)"),
+        .integer("event-loops", "CHAT_EVENT_LOOPS", \.eventLoops, 0...256, "Event loop threads serving connections and rooms; `0` = one per CPU the process may run on (its affinity mask, so `taskset -c 0` gives one)"),
+        .integer("bcrypt-cost", "CHAT_BCRYPT_COST", \.bcryptCost, 4...16, "bcrypt work factor for account passwords"),
+        .integer("ping-interval", "CHAT_PING_INTERVAL", \.pingInterval, 1...3600, "Seconds between keepalive pings on every WebSocket (`/chat`, `/echo`, `/api/v1/ws`); a client silent for two intervals is dropped"),
+        .integer("max-replay", "CHAT_MAX_REPLAY", \.maxReplay, 0...100_000, "Most messages replayed per room when a modern client resumes; a larger gap asks it to page history"),
+        .integer("send-burst", "CHAT_SEND_BURST", \.sendBurst, 1...100_000, "Messages a user may send at once on `/api/v1/ws`"),
+        .integer("send-rate", "CHAT_SEND_RATE", \.sendRate, 1...100_000, "Messages per second a user may send on `/api/v1/ws` after the burst"),
+        .integer("tutorial-send-burst", "CHAT_TUTORIAL_SEND_BURST", \.tutorialSendBurst, 1...100_000, "Messages a `/chat` or TCP connection (and each address) may send at once"),
+        .integer("tutorial-send-rate", "CHAT_TUTORIAL_SEND_RATE", \.tutorialSendRate, 1...100_000, "Messages per second a `/chat` or TCP connection (and each address) may send after the burst"),
+        .integer("max-upload-bytes", "CHAT_MAX_UPLOAD_BYTES", \.maxUploadBytes, 1...1 << 30, "Largest attachment upload, in bytes (larger gets 413)"),
+        .integer("upload-quota-bytes", "CHAT_UPLOAD_QUOTA_BYTES", \.uploadQuotaBytes, 1...1 << 50, "Attachment bytes one account may store in all (more gets 413 `quota_exceeded`)"),
+        .integer("registrations-per-hour", "CHAT_REGISTRATIONS_PER_HOUR", \.registrationsPerHour, 1...1_000_000, "Accounts one address may register per hour (all at once, then evenly)"),
+        .integer("max-sockets-per-account", "CHAT_MAX_SOCKETS_PER_ACCOUNT", \.maxSocketsPerAccount, 1...10_000, "`/api/v1/ws` connections one account may have open"),
+        .integer("max-connections", "CHAT_MAX_CONNECTIONS", \.maxConnections, 1...1_000_000, "Connections the server accepts in all (HTTP, WebSocket and TCP); more get 503 or an `err:` line"),
+        .integer("max-connections-per-address", "CHAT_MAX_CONNECTIONS_PER_ADDRESS", \.maxConnectionsPerAddress, 1...1_000_000, "Connections one IP address may hold at once"),
+        .integer("idle-timeout", "CHAT_IDLE_TIMEOUT", \.idleTimeout, 1...86_400, "Seconds an HTTP connection may send nothing (headers, body or next request), and a TCP client may stay without `iam:`, before it is closed"),
+        .integer("presence-grace", "CHAT_PRESENCE_GRACE", \.presenceGrace, 0...3600, "Seconds a user stays online after their last connection closes, so a reconnect does not flap"),
+        .boolean("demo-bot", "CHAT_DEMO_BOT", \.demoBot, "Run the `echo-bot` account, which answers direct messages (PROTOCOL.md §9.9)"),
+        .text("web-root", "CHAT_WEB_ROOT", \.webRoot, "Directory of the web client served at `/`", accepted: "any non-empty path", default: "`Public/` of the source tree the server was built from"),
+        .text("public-url", "CHAT_PUBLIC_URL", \.publicURL, "How clients reach this server, for the attachment links tutorial clients see", accepted: "a URL without a trailing `/`", default: "`http://HOST:PORT` as bound"),
+        .logLevel("log-level", "LOG_LEVEL", "Least severe level logged (to standard output)"),
     ]
 
+    /// Builds a configuration from command-line arguments (`--flag value`, `--flag=value`) and environment
+    /// variables. Every problem is reported at once: unknown flags, and bad values naming their flag, their
+    /// variable and the value.
+    public static func resolve(arguments: [String], environment: [String: String]) throws -> ServerConfiguration {
+        let (flags, problems) = self.flags(from: arguments)
+        return try self.resolve(flags: flags, environment: environment, problems: problems)
+    }
+
     /// Builds a configuration from flag values (keyed by flag name, without dashes) and environment variables.
-    /// Every bad value is reported at once, naming its flag, its variable and the value.
-    public static func resolve(flags: [String: String], environment: [String: String]) throws -> ServerConfiguration {
+    public static func resolve(
+        flags: [String: String], environment: [String: String], problems: [String] = []
+    ) throws -> ServerConfiguration {
         var configuration = ServerConfiguration()
-        var problems: [String] = []
+        var problems = problems
         for setting in self.settings {
             let (value, source): (String?, String) =
                 if let flag = flags[setting.flag] { (flag, setting.option) } else { (environment[setting.variable], setting.variable) }
@@ -65,75 +90,117 @@ extension ServerConfiguration {
         }
         return configuration
     }
+
+    /// Reads `--flag value` and `--flag=value` pairs; an unknown flag or a flag without a value is a problem.
+    static func flags(from arguments: [String]) -> (flags: [String: String], problems: [String]) {
+        let known = Set(self.settings.map(\.flag))
+        var flags: [String: String] = [:]
+        var problems: [String] = []
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            guard argument.hasPrefix("--") else {
+                problems.append("unexpected argument '\(argument)'")
+                continue
+            }
+            var name = String(argument.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard known.contains(name) else {
+                problems.append("unknown setting '--\(name)' (chat-server --help lists them)")
+                if value == nil, let next = remaining.first, !next.hasPrefix("--") { remaining.removeFirst() }
+                continue
+            }
+            guard let given = value ?? remaining.popFirst() else {
+                problems.append("--\(name) needs a value")
+                continue
+            }
+            flags[name] = given
+        }
+        return (flags, problems)
+    }
+
+    /// The settings as `--help` lists them.
+    public static var helpText: String {
+        self.settings.map { setting in
+            "\(setting.option) <value>\n    \(setting.meaning.replacingOccurrences(of: "`", with: "")) "
+                + "[\(setting.variable), default \(setting.defaultValue.replacingOccurrences(of: "`", with: ""))]"
+        }.joined(separator: "\n")
+    }
+
+    /// The settings table of the README.
+    public static var markdownTable: String {
+        let rows = self.settings.map { setting in
+            "| `\(setting.option)` | `\(setting.variable)` | \(setting.meaning) | \(setting.defaultValue) | \(setting.accepted) |"
+        }
+        return (["| flag | environment variable | meaning | default | accepted values |", "|---|---|---|---|---|"] + rows)
+            .joined(separator: "\n")
+    }
 }
 
 extension ServerConfiguration.Setting {
     fileprivate static func text(
-        _ flag: String, _ variable: String, _ help: String, _ assign: @escaping @Sendable (inout ServerConfiguration, String) -> Void
+        _ flag: String, _ variable: String, _ keyPath: WritableKeyPath<ServerConfiguration, String>, _ meaning: String,
+        accepted: String, default: String? = nil
     ) -> Self {
-        Self(flag: flag, variable: variable, help: help) { configuration, value in
+        nonisolated(unsafe) let keyPath = keyPath
+        return Self(
+            flag: flag, variable: variable, meaning: meaning, accepted: accepted,
+            defaultText: { `default` ?? "`\($0[keyPath: keyPath])`" }
+        ) { configuration, value in
             guard !value.isEmpty else { return "must not be empty" }
-            assign(&configuration, value)
+            configuration[keyPath: keyPath] = value
             return nil
         }
     }
 
     fileprivate static func integer(
-        _ flag: String, _ variable: String, _ help: String, _ range: ClosedRange<Int>,
-        _ assign: @escaping @Sendable (inout ServerConfiguration, Int) -> Void
+        _ flag: String, _ variable: String, _ keyPath: WritableKeyPath<ServerConfiguration, Int>, _ range: ClosedRange<Int>,
+        _ meaning: String
     ) -> Self {
-        Self(flag: flag, variable: variable, help: help) { configuration, value in
+        nonisolated(unsafe) let keyPath = keyPath
+        return Self(
+            flag: flag, variable: variable, meaning: meaning, accepted: "\(range.lowerBound)–\(range.upperBound)",
+            defaultText: { "`\($0[keyPath: keyPath])`" }
+        ) { configuration, value in
             guard let number = Int(value), range.contains(number) else {
                 return "expected a whole number from \(range.lowerBound) to \(range.upperBound)"
             }
-            assign(&configuration, number)
+            configuration[keyPath: keyPath] = number
             return nil
         }
     }
 
     fileprivate static func boolean(
-        _ flag: String, _ variable: String, _ help: String, _ assign: @escaping @Sendable (inout ServerConfiguration, Bool) -> Void
+        _ flag: String, _ variable: String, _ keyPath: WritableKeyPath<ServerConfiguration, Bool>, _ meaning: String
     ) -> Self {
-        Self(flag: flag, variable: variable, help: help) { configuration, value in
+        nonisolated(unsafe) let keyPath = keyPath
+        return Self(
+            flag: flag, variable: variable, meaning: meaning, accepted: "`true`/`yes`/`1`/`on`, `false`/`no`/`0`/`off`",
+            defaultText: { "`\($0[keyPath: keyPath])`" }
+        ) { configuration, value in
             switch value.lowercased() {
-            case "true", "yes", "1", "on": assign(&configuration, true)
-            case "false", "no", "0", "off": assign(&configuration, false)
+            case "true", "yes", "1", "on": configuration[keyPath: keyPath] = true
+            case "false", "no", "0", "off": configuration[keyPath: keyPath] = false
             default: return "expected true or false"
             }
             return nil
         }
     }
 
-    fileprivate static func logLevel(
-        _ flag: String, _ variable: String, _ help: String,
-        _ assign: @escaping @Sendable (inout ServerConfiguration, Logger.Level) -> Void
-    ) -> Self {
-        Self(flag: flag, variable: variable, help: help) { configuration, value in
+    fileprivate static func logLevel(_ flag: String, _ variable: String, _ meaning: String) -> Self {
+        Self(
+            flag: flag, variable: variable, meaning: meaning,
+            accepted: Logger.Level.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "),
+            defaultText: { "`\($0.logLevel.rawValue)`" }
+        ) { configuration, value in
             guard let level = Logger.Level(rawValue: value.lowercased()) else {
                 return "expected one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))"
             }
-            assign(&configuration, level)
+            configuration.logLevel = level
             return nil
         }
     }
-}
-
-extension ServerConfiguration {
-    /// Each setting's default, as `--help` shows it.
-    static let defaultDescriptions: [String: String] = {
-        let defaults = ServerConfiguration()
-        return [
-            "host": defaults.host, "port": "\(defaults.port)", "tcp-port": "\(defaults.tcpPort)",
-            "data-dir": defaults.dataDirectory, "history-on-join": "\(defaults.historyOnJoin)",
-            "tcp-history-on-join": "\(defaults.tcpHistoryOnJoin)", "max-message-bytes": "\(defaults.maxMessageBytes)",
-            "max-frame-bytes": "\(defaults.maxFrameBytes)", "echo-max-message-bytes": "\(defaults.echoMaxMessageBytes)",
-            "outbound-queue-bytes": "\(defaults.outboundQueueBytes)", "announce-joins": "\(defaults.announceJoins)",
-            "event-loops": "\(defaults.eventLoops)", "bcrypt-cost": "\(defaults.bcryptCost)",
-            "ping-interval": "\(defaults.pingInterval)", "max-replay": "\(defaults.maxReplay)",
-            "send-burst": "\(defaults.sendBurst)", "send-rate": "\(defaults.sendRate)",
-            "max-upload-bytes": "\(defaults.maxUploadBytes)", "presence-grace": "\(defaults.presenceGrace)",
-            "demo-bot": "\(defaults.demoBot)", "web-root": "Public/ of the source tree", "public-url": "http://HOST:PORT",
-            "log-level": defaults.logLevel.rawValue,
-        ]
-    }()
 }

@@ -5,33 +5,8 @@ import NIOCore
 /// Every setting of the server, read once at start-up.
 ///
 /// Each setting has a command-line flag and an environment variable; a flag wins over the variable, the
-/// variable over the default. `chat-server --help` prints the same table.
-///
-/// | flag | variable | type | default |
-/// |---|---|---|---|
-/// | `--host` | `CHAT_HOST` | address | `127.0.0.1` |
-/// | `--port` | `CHAT_PORT` | port (0 = any free) | `8080` |
-/// | `--tcp-port` | `CHAT_TCP_PORT` | port (0 = any free) | `8081` |
-/// | `--data-dir` | `CHAT_DATA_DIR` | directory | `./data` |
-/// | `--history-on-join` | `CHAT_HISTORY_ON_JOIN` | count | `50` |
-/// | `--tcp-history-on-join` | `CHAT_TCP_HISTORY_ON_JOIN` | count | `0` |
-/// | `--max-message-bytes` | `CHAT_MAX_MESSAGE_BYTES` | bytes | `4096` |
-/// | `--max-frame-bytes` | `CHAT_MAX_FRAME_BYTES` | bytes | `65536` |
-/// | `--echo-max-message-bytes` | `CHAT_ECHO_MAX_MESSAGE_BYTES` | bytes | `16777216` |
-/// | `--outbound-queue-bytes` | `CHAT_OUTBOUND_QUEUE_BYTES` | bytes | `1048576` |
-/// | `--announce-joins` | `CHAT_ANNOUNCE_JOINS` | bool | `true` |
-/// | `--event-loops` | `CHAT_EVENT_LOOPS` | count (0 = one per CPU the process may use) | `0` |
-/// | `--bcrypt-cost` | `CHAT_BCRYPT_COST` | 4…16 | `12` |
-/// | `--ping-interval` | `CHAT_PING_INTERVAL` | seconds | `30` |
-/// | `--max-replay` | `CHAT_MAX_REPLAY` | count | `1000` |
-/// | `--send-burst` | `CHAT_SEND_BURST` | messages | `20` |
-/// | `--send-rate` | `CHAT_SEND_RATE` | messages per second | `10` |
-/// | `--max-upload-bytes` | `CHAT_MAX_UPLOAD_BYTES` | bytes | `10485760` |
-/// | `--presence-grace` | `CHAT_PRESENCE_GRACE` | seconds | `5` |
-/// | `--demo-bot` | `CHAT_DEMO_BOT` | bool | `true` |
-/// | `--web-root` | `CHAT_WEB_ROOT` | directory | the source tree's `Public/` |
-/// | `--public-url` | `CHAT_PUBLIC_URL` | URL | `http://HOST:PORT` as bound |
-/// | `--log-level` | `LOG_LEVEL` | trace…critical | `info` |
+/// variable over the default. The flags, variables, meanings and accepted values are declared once, in
+/// ``ServerConfiguration/settings``; `chat-server --help` and the README's table come from there.
 public struct ServerConfiguration: Sendable, Equatable {
     /// The address both listeners bind to.
     public var host = "127.0.0.1"
@@ -61,7 +36,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var eventLoops = 0
     /// The bcrypt work factor for passwords (each step doubles the time a guess costs).
     public var bcryptCost = 12
-    /// Seconds between the modern WebSocket's keepalive pings; a client silent for two intervals is dropped.
+    /// Seconds between keepalive pings on every WebSocket; a client silent for two intervals is dropped.
     public var pingInterval = 30
     /// The most messages a modern client gets replayed when it resumes a room; a larger gap asks it to page.
     public var maxReplay = 1000
@@ -69,8 +44,25 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var sendBurst = 20
     /// How many messages per second a user may send over `/api/v1/ws` after the burst.
     public var sendRate = 10
+    /// How many messages a `/chat` or TCP connection, and all such connections from one address together, may
+    /// send at once before the rate limit applies.
+    public var tutorialSendBurst = 20
+    /// Messages per second a `/chat` or TCP connection (and each address) may send after the burst.
+    public var tutorialSendRate = 5
     /// The largest attachment upload, in bytes.
     public var maxUploadBytes = 10 * 1024 * 1024
+    /// How many attachment bytes one account may have stored in all.
+    public var uploadQuotaBytes = 1024 * 1024 * 1024
+    /// How many accounts one address may register per hour.
+    public var registrationsPerHour = 10
+    /// How many `/api/v1/ws` connections one account may have open.
+    public var maxSocketsPerAccount = 32
+    /// How many connections (HTTP, WebSocket, TCP) the server holds in all.
+    public var maxConnections = 10_000
+    /// How many connections one IP address may hold.
+    public var maxConnectionsPerAddress = 256
+    /// Seconds an HTTP connection may stay silent before a complete request (and a TCP client before `iam:`).
+    public var idleTimeout = 30
     /// Seconds a user stays online after their last connection closes, so a reconnect does not flap.
     public var presenceGrace = 5
     /// Whether the `echo-bot` account answers direct messages (PROTOCOL.md §9.9).

@@ -14,10 +14,12 @@ final class LobbyChatSession: WebSocketSession {
     private let lobby: Room
     private let decoder: LobbyChatDecoder
     private let guest: Sender
+    private let sendLimit: TutorialSendLimit
     private var announcedName: String?
 
-    init(connection: WebSocketConnection, lobby: Room, decoder: LobbyChatDecoder, history: Int) {
+    init(connection: WebSocketConnection, lobby: Room, decoder: LobbyChatDecoder, history: Int, sendLimit: TutorialSendLimit) {
         self.connection = connection
+        self.sendLimit = sendLimit
         self.lobby = lobby
         self.decoder = decoder
         self.guest = Sender(name: "Guest", id: UUID())
@@ -33,6 +35,9 @@ final class LobbyChatSession: WebSocketSession {
         case .failure(let rejection):
             self.reject(rejection.description)
         case .success(let submitted):
+            if let seconds = self.sendLimit.attempt(connection: ObjectIdentifier(self), address: self.connection.channel.remoteAddress) {
+                return self.reject(TCPCommand.Rejection.rateLimited(retryAfterSeconds: seconds).description)
+            }
             let sender = self.sender(for: submitted)
             if self.announcedName == nil, submitted.user != nil {
                 self.announcedName = sender.name
@@ -54,8 +59,10 @@ final class LobbyChatSession: WebSocketSession {
 
     /// The tutorial's client names itself in every frame; its first stage sends no name and is a guest.
     private func sender(for submitted: SubmittedChatMessage) -> Sender {
-        guard let name = submitted.user else { return Sender(name: self.guest.name, id: submitted.userID ?? self.guest.id) }
-        return Sender(name: name, id: submitted.userID ?? LegacyIdentity.userID(forName: name))
+        guard let name = submitted.user else {
+            return Sender(name: self.guest.name, id: submitted.userID ?? self.guest.id, via: .chat)
+        }
+        return Sender(name: name, id: submitted.userID ?? LegacyIdentity.userID(forName: name), via: .chat)
     }
 
     private func reject(_ reason: String) {

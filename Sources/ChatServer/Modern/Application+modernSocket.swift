@@ -3,21 +3,25 @@ import Foundation
 import Vapor
 
 extension Application {
-    /// `GET /api/v1/ws`: the modern WebSocket. The token comes as `?token=` (browsers cannot set headers on a
-    /// WebSocket) or as `Authorization: Bearer`; without a valid one the answer is 401 and there is no upgrade.
+    /// `GET /api/v1/ws`: the modern WebSocket. The token comes as `Authorization: Bearer` or as `?token=`
+    /// (browsers cannot set headers on a WebSocket); without a valid one the answer is 401 and there is no upgrade.
+    /// An account with `--max-sockets-per-account` connections open gets 429.
     func registerModernSocket(
-        on api: any RoutesBuilder, accounts: any AccountStore, context: ModernContext, configuration: ServerConfiguration
+        on api: any RoutesBuilder, authenticate: Authenticate, context: ModernContext, configuration: ServerConfiguration
     ) {
-        let limits = WebSocketLimits(maxMessageBytes: configuration.maxFrameBytes, outboundQueueBytes: configuration.outboundQueueBytes)
+        let limits = WebSocketLimits(
+            maxMessageBytes: configuration.maxFrameBytes, outboundQueueBytes: configuration.outboundQueueBytes,
+            pingInterval: .seconds(Int64(configuration.pingInterval)))
         let renderer = ModernRenderer()
         api.get("ws") { request async throws -> Response in
-            guard let token = request.query[String.self, at: "token"] ?? request.headers.bearerAuthorization?.token,
-                let userID = try await accounts.userID(forTokenHash: BearerToken.hash(token), now: Date()),
-                let account = try await accounts.account(id: userID)
+            guard let token = request.bearerToken(allowingQuery: true), let signedIn = try await authenticate(token: token)
             else { throw APIError.unauthorized }
-            let rooms = try await context.directory.memberships(of: account.id).map(\.room.id)
-            return try request.upgradeToWebSocket(limits: limits, renderer: renderer, accountID: account.id) { connection in
-                ModernSession(connection: connection, context: context, account: account, rooms: rooms)
+            guard context.sessions.count(of: signedIn.account.id) < context.maxSocketsPerAccount else {
+                throw APIError.rateLimited("This account has too many connections open; close one or try again in", .seconds(4))
+            }
+            let rooms = try await context.directory.memberships(of: signedIn.account.id).map(\.room.id)
+            return try request.upgradeToWebSocket(limits: limits, renderer: renderer, accountID: signedIn.account.id) { connection in
+                ModernSession(connection: connection, context: context, signedIn: signedIn, rooms: rooms)
             }
         }
     }

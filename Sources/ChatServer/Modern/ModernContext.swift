@@ -16,7 +16,8 @@ struct ModernContext: Sendable {
     let maxMessageBytes: Int
     /// The most messages replayed on resume; a larger gap answers `resumed` with `complete: false`.
     let maxReplay: Int
-    let pingInterval: TimeAmount
+    /// The most `/api/v1/ws` connections one account may have open at once.
+    let maxSocketsPerAccount: Int
 
     /// The most attachments one message may carry.
     static let maxAttachments = 10

@@ -10,58 +10,73 @@ final class ModernSession: WebSocketSession {
     private let connection: WebSocketConnection
     private let worker: ModernWorker
     private let frames: AsyncStream<ClientFrame>.Continuation
-    private var keepalive: RepeatedTask?
-    private var lastHeard = NIODeadline.now()
+    private let backlog: InboundBacklog
+    private var expiry: Scheduled<Void>?
 
-    init(connection: WebSocketConnection, context: ModernContext, account: Account, rooms: [RoomID]) {
+    private let context: ModernContext
+    private let accountID: UUID
+    private var registered = false
+
+    init(connection: WebSocketConnection, context: ModernContext, signedIn: AuthenticatedAccount, rooms: [RoomID]) {
         self.connection = connection
+        self.context = context
+        self.accountID = signedIn.account.id
         let (stream, continuation) = AsyncStream.makeStream(of: ClientFrame.self)
         self.frames = continuation
-        self.worker = ModernWorker(connection: connection, context: context, account: account, rooms: Set(rooms))
+        let backlog = InboundBacklog(channel: connection.channel)
+        self.backlog = backlog
+        self.worker = ModernWorker(connection: connection, context: context, signedIn: signedIn, rooms: Set(rooms))
+        // Checked again here, where it cannot race: the HTTP check before the upgrade only spares most clients
+        // the upgrade.
+        guard context.sessions.add(self.worker, for: signedIn.account.id, limit: context.maxSocketsPerAccount) else {
+            connection.close(.policyViolation, reason: "too many connections for this account", waitForPeer: false)
+            return
+        }
+        self.registered = true
         let worker = self.worker
-        context.background.run { await worker.run(stream) }
-        Self.send(HelloFrame(user: account.profile, rooms: rooms.map(\.rawValue)), on: connection)
-        self.startKeepalive(every: context.pingInterval)
+        context.background.run { await worker.run(stream, backlog: backlog) }
+        Self.send(HelloFrame(user: signedIn.account.profile, rooms: rooms.map(\.rawValue)), on: connection)
+        self.expiry = connection.eventLoop.scheduleTask(in: .seconds(Int64(max(0, signedIn.expiresAt.timeIntervalSinceNow)))) {
+            connection.closeForRevokedToken()
+        }
     }
 
     func didReceive(_ message: WebSocketMessage) {
-        self.lastHeard = .now()
         guard case .text(let text, _) = message else {
             Self.send(ErrorFrame(code: "bad_frame", message: "Frames are JSON text.", ref: nil), on: self.connection)
             return
         }
-        guard let frame = try? JSONDecoder().decode(ClientFrame.self, from: Data(text.utf8)), frame.type != nil else {
-            Self.send(ErrorFrame(code: "bad_frame", message: "A frame is a JSON object with a \"type\".", ref: nil), on: self.connection)
+        let data = Data(text.utf8)
+        let frame: ClientFrame
+        do {
+            frame = try JSONDecoder().decode(ClientFrame.self, from: data)
+        } catch {
+            let reason = FrameEnvelope.reason(for: error)
+            Self.send(ErrorFrame(code: "bad_frame", message: reason, ref: FrameEnvelope.reference(in: data)), on: self.connection)
+            return
+        }
+        guard frame.type != nil else {
+            Self.send(
+                ErrorFrame(code: "bad_frame", message: "A frame is a JSON object with a \"type\".", ref: frame.clientMsgID ?? frame.ref),
+                on: self.connection)
             return
         }
         if frame.type == "ping" {
             Self.send(["type": "pong"], on: self.connection)
             return
         }
+        guard self.backlog.added() else {
+            self.connection.close(.policyViolation, reason: "too many frames waiting; wait for answers", waitForPeer: false)
+            return
+        }
         self.frames.yield(frame)
     }
 
-    func didHearFromPeer() {
-        self.lastHeard = .now()
-    }
-
     func didClose() {
-        self.keepalive?.cancel()
+        self.expiry?.cancel()
         self.frames.finish()
-    }
-
-    /// Pings every `interval`; a peer silent for two intervals (no frame, no pong) is dropped with 1001.
-    private func startKeepalive(every interval: TimeAmount) {
-        let connection = self.connection
-        let loopBound = NIOLoopBound(self, eventLoop: connection.eventLoop)
-        self.keepalive = connection.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { task in
-            let session = loopBound.value
-            if NIODeadline.now() - session.lastHeard > interval * 2 {
-                connection.close(.goingAway, reason: "no answer to pings", waitForPeer: false)
-                task.cancel()
-            } else {
-                connection.sendControl(.ping, payload: ByteBuffer(string: "keepalive"))
-            }
+        if self.registered {
+            self.context.sessions.remove(self.worker, for: self.accountID)
         }
     }
 

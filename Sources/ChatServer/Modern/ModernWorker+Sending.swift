@@ -11,7 +11,7 @@ extension ModernWorker {
         guard let raw = frame.room else {
             return self.reply(ErrorFrame(code: "bad_frame", message: "send needs a room.", ref: clientMsgID))
         }
-        let text = frame.text ?? ""
+        let text = MessageText.removingControlCharacters(frame.text ?? "")
         let ids = frame.attachments ?? []
         guard ids.count <= ModernContext.maxAttachments else {
             return self.reply(ErrorFrame(code: "bad_attachment", message: "A message carries at most \(ModernContext.maxAttachments) attachments.", ref: clientMsgID))
@@ -37,7 +37,8 @@ extension ModernWorker {
 
     func edit(_ frame: ClientFrame) async {
         guard let clientMsgID = self.clientMsgID(frame) else { return }
-        guard let raw = frame.room, let target = frame.target, let text = frame.text else {
+        guard let raw = frame.room, let target = frame.target, let text = frame.text.map(MessageText.removingControlCharacters)
+        else {
             return self.reply(ErrorFrame(code: "bad_frame", message: "edit needs room, target and text.", ref: clientMsgID))
         }
         guard self.checkText(text, ref: clientMsgID) else { return }

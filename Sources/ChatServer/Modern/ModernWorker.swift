@@ -9,6 +9,8 @@ actor ModernWorker {
     let connection: WebSocketConnection
     let context: ModernContext
     let account: Account
+    /// The hash of the token this connection was opened with: revoking it closes the connection.
+    nonisolated let tokenHash: String
     /// Rooms the account belonged to when the connection opened, or joined before its first `resume`: what a
     /// first `resume` follows.
     private var rooms: Set<RoomID>
@@ -19,24 +21,27 @@ actor ModernWorker {
     /// Rooms I was added to before the first `resume`: that `resume` follows them from their first message.
     private var joinedBeforeResume: Set<RoomID> = []
 
-    init(connection: WebSocketConnection, context: ModernContext, account: Account, rooms: Set<RoomID>) {
+    init(connection: WebSocketConnection, context: ModernContext, signedIn: AuthenticatedAccount, rooms: Set<RoomID>) {
         self.connection = connection
         self.context = context
-        self.account = account
+        self.account = signedIn.account
+        self.tokenHash = signedIn.tokenHash
         self.rooms = rooms
     }
 
-    func run(_ frames: AsyncStream<ClientFrame>) async {
-        self.context.sessions.add(self, for: self.account.id)
+    /// Handles the connection's frames until it closes. Frames still queued when the socket closes (or the
+    /// server shuts down) are dropped: nothing was acknowledged for them, and their client resends.
+    func run(_ frames: AsyncStream<ClientFrame>, backlog: InboundBacklog) async {
         self.context.presence.connected(self.account.id)
         await self.sendPresenceSnapshot()
         for await frame in frames {
+            backlog.handled()
+            guard self.connection.channel.isActive, !Task.isCancelled else { continue }
             await self.handle(frame)
         }
         for room in self.joined.values {
             room.leave(self.connection)
         }
-        self.context.sessions.remove(self, for: self.account.id)
         self.context.presence.disconnected(self.account.id)
     }
 
@@ -58,6 +63,19 @@ actor ModernWorker {
     /// resume) are followed from now on.
     private func resume(_ frame: ClientFrame) async {
         var requested = frame.rooms ?? [:]
+        // Each room costs a lookup: a resume may name at most as many rooms as the account belongs to.
+        if requested.count > Self.resumeRoomsWithoutLookup {
+            let memberships: Int
+            do {
+                memberships = try await self.context.directory.memberships(of: self.account.id).count
+            } catch {
+                return self.reply(ErrorFrame(code: "unavailable", message: "Your rooms could not be read; try again.", ref: frame.ref))
+            }
+            guard requested.count <= memberships else {
+                return self.reply(ErrorFrame(
+                    code: "bad_frame", message: "resume names \(requested.count) rooms; you belong to \(memberships).", ref: frame.ref))
+            }
+        }
         if !self.resumed {
             self.resumed = true
             for room in self.rooms where requested[room.rawValue] == nil {
@@ -68,6 +86,9 @@ actor ModernWorker {
             await self.follow(RoomID(raw), after: lastSeq, ref: raw)
         }
     }
+
+    /// Up to this many rooms, a resume is not checked against the number of rooms the account belongs to.
+    static let resumeRoomsWithoutLookup = 16
 
     /// Starts following a room after `lastSeq`, unless this connection already does.
     private func follow(_ id: RoomID, after lastSeq: Int64, ref: String) async {

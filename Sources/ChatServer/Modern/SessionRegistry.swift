@@ -6,8 +6,28 @@ import NIOConcurrencyHelpers
 final class SessionRegistry: Sendable {
     private let workers = NIOLockedValueBox<[UUID: [ObjectIdentifier: ModernWorker]]>([:])
 
-    func add(_ worker: ModernWorker, for account: UUID) {
-        self.workers.withLockedValue { $0[account, default: [:]][ObjectIdentifier(worker)] = worker }
+    /// Registers a connection; `false` (and nothing registered) when the account already has `limit` open.
+    func add(_ worker: ModernWorker, for account: UUID, limit: Int) -> Bool {
+        self.workers.withLockedValue { workers in
+            guard (workers[account]?.count ?? 0) < limit else { return false }
+            workers[account, default: [:]][ObjectIdentifier(worker)] = worker
+            return true
+        }
+    }
+
+    /// How many connections the account has open.
+    func count(of account: UUID) -> Int {
+        self.workers.withLockedValue { $0[account]?.count ?? 0 }
+    }
+
+    /// Closes every connection opened with a token that was just revoked (PROTOCOL.md §6.3).
+    func closeAll(tokenHash: String) {
+        let revoked = self.workers.withLockedValue { workers in
+            workers.values.flatMap(\.values).filter { $0.tokenHash == tokenHash }
+        }
+        for worker in revoked {
+            worker.connection.closeForRevokedToken()
+        }
     }
 
     func remove(_ worker: ModernWorker, for account: UUID) {

@@ -15,13 +15,22 @@ final class TCPChatHandler: ChannelInboundHandler {
     private let renderer: TCPLineRenderer
     private let idleFlush: TimeAmount
     private let history: Int
+    private let sendLimit: TutorialSendLimit
+    /// How long a client may stay without `iam:` before it is closed.
+    private let joinDeadline: TimeAmount
+    private var joinTimer: Scheduled<Void>?
     private var framer: TCPLineFramer
     private var connection: TCPConnection?
     private var name: String?
     private var pendingFlush: Scheduled<Void>?
 
-    init(lobby: Room, renderer: TCPLineRenderer, maxLineBytes: Int, idleFlush: TimeAmount, history: Int) {
+    init(
+        lobby: Room, renderer: TCPLineRenderer, maxLineBytes: Int, idleFlush: TimeAmount, history: Int, sendLimit: TutorialSendLimit,
+        joinDeadline: TimeAmount
+    ) {
         self.lobby = lobby
+        self.sendLimit = sendLimit
+        self.joinDeadline = joinDeadline
         self.renderer = renderer
         self.framer = TCPLineFramer(maxLineBytes: maxLineBytes)
         self.idleFlush = idleFlush
@@ -30,6 +39,11 @@ final class TCPChatHandler: ChannelInboundHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.connection = TCPConnection(channel: context.channel, renderer: self.renderer)
+        let channel = context.channel
+        self.joinTimer = context.eventLoop.scheduleTask(in: self.joinDeadline) {
+            let line = TCPLine.error(.joinTimedOut)
+            channel.writeAndFlush(ByteBuffer(string: line)).whenComplete { _ in channel.close(promise: nil) }
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -49,6 +63,7 @@ final class TCPChatHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         // No more bytes can arrive: an unterminated command is complete, as it would be after the idle pause.
         self.pendingFlush?.cancel()
+        self.joinTimer?.cancel()
         self.flushPendingLine()
         if let connection = self.connection, let name = self.name {
             self.lobby.leave(connection, announcing: name)
@@ -101,6 +116,7 @@ final class TCPChatHandler: ChannelInboundHandler {
             self.lobby.announce(PresenceChange(.joined, name: name))
         } else {
             self.lobby.join(connection, history: self.history, announcing: name)
+            self.joinTimer?.cancel()
         }
         self.name = name
     }
@@ -110,7 +126,11 @@ final class TCPChatHandler: ChannelInboundHandler {
             self.reject(.notJoined)
             return
         }
-        let draft = MessageDraft(sender: Sender(name: name, id: LegacyIdentity.userID(forName: name)), text: text)
+        if let seconds = self.sendLimit.attempt(connection: ObjectIdentifier(self), address: connection.channel.remoteAddress) {
+            self.reject(.rateLimited(retryAfterSeconds: seconds))
+            return
+        }
+        let draft = MessageDraft(sender: Sender(name: name, id: LegacyIdentity.userID(forName: name), via: .tcp), text: text)
         self.lobby.submit(draft) { result in
             guard case .failure = result else { return }
             connection.eventLoop.execute { connection.send("err:the message could not be stored; try again\n") }

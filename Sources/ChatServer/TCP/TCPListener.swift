@@ -1,4 +1,5 @@
 import ChatCore
+import ChatProtocol
 import NIOCore
 import NIOExtras
 import NIOPosix
@@ -17,7 +18,8 @@ final class TCPListener: Sendable {
     }
 
     static func start(
-        host: String, port: Int, group: any EventLoopGroup, lobby: Room, legacyText: LegacyText, configuration: ServerConfiguration
+        host: String, port: Int, group: any EventLoopGroup, lobby: Room, legacyText: LegacyText,
+        sendLimit: TutorialSendLimit, connections: ConnectionCounts, configuration: ServerConfiguration
     ) async throws -> TCPListener {
         let quiesce = ServerQuiescingHelper(group: group)
         let renderer = TCPLineRenderer(legacyText: legacyText)
@@ -27,6 +29,8 @@ final class TCPListener: Sendable {
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(quiesce.makeServerChannelHandler(channel: channel))
+                    let refusal = TCPLine.error(.tooManyConnections)
+                    try ConnectionGate.install(on: channel, ConnectionGate(counts: connections, refusal: refusal))
                 }
             }
             .childChannelOption(.writeBufferWaterMark, value: .init(low: configuration.outboundQueueBytes / 2, high: configuration.outboundQueueBytes))
@@ -35,7 +39,8 @@ final class TCPListener: Sendable {
                     try channel.pipeline.syncOperations.addHandler(
                         TCPChatHandler(
                             lobby: lobby, renderer: renderer, maxLineBytes: configuration.maxTCPLineBytes,
-                            idleFlush: configuration.tcpIdleFlush, history: configuration.tcpHistoryOnJoin))
+                            idleFlush: configuration.tcpIdleFlush, history: configuration.tcpHistoryOnJoin,
+                            sendLimit: sendLimit, joinDeadline: .seconds(Int64(configuration.idleTimeout))))
                 }
             }
             .bind(host: host, port: port)

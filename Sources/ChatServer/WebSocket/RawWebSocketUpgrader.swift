@@ -11,6 +11,8 @@ struct WebSocketLimits: Sendable {
     var maxMessageBytes: Int
     /// Bytes that may wait to be sent before the client is dropped with 1008.
     var outboundQueueBytes: Int
+    /// How often the server pings; a peer silent for two intervals (no frame, no pong) is dropped with 1001.
+    var pingInterval: TimeAmount
 }
 
 /// A Vapor `Upgrader` that installs our own WebSocket handlers (``WebSocketConnectionHandler``) instead of
@@ -32,6 +34,10 @@ struct RawWebSocketUpgrader: Upgrader {
             shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture([:]) },
             upgradePipelineHandler: { channel, _ in
                 channel.eventLoop.makeCompletedFuture {
+                    // The HTTP server's idle timeout is for requests; a WebSocket keeps itself alive with pings.
+                    if let idle = try? channel.pipeline.syncOperations.handler(type: IdleStateHandler.self) {
+                        channel.pipeline.removeHandler(idle, promise: nil)
+                    }
                     try channel.syncOptions?.setOption(
                         .writeBufferWaterMark,
                         value: .init(low: limits.outboundQueueBytes / 2, high: limits.outboundQueueBytes))
@@ -40,11 +46,8 @@ struct RawWebSocketUpgrader: Upgrader {
                     let connection = WebSocketConnection(channel: channel, renderer: renderer, rawWriter: rawWriter, accountID: accountID)
                     try channel.pipeline.syncOperations.addHandlers([
                         WebSocketFrameValidator(),
-                        NIOWebSocketFrameAggregator(
-                            minNonFinalFragmentSize: 0,
-                            maxAccumulatedFrameCount: Int.max,
-                            maxAccumulatedFrameSize: limits.maxMessageBytes),
-                        WebSocketConnectionHandler(connection: connection, makeSession: makeSession),
+                        WebSocketMessageAssembler(maxMessageBytes: limits.maxMessageBytes),
+                        WebSocketConnectionHandler(connection: connection, pingInterval: limits.pingInterval, makeSession: makeSession),
                     ])
                 }
             })

@@ -94,6 +94,17 @@ final class WebSocketConnection: EventSink {
         }
     }
 
+    /// Closes with 4001 because the token the connection was opened with was revoked or expired: the client
+    /// must sign in again (PROTOCOL.md §6.3). Call from anywhere.
+    func closeForRevokedToken() {
+        self.eventLoop.execute {
+            self.close(Self.tokenRevoked, reason: "token revoked or expired; sign in again", waitForPeer: false)
+        }
+    }
+
+    /// The close code of ``closeForRevokedToken()``.
+    static let tokenRevoked = WebSocketErrorCode(codeNumber: 4001)
+
     /// How long a close handshake may take before the TCP connection is closed anyway.
     static let closeHandshakeTimeout = TimeAmount.seconds(2)
 }

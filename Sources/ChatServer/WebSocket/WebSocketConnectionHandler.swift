@@ -4,9 +4,12 @@ import NIOWebSocket
 /// Speaks RFC 6455 for one upgraded connection and hands complete messages to its ``WebSocketSession``.
 ///
 /// Below it in the pipeline: NIO's frame decoder (frames over the limit → 1009), its protocol-error handler, our
-/// ``WebSocketFrameValidator`` (reserved bits and opcodes → 1002) and NIO's fragment aggregator. This handler
-/// answers pings, runs the closing handshake, checks that text is UTF-8 (else 1007), and closes with 1001 when
-/// the server shuts down.
+/// ``WebSocketFrameValidator`` (reserved bits and opcodes → 1002) and our ``WebSocketMessageAssembler``
+/// (fragments). This handler answers pings, runs the closing handshake, checks that text is UTF-8 (else 1007),
+/// and closes with 1001 when the server shuts down.
+///
+/// Pongs go out through the connection's bounded outbound queue like every other frame: a peer that sends pings
+/// and never reads the pongs is dropped with 1008 once the bound is reached, instead of growing the queue.
 ///
 /// We use this instead of WebSocketKit (behind `app.webSocket`) because WebSocketKit replaces invalid UTF-8
 /// instead of failing with 1007, and because a connection here costs only its channel and these handlers.
@@ -15,21 +18,29 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
     typealias OutboundOut = WebSocketFrame
 
     private let connection: WebSocketConnection
+    private let pingInterval: TimeAmount
     private let makeSession: (WebSocketConnection) -> any WebSocketSession
     private var session: (any WebSocketSession)?
+    private var keepalive: RepeatedTask?
+    private var lastHeard = NIODeadline.now()
 
-    init(connection: WebSocketConnection, makeSession: @escaping (WebSocketConnection) -> any WebSocketSession) {
+    init(
+        connection: WebSocketConnection, pingInterval: TimeAmount,
+        makeSession: @escaping (WebSocketConnection) -> any WebSocketSession
+    ) {
         self.connection = connection
+        self.pingInterval = pingInterval
         self.makeSession = makeSession
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.session = self.makeSession(self.connection)
+        self.startKeepalive(context: context)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = Self.unwrapInboundIn(data)
-        self.session?.didHearFromPeer()
+        self.lastHeard = .now()
         switch frame.opcode {
         case .text:
             guard !self.connection.isClosing else { return }
@@ -44,7 +55,7 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
             self.session?.didReceive(.binary(frame.unmaskedData))
         case .ping:
             guard !self.connection.isClosing else { return }
-            context.writeAndFlush(Self.wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+            self.connection.sendControl(.pong, payload: frame.unmaskedData)
         case .pong:
             break
         case .connectionClose:
@@ -70,10 +81,9 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
         }
         let code: WebSocketErrorCode =
             switch error {
-            case NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge,
-                NIOWebSocketFrameAggregator.Error.tooManyFragments:
+            case WebSocketMessageAssembler.Failure.messageTooLarge:
                 .messageTooLarge
-            case is NIOWebSocketFrameAggregator.Error, is WebSocketFrameValidator.ProtocolViolation:
+            case WebSocketMessageAssembler.Failure.unexpectedFragment, is WebSocketFrameValidator.ProtocolViolation:
                 .protocolError
             default:
                 .unexpectedServerError
@@ -82,9 +92,26 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        self.keepalive?.cancel()
         self.session?.didClose()
         self.session = nil
         context.fireChannelInactive()
+    }
+
+    /// Pings every interval; a peer silent for two intervals (no frame, no pong) is dropped with 1001. This is the
+    /// idle timeout of every WebSocket endpoint: a live client answers pings by itself, a dead one is let go.
+    private func startKeepalive(context: ChannelHandlerContext) {
+        let interval = self.pingInterval
+        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        self.keepalive = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { task in
+            let handler = loopBound.value
+            if NIODeadline.now() - handler.lastHeard > interval * 2 {
+                handler.connection.close(.goingAway, reason: "no answer to pings", waitForPeer: false)
+                task.cancel()
+            } else {
+                handler.connection.sendControl(.ping, payload: ByteBuffer(string: "keepalive"))
+            }
+        }
     }
 
     /// The closing handshake. A close we started is complete when the peer's arrives; a close the peer started

@@ -3,7 +3,7 @@ import NIOWebSocket
 
 /// Fails the connection (close 1002) on frames RFC 6455 forbids and NIO's decoder lets through: reserved bits
 /// set without a negotiated extension, reserved opcodes, and client frames without a mask (§5.1). Sits between
-/// the frame decoder and the aggregator, which drops the mask of the frames it joins.
+/// the frame decoder and the ``WebSocketMessageAssembler``, which drops the mask of the fragments it joins.
 final class WebSocketFrameValidator: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = WebSocketFrame

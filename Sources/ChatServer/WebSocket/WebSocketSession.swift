@@ -15,10 +15,4 @@ protocol WebSocketSession: AnyObject {
     func didReceive(_ message: WebSocketMessage)
     /// The connection is gone (closed by either side, reset, or dropped as too slow).
     func didClose()
-    /// Any frame arrived, pongs included (for keepalive).
-    func didHearFromPeer()
-}
-
-extension WebSocketSession {
-    func didHearFromPeer() {}
 }

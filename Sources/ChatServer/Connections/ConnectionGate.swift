@@ -1,0 +1,143 @@
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// Counts the open connections of the whole server and of each IP address, shared by every listener.
+final class ConnectionCounts: Sendable {
+    let maxTotal: Int
+    let maxPerAddress: Int
+    private let state = NIOLockedValueBox((total: 0, perAddress: [String: Int]()))
+
+    init(maxTotal: Int, maxPerAddress: Int) {
+        self.maxTotal = maxTotal
+        self.maxPerAddress = maxPerAddress
+    }
+
+    /// Counts a new connection until it closes; `false` when it is over a limit (it is counted all the same, and
+    /// uncounted when it closes).
+    func admit(_ channel: any Channel) -> Bool {
+        let address = channel.remoteAddress?.ipAddress ?? "unknown"
+        let admitted = self.state.withLockedValue { state in
+            state.total += 1
+            state.perAddress[address, default: 0] += 1
+            return state.total <= self.maxTotal && state.perAddress[address]! <= self.maxPerAddress
+        }
+        channel.closeFuture.whenComplete { _ in
+            self.state.withLockedValue { state in
+                state.total -= 1
+                state.perAddress[address]! -= 1
+                if state.perAddress[address] == 0 { state.perAddress[address] = nil }
+            }
+        }
+        return admitted
+    }
+
+    /// Open connections in all (for tests and diagnostics).
+    var total: Int { self.state.withLockedValue { $0.total } }
+}
+
+/// Sits first in a listening channel's pipeline and sees every accepted connection before it is set up: counts
+/// it, turns it away with a short answer when it is over ``ConnectionCounts``' limits, and gives it the
+/// listener's first-request deadline. Behind it, NIO's `AcceptBackoffHandler` stops accepting for a moment when
+/// the process runs out of file descriptors, instead of retrying in a busy loop.
+final class ConnectionGate: ChannelInboundHandler, Sendable {
+    typealias InboundIn = any Channel
+    typealias InboundOut = any Channel
+
+    private let counts: ConnectionCounts
+    /// What a connection over the limit is sent before it is closed (a 503, an `err:` line).
+    private let refusal: ByteBuffer
+    /// How long a new connection has to send the bytes that end its first request, if it must.
+    private let firstRequest: (deadline: TimeAmount, end: [UInt8])?
+
+    init(counts: ConnectionCounts, refusal: String, firstRequestDeadline: TimeAmount? = nil, firstRequestEnd: String = "") {
+        self.counts = counts
+        self.refusal = ByteBuffer(string: refusal)
+        self.firstRequest = firstRequestDeadline.map { ($0, Array(firstRequestEnd.utf8)) }
+    }
+
+    /// A gate for HTTP: a 503 for connections over the limit, and the first request's head within `deadline`.
+    static func http(counts: ConnectionCounts, headDeadline: TimeAmount) -> ConnectionGate {
+        let body = "Too many connections; try again later.\n"
+        let refusal =
+            "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        return ConnectionGate(counts: counts, refusal: refusal, firstRequestDeadline: headDeadline, firstRequestEnd: "\r\n\r\n")
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let child = Self.unwrapInboundIn(data)
+        // Added before the listener's own set-up, on the child's event loop in submission order, so these handlers
+        // come first in its pipeline.
+        if self.counts.admit(child) {
+            if let (deadline, end) = self.firstRequest {
+                _ = child.pipeline.addHandler(FirstRequestDeadline(deadline: deadline, end: end), position: .first)
+            }
+        } else {
+            _ = child.pipeline.addHandler(RefuseConnection(answer: self.refusal), position: .first)
+        }
+        context.fireChannelRead(data)
+    }
+
+    /// Installs a gate and accept back-off in front of a listening channel. Call on its event loop.
+    static func install(on listener: any Channel, _ gate: ConnectionGate) throws {
+        try listener.pipeline.syncOperations.addHandler(AcceptBackoffHandler(), position: .first)
+        try listener.pipeline.syncOperations.addHandler(gate, position: .first)
+    }
+}
+
+/// Answers a connection over the limit and closes it.
+private final class RefuseConnection: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let answer: ByteBuffer
+
+    init(answer: ByteBuffer) {
+        self.answer = answer
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.writeAndFlush(NIOAny(self.answer)).whenComplete { _ in context.close(promise: nil) }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+}
+
+/// Closes a connection that has not finished its first request within the deadline (slowloris: one header line
+/// every few seconds would otherwise hold a connection for ever), then steps aside.
+private final class FirstRequestDeadline: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let deadline: TimeAmount
+    private let end: [UInt8]
+    private var matched = 0
+    private var timer: Scheduled<Void>?
+
+    init(deadline: TimeAmount, end: [UInt8]) {
+        self.deadline = deadline
+        self.end = end
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let channel = context.channel
+        self.timer = context.eventLoop.scheduleTask(in: self.deadline) { channel.close(promise: nil) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.timer?.cancel()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let bytes = Self.unwrapInboundIn(data)
+        if self.matched < self.end.count {
+            for byte in bytes.readableBytesView {
+                self.matched = byte == self.end[self.matched] ? self.matched + 1 : (byte == self.end[0] ? 1 : 0)
+                if self.matched == self.end.count { break }
+            }
+        }
+        context.fireChannelRead(data)
+        if self.matched == self.end.count {
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        }
+    }
+}

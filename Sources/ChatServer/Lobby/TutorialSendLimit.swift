@@ -1,0 +1,24 @@
+import ChatCore
+import NIOCore
+
+/// The send rate limit of the tutorial protocols (`/chat` and TCP), which have no accounts: each connection,
+/// and every connection from one address together, may send `burst` messages at once and then `rate` per
+/// second (the address gets four times both, for people behind one NAT). A message over the limit is dropped
+/// and its sender told why (an `err:` line, an error frame); the connection stays open.
+struct TutorialSendLimit: Sendable {
+    private let perConnection: AttemptLimiter<ContinuousClock>
+    private let perAddress: AttemptLimiter<ContinuousClock>
+
+    init(burst: Int, rate: Int) {
+        self.perConnection = AttemptLimiter(clock: ContinuousClock(), burst: burst, refill: .seconds(1) / rate)
+        self.perAddress = AttemptLimiter(clock: ContinuousClock(), burst: 4 * burst, refill: .seconds(1) / (4 * rate))
+    }
+
+    /// Takes one message for the connection and its address; `nil` when allowed, else whole seconds to wait.
+    func attempt(connection: ObjectIdentifier, address: SocketAddress?) -> Int? {
+        let wait =
+            self.perConnection.attempt(["\(connection.hashValue)"])
+            ?? self.perAddress.attempt([address?.ipAddress ?? "unknown"])
+        return wait.map { Int($0.components.seconds) + 1 }
+    }
+}
