@@ -69,8 +69,10 @@ export class Api {
   // §7 rooms
   rooms() { return this.request('GET', '/rooms'); }
   publicRooms() { return this.request('GET', '/rooms/public'); }
-  createChannel(name) { return this.request('POST', '/rooms', { body: { kind: 'channel', name } }); }
+  createRoom(kind, name, members = []) { return this.request('POST', '/rooms', { body: { kind, name, members } }); }
   joinRoom(id) { return this.request('POST', `/rooms/${encodeURIComponent(id)}/join`); }
+  leaveRoom(id) { return this.request('POST', `/rooms/${encodeURIComponent(id)}/leave`); }
+  invite(id, username) { return this.request('POST', `/rooms/${encodeURIComponent(id)}/invite`, { body: { username } }); }
   openDirect(username) { return this.request('POST', '/dms', { body: { username } }); }
   history(roomID, { before, limit = 50 } = {}) {
     const query = new URLSearchParams({ limit: String(limit) });
@@ -80,8 +82,8 @@ export class Api {
 
   // §9.3 attachments, §9.7 search and config
   upload(file) {
-    const name = encodeURIComponent(file.name || 'image');
-    return this.request('POST', `/attachments?name=${name}`, { rawBody: file, contentType: file.type });
+    const name = encodeURIComponent(file.name || 'file');
+    return this.request('POST', `/attachments?name=${name}`, { rawBody: file, contentType: file.type || 'application/octet-stream' });
   }
   search(q, { room, limit = 20 } = {}) {
     const query = new URLSearchParams({ q, limit: String(limit) });

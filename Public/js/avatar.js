@@ -32,12 +32,26 @@ export function roomAvatar(room) {
   return { initials: initialsFromName(room.name), color: colorFromId(room.id), label: room.name };
 }
 
+/** Relative luminance (WCAG) of a `#RRGGBB` colour. */
+function luminance(hex) {
+  const channels = [1, 3, 5].map((index) => parseInt(hex.slice(index, index + 2), 16) / 255)
+    .map((value) => (value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2];
+}
+
+/** White or near-black initials, whichever stands out more on the avatar's colour (people choose their colours). */
+export function initialsColor(background) {
+  if (!/^#[0-9a-f]{6}$/i.test(background || '')) return '#ffffff';
+  const light = luminance(background);
+  return (1.05 / (light + 0.05)) >= ((light + 0.05) / (luminance('#111111') + 0.05)) ? '#ffffff' : '#111111';
+}
+
 /** The avatar element. It is decorative when `decorative` is set (its name is already next to it). */
 export function avatarElement({ initials, color, label }, { size = 'medium', decorative = true } = {}) {
   return el('span', {
     className: `avatar avatar-${size}`,
     text: initials,
-    style: { backgroundColor: color },
+    style: { backgroundColor: color, color: initialsColor(color) },
     role: decorative ? undefined : 'img',
     'aria-label': decorative ? undefined : label,
     'aria-hidden': decorative ? 'true' : undefined,

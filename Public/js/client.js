@@ -5,6 +5,9 @@ import { Outbox } from './outbox.js';
 import { Store } from './store.js';
 import { saveSession, userStorageKey } from './session.js';
 import { PendingReads } from './pendingReads.js';
+import { loadLimits, saveLimits } from './limits.js';
+import { Notifier } from './notifier.js';
+import { pageIsSeen } from './views/seenTracker.js';
 
 const TYPING_INTERVAL_MS = 2_000; // the server forwards at most one `typing` per user and room every 2 s (§9.4)
 const HISTORY_PAGE = 50;
@@ -24,7 +27,15 @@ export class ChatClient {
     this.roomsAnnouncedByServer = new Set();
     this.historyRequests = new Map(); // room id → promise of the page being loaded
     this.uploads = new Map(); // room id → [{localID, file, previewURL, state}]
-    this.profileRequests = new Set(); // user ids whose profile was asked for
+    this.profileRequests = new Set(); // user ids whose profile was asked for (found or not: a miss is not asked again)
+    this.lastSeenRequests = new Set(); // user ids whose last-seen time was asked for on this connection
+    this.limits = loadLimits();
+    this.memberCounts = new Map(); // channel id → members, from the public list (§7)
+    this.notifier = new Notifier(this.store, session.user.id);
+    this.store.on('live-message', () => {
+      const live = this.store.lastLiveMessage;
+      this.notifier.notify(live, live?.room.id === this.activeRoomID && pageIsSeen());
+    });
     this.expectPresenceSnapshot = true;
     this.drafts = this.loadDrafts();
     this.pendingReads = new PendingReads(userStorageKey(session.user.id, 'reads'));
@@ -43,6 +54,7 @@ export class ChatClient {
       onReady: () => this.connectionReady(),
       onFrame: (frame) => this.handleFrame(frame),
       onStatus: (status) => this.connectionChanged(status),
+      onRetryScheduled: (at) => this.store.setNextRetry(at),
       // A revoked or expired token cannot open the socket; asking over REST tells that apart from an outage.
       onConnectFailed: () => this.api.me().catch(() => {}),
     });
@@ -88,6 +100,7 @@ export class ChatClient {
     try {
       const config = await this.api.config();
       this.store.serverVersion = config.version ?? null;
+      this.limits = saveLimits(config);
       this.store.emit('connection');
     } catch {
       // shown as unknown
@@ -112,7 +125,7 @@ export class ChatClient {
    */
   forgetLocalData() {
     this.outbox.stop();
-    for (const name of ['rooms', 'drafts', 'outbox', 'reads']) localStorage.removeItem(userStorageKey(this.me.id, name));
+    for (const name of ['rooms', 'drafts', 'outbox', 'reads', 'muted', 'notify']) localStorage.removeItem(userStorageKey(this.me.id, name));
   }
 
   // MARK: connection
@@ -134,18 +147,23 @@ export class ChatClient {
     this.outbox.connectionReady();
     if (!this.store.serverVersion) this.refreshServerVersion();
     for (const [roomID, seq] of this.pendingReads.entries()) this.socket.send({ type: 'read', room: roomID, seq });
-    if (this.activeRoomID) this.markRead(this.activeRoomID);
   }
 
   connectionChanged(status) {
     if (status !== Status.ONLINE) this.outbox.connectionLost();
-    this.store.setConnection(status);
+    else this.lastSeenRequests.clear();
+    this.store.setConnection(status, this.socket.failedAttempts);
+  }
+
+  /** Skips the wait before the next connection attempt ("Retry now"). */
+  reconnectNow() {
+    this.socket.reconnectNow();
   }
 
   handleFrame(frame) {
     switch (frame.type) {
       case 'message':
-        this.store.applyLiveEvent(frame);
+        this.store.applyLiveEvent(frame, { live: true });
         // The message frame reaches its sender just before the ack and means the same thing: it is stored.
         if (frame.clientMsgID && frame.sender?.id === this.me.id) this.outbox.acknowledge(frame.clientMsgID);
         break;
@@ -233,18 +251,18 @@ export class ChatClient {
 
   // MARK: reading and typing
 
-  /** The chat screen shows this room (null when none): it is read as messages arrive. */
+  /** The chat screen shows this room (null when none). What is read there is up to the view: what it saw. */
   setActiveRoom(roomID) {
     this.activeRoomID = roomID;
-    if (roomID) this.markRead(roomID);
   }
 
-  markRead(roomID) {
+  /** I have seen the room up to `seq` (the view knows: it was on screen, in a visible, focused page). */
+  markRead(roomID, seq) {
     const room = this.store.rooms.get(roomID);
-    if (!room || room.latestSeq <= room.lastReadSeq || document.visibilityState === 'hidden') return;
-    this.pendingReads.record(roomID, room.latestSeq);
-    this.store.markReadLocally(roomID, room.latestSeq);
-    this.socket.send({ type: 'read', room: roomID, seq: room.latestSeq });
+    if (!room || seq <= room.lastReadSeq) return;
+    this.pendingReads.record(roomID, seq);
+    this.store.markReadLocally(roomID, seq);
+    this.socket.send({ type: 'read', room: roomID, seq });
   }
 
   /** Read positions the server has not confirmed yet win over the room list it sent. */
@@ -309,12 +327,12 @@ export class ChatClient {
     return changes;
   }
 
-  /** Uploads an image (§9.3), then sends it as a message. The upload shows as pending until then. */
-  async sendImage(roomID, file) {
+  /** Uploads an image or any other file (§9.3), then sends it as a message. The upload shows as pending until then. */
+  async sendFile(roomID, file) {
     const upload = {
       localID: `upload-${Date.now()}-${Math.random().toString(36).slice(2)}`,
       file,
-      previewURL: URL.createObjectURL(file),
+      previewURL: file.type.startsWith('image/') ? URL.createObjectURL(file) : null,
       state: 'pending',
       createdAt: Date.now(),
     };
@@ -356,7 +374,7 @@ export class ChatClient {
   removeUpload(roomID, upload) {
     const uploads = this.uploadsFor(roomID);
     uploads.splice(uploads.indexOf(upload), 1);
-    URL.revokeObjectURL(upload.previewURL);
+    if (upload.previewURL) URL.revokeObjectURL(upload.previewURL);
     this.store.emit(`room:${roomID}`);
   }
 
@@ -407,12 +425,42 @@ export class ChatClient {
     return this.adoptRoom(await this.api.joinRoom(roomID));
   }
 
-  async createChannel(name) {
-    return this.adoptRoom(await this.api.createChannel(name));
+  /** Creates a channel (public) or a group (private, by invitation) with these members (usernames). */
+  async createRoom(kind, name, members = []) {
+    return this.adoptRoom(await this.api.createRoom(kind, name, members));
   }
 
-  publicChannels() {
-    return this.api.publicRooms();
+  async invite(roomID, username) {
+    await this.api.invite(roomID, username);
+    if (this.memberCounts.has(roomID)) this.refreshMemberCounts();
+  }
+
+  async leave(roomID) {
+    await this.api.leaveRoom(roomID);
+    this.store.removeRoom(roomID);
+  }
+
+  async publicChannels() {
+    const channels = await this.api.publicRooms();
+    for (const channel of channels) this.memberCounts.set(channel.id, channel.members);
+    this.store.emit('rooms');
+    return channels;
+  }
+
+  /** A channel's member count when known (the server lists members only for channels); asked for once. */
+  memberCount(roomID) {
+    const room = this.store.rooms.get(roomID);
+    if (room?.kind !== 'channel') return null;
+    this.memberCountsAsked ??= new Set();
+    if (!this.memberCounts.has(roomID) && !this.memberCountsAsked.has(roomID)) {
+      this.memberCountsAsked.add(roomID);
+      this.refreshMemberCounts();
+    }
+    return this.memberCounts.get(roomID) ?? null;
+  }
+
+  refreshMemberCounts() {
+    this.publicChannels().catch(() => {});
   }
 
   async users(query) {
@@ -421,23 +469,43 @@ export class ChatClient {
     return users;
   }
 
-  /** A person's profile if known; otherwise null, and it is looked up once (views hear 'profiles' when it comes). */
-  profile(userID) {
+  /**
+   * A person's profile if known; otherwise null, and it is looked up once (views hear 'profiles' when it comes).
+   * The lookup searches by the name the message carried, so a sender without an account (a tutorial client in the
+   * lobby) is an empty result, not a 404, and is remembered as such: it is never asked for again.
+   */
+  profile(userID, name) {
     const known = this.store.profiles.get(userID);
-    if (known || !userID || this.profileRequests.has(userID)) return known ?? null;
+    if (known || !userID || !name || this.profileRequests.has(userID)) return known ?? null;
     this.profileRequests.add(userID);
-    this.api.user(userID)
-      .then((profile) => this.store.addProfiles([profile]))
-      .catch(() => this.profileRequests.delete(userID)); // asked again the next time it is needed
+    this.api.users(name)
+      .then((profiles) => this.store.addProfiles(profiles.filter((profile) => profile.id === userID)))
+      .catch(() => this.profileRequests.delete(userID)); // unreachable: asked again the next time it is needed
     return null;
   }
 
-  searchMessages(query) {
-    return this.api.search(query);
+  /** Asks once per connection when someone not online was last seen (presence frames only carry changes). */
+  lookUpLastSeen(userID) {
+    if (!userID || this.store.connection !== Status.ONLINE || this.lastSeenRequests.has(userID)) return;
+    if (this.store.presence.get(userID)?.lastSeen || this.store.isOnline(userID)) return;
+    this.lastSeenRequests.add(userID);
+    this.api.user(userID)
+      .then((details) => this.store.applyPresenceDetails(details))
+      .catch(() => {});
   }
 
-  async updateDisplayName(displayName) {
-    this.updateMe(await this.api.updateMe({ displayName }));
+  searchMessages(query, limit) {
+    return this.api.search(query, { limit });
+  }
+
+  async updateProfile(changes) {
+    this.updateMe(await this.api.updateMe(changes));
+  }
+
+  /** Whether signing out now would lose something: a message not sent yet, or a draft. */
+  hasUnsentWork() {
+    return this.outbox.entries.length > 0 || Object.keys(this.drafts).length > 0
+      || [...this.uploads.values()].some((uploads) => uploads.length > 0);
   }
 
   updateMe(profile) {

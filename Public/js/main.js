@@ -3,6 +3,7 @@ import { Api } from './api.js';
 import { ChatClient } from './client.js';
 import { clearSession, loadSession, saveSession } from './session.js';
 import { currentLanguage, setLanguage, t } from './strings.js';
+import { applyTheme } from './theme.js';
 import { AuthView } from './views/auth.js';
 import { Shell } from './views/shell.js';
 
@@ -22,15 +23,15 @@ function showSignIn() {
     saveSession(newSession);
     session = newSession;
     history.replaceState(null, '', '#/chats');
-    showApp();
+    showApp({ focusList: true });
   });
   root.replaceChildren(view.element);
   view.focus();
 }
 
-function showApp() {
+function showApp({ focusList = false } = {}) {
   client = new ChatClient({ session, api, onSignedOut: signedOut });
-  shell = new Shell(root, client);
+  shell = new Shell(root, client, { focusList });
   client.start();
 }
 
@@ -47,5 +48,10 @@ function signedOut() {
 }
 
 setLanguage(currentLanguage());
+applyTheme();
 if (session) showApp();
 else showSignIn();
+
+// The app shell is cached by a service worker (sw.js), so a reload while the server is down still opens the app,
+// with its cached chats and outbox; queued messages go out by themselves once the server is back.
+navigator.serviceWorker?.register('/sw.js').catch(() => {});

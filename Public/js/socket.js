@@ -17,9 +17,10 @@ export class ChatSocket {
    * onFrame(frame): every frame after `hello`, in order.
    * onStatus(status): Status changes.
    * onConnectFailed(): a connection closed before `hello` (the token may have been revoked).
+   * onRetryScheduled(at): the next attempt starts at `at` (ms since 1970) unless reconnectNow() comes first.
    */
-  constructor({ getToken, prepareResume, onReady, onFrame, onStatus, onConnectFailed }) {
-    Object.assign(this, { getToken, prepareResume, onReady, onFrame, onStatus, onConnectFailed });
+  constructor({ getToken, prepareResume, onReady, onFrame, onStatus, onConnectFailed, onRetryScheduled }) {
+    Object.assign(this, { getToken, prepareResume, onReady, onFrame, onStatus, onConnectFailed, onRetryScheduled });
     this.ws = null;
     this.status = Status.OFFLINE;
     this.failedAttempts = 0;
@@ -90,9 +91,9 @@ export class ChatSocket {
     ws.addEventListener('close', () => {
       if (this.ws !== ws) return;
       this.dropConnection();
+      if (!this.stopped) this.scheduleReconnect();
       this.setStatus(Status.OFFLINE);
       if (!greeted) this.onConnectFailed?.();
-      if (!this.stopped) this.scheduleReconnect();
     });
   }
 
@@ -136,6 +137,7 @@ export class ChatSocket {
     const delay = ceiling / 2 + Math.random() * (ceiling / 2);
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.connect(), delay);
+    this.onRetryScheduled?.(Date.now() + delay);
   }
 
   setStatus(status) {

@@ -2,7 +2,8 @@
 // status. Views read it and subscribe to topics; only the client (client.js) changes it.
 //
 // Topics: 'rooms' (the list and its badges), `room:<id>` (that room's messages), `typing:<id>`, 'presence',
-// 'connection', 'me', 'language', 'profiles'.
+// 'connection', 'me', 'language', 'profiles', 'live-message' (a new message from someone else arrived live:
+// `lastLiveMessage` holds it), 'settings' (mute, notifications, theme).
 
 const TYPING_VISIBLE_MS = 5_000;
 
@@ -34,7 +35,10 @@ export class Store {
     this.presence = new Map(); // user id → {online, lastSeen}
     this.profiles = new Map([[me.id, me]]); // user id → profile (frames name senders by username only)
     this.connection = 'connecting';
+    this.failedAttempts = 0; // connection attempts failed in a row
+    this.nextRetryAt = null; // when the next attempt starts (ms), while offline
     this.serverVersion = null;
+    this.lastLiveMessage = null;
     this.listeners = new Map();
   }
 
@@ -136,7 +140,7 @@ export class Store {
    * Applies a `message` frame from the live stream or a replay: new messages are added, edits, deletes and
    * reactions change their target. Frames already handled (by seq) change nothing.
    */
-  applyLiveEvent(event) {
+  applyLiveEvent(event, { live = false } = {}) {
     const room = this.rooms.get(event.room);
     if (!room) return;
     const kind = event.kind ?? 'message';
@@ -149,7 +153,10 @@ export class Store {
     switch (kind) {
       case 'message':
         this.addMessage(room, event);
-        if (isNewToRoom && event.sender?.id !== this.me.id) room.unreadCount += 1;
+        if (isNewToRoom && event.sender?.id !== this.me.id) {
+          room.unreadCount += 1;
+          if (live) this.lastLiveMessage = { room, message: room.messages.get(event.seq) };
+        }
         this.stopTyping(room, event.sender?.id);
         break;
       case 'edit':
@@ -174,6 +181,10 @@ export class Store {
     }
     this.emit('rooms');
     this.emit(`room:${room.id}`);
+    if (this.lastLiveMessage) {
+      this.emit('live-message');
+      this.lastLiveMessage = null;
+    }
   }
 
   /**
@@ -247,9 +258,18 @@ export class Store {
     const room = this.rooms.get(roomID);
     if (!room || seq <= room.lastReadSeq) return false;
     room.lastReadSeq = seq;
-    room.unreadCount = 0;
+    room.unreadCount = seq >= room.latestSeq ? 0 : Math.min(room.unreadCount, this.unreadAfter(room, seq));
     this.emit('rooms');
     return true;
+  }
+
+  /** Loaded messages from others after `seq` that are not deleted. */
+  unreadAfter(room, seq) {
+    let count = 0;
+    for (const message of room.messages.values()) {
+      if (message.seq > seq && message.sender?.id !== this.me.id && !message.deleted) count += 1;
+    }
+    return count;
   }
 
   /** A read position this device sent that the server has not confirmed yet (see pendingReads.js). */
@@ -270,8 +290,7 @@ export class Store {
       // One of my devices (maybe this one) read up to seq.
       if (receipt.seq > room.lastReadSeq) {
         room.lastReadSeq = receipt.seq;
-        const stillUnread = [...room.messages.values()].filter((message) => message.seq > receipt.seq && message.sender?.id !== this.me.id).length;
-        room.unreadCount = Math.min(room.unreadCount, stillUnread);
+        room.unreadCount = Math.min(room.unreadCount, this.unreadAfter(room, receipt.seq));
         this.emit('rooms');
       }
     } else {
@@ -313,12 +332,36 @@ export class Store {
     this.emit('presence');
   }
 
-  isOnline(userID) {
-    return this.presence.get(userID)?.online === true;
+  /** What the profile lookup (§6.3 GET /users/{id}) said about someone's presence. */
+  applyPresenceDetails(details) {
+    const known = this.presence.get(details.id);
+    if (known?.online && !details.online) return; // a live frame knows better
+    this.presence.set(details.id, { online: details.online === true, lastSeen: details.lastSeen ?? known?.lastSeen ?? null });
+    this.emit('presence');
   }
 
-  setConnection(status) {
+  /**
+   * Someone's presence as far as it is known: null while disconnected (nobody can tell then), otherwise
+   * {online, lastSeen} (lastSeen null when never seen or not known yet).
+   */
+  presenceOf(userID) {
+    if (this.connection !== 'online') return null;
+    return this.presence.get(userID) ?? { online: false, lastSeen: null };
+  }
+
+  isOnline(userID) {
+    return this.connection === 'online' && this.presence.get(userID)?.online === true;
+  }
+
+  setConnection(status, failedAttempts = 0) {
     this.connection = status;
+    this.failedAttempts = failedAttempts;
+    if (status !== 'offline') this.nextRetryAt = null;
+    this.emit('connection');
+  }
+
+  setNextRetry(at) {
+    this.nextRetryAt = at;
     this.emit('connection');
   }
 

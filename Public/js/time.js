@@ -14,9 +14,9 @@ function daysBetween(earlier, later) {
   return Math.round((startOfDay(later) - startOfDay(earlier)) / DAY_MS);
 }
 
-export function formatClock(ms) {
-  return new Intl.DateTimeFormat(currentLanguage(), { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-    .format(new Date(ms));
+export function formatClock(ms, { seconds = false } = {}) {
+  const options = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', ...(seconds ? { second: '2-digit' } : {}) };
+  return new Intl.DateTimeFormat(currentLanguage(), options).format(new Date(ms));
 }
 
 function formatWeekday(ms) {
@@ -52,7 +52,15 @@ export function dayKey(ms) {
   return startOfDay(ms);
 }
 
-/** "Last seen" times: clock time today, otherwise list style plus the clock. */
+const MINUTE_MS = 60 * 1000;
+const HOUR_MS = 60 * MINUTE_MS;
+const RELATIVE_HOURS = 6;
+
+/** "Last seen" times: `just now`, `5 min ago`, `2 h ago`; later the clock time today, else list style plus the clock. */
 export function formatLastSeen(ms, now = Date.now()) {
+  const ago = Math.max(0, now - ms);
+  if (ago < MINUTE_MS) return t('justNow');
+  if (ago < HOUR_MS) return t('minutesAgo', { count: Math.floor(ago / MINUTE_MS) });
+  if (ago < RELATIVE_HOURS * HOUR_MS) return t('hoursAgo', { count: Math.floor(ago / HOUR_MS) });
   return daysBetween(ms, now) <= 0 ? formatClock(ms) : `${formatListTime(ms, now)} ${formatClock(ms)}`;
 }

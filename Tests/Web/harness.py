@@ -37,12 +37,14 @@ class ServerProcess:
     same port and data, as a restart in production would."""
 
     LISTENING = re.compile(r"HTTP and WebSocket listening on http://[^:]+:(\d+)")
+    TCP_LISTENING = re.compile(r"TCP text protocol listening on [^\s]+:(\d+)")
 
     def __init__(self, binary):
         self.binary = binary
         self.data_dir = tempfile.mkdtemp(prefix="swiftchat-web-")
         self.log_path = os.path.join(self.data_dir, "server.log")
         self.port = 0
+        self.tcp_port = None
         self.process = None
 
     @property
@@ -62,9 +64,12 @@ class ServerProcess:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.process.returncode}:\n{self.log_tail()}")
-            match = self.LISTENING.search(open(self.log_path).read().split("--- start ---")[-1])
-            if match:
+            log_text = open(self.log_path).read().split("--- start ---")[-1]
+            match = self.LISTENING.search(log_text)
+            tcp = self.TCP_LISTENING.search(log_text)
+            if match and tcp:
                 self.port = int(match.group(1))
+                self.tcp_port = int(tcp.group(1))
                 if self.ready():
                     return
             time.sleep(0.1)
@@ -385,3 +390,22 @@ class Browser:
             self.driver.quit()
         except WebDriverException:
             pass
+
+
+# MARK: accessibility
+
+
+def axe_violations(browser, what, impacts=("serious", "critical")):
+    """Runs axe-core (PyPI's axe-selenium-python bundles it) on the page as it is now; returns the violations of the
+    given impacts as readable lines (empty when there are none)."""
+    from axe_selenium_python import Axe
+    axe = Axe(browser.driver)
+    axe.inject()
+    results = axe.run()
+    lines = []
+    for violation in results["violations"]:
+        if violation.get("impact") not in impacts:
+            continue
+        for node in violation["nodes"][:5]:
+            lines.append(f"{what}: {violation['id']} ({violation['impact']}): {node['target']} {node.get('failureSummary', '')[:200]}")
+    return lines

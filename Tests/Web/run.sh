@@ -2,7 +2,8 @@
 # Browser tests of the web client (Public/) against a real server.
 #   Tests/Web/run.sh PATH/TO/chat-server [test_web_client.Class[.test_name] ...]
 # Starts the server on free ports with a temporary data dir, drives headless Chromium through Selenium, stops the
-# server, and exits non-zero if any test fails. Needs Debian's chromium, chromium-driver and python3-selenium.
+# server, and exits non-zero if any test fails. Needs Debian's chromium, chromium-driver and python3-selenium, and
+# PyPI's axe-selenium-python for the accessibility check (scripts/install-test-deps.sh installs all of them).
 # Screenshots go to docs/screenshots/ (or $SCREENSHOT_DIR).
 set -euo pipefail
 
@@ -21,6 +22,10 @@ fi
 python=/usr/bin/python3
 if ! "$python" -c 'import selenium' 2>/dev/null; then
     echo "Selenium is missing: apt-get install -y chromium chromium-driver python3-selenium" >&2
+    exit 2
+fi
+if ! "$python" -c 'import axe_selenium_python' 2>/dev/null; then
+    echo "axe-selenium-python is missing: scripts/install-test-deps.sh installs it" >&2
     exit 2
 fi
 

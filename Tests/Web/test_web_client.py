@@ -2,6 +2,8 @@
 
 import json
 import os
+import re
+import socket
 import tempfile
 import time
 import unittest
@@ -12,8 +14,8 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from harness import (PASSWORD, REPO, TIMEOUT, ApiError, Browser, WebSocketClient, api, png_bytes, register,
-                     start_server_from_env, unique_name)
+from harness import (PASSWORD, REPO, TIMEOUT, ApiError, Browser, WebSocketClient, api, axe_violations, png_bytes,
+                     register, start_server_from_env, unique_name)
 
 server = None
 
@@ -153,6 +155,26 @@ class WebClientTestCase(unittest.TestCase):
         client.start(rooms)
         return client
 
+    def direct_chat(self):
+        """Ann and Bob, their direct room, and Ann's page showing it."""
+        ann, bob = self.user("ann"), self.user("bob")
+        room_id = self.direct_room(ann, bob)
+        page = self.signed_in(ann)
+        self.open_chat(page, room_id)
+        return ann, bob, room_id, page
+
+    def mark_read(self, session, room_id):
+        """Reads the room up to its end as `session` (from another device), so a chat opens at the bottom."""
+        latest = next(room for room in api(self.base(), "GET", "/rooms", token=session["token"]) if room["id"] == room_id)["latestSeq"]
+        reader = self.socket(session)
+        reader.send({"type": "read", "room": room_id, "seq": latest})
+        reader.receive_until(lambda frame: frame.get("type") == "receipt" and frame.get("room") == room_id
+                             and frame.get("seq") == latest or frame.get("type") == "error")
+        return latest
+
+    def read_position(self, session, room_id):
+        return next(room for room in api(self.base(), "GET", "/rooms", token=session["token"]) if room["id"] == room_id)["lastReadSeq"]
+
     def channel(self, owner, name, members=()):
         return api(self.base(), "POST", "/rooms", {"kind": "channel", "name": name, "members": list(members)},
                    token=owner["token"])
@@ -287,7 +309,7 @@ class AccountTests(WebClientTestCase):
 
         browser.js("const select = document.getElementById('language'); select.value = 'zh-CN';"
                    "select.dispatchEvent(new Event('change'));")
-        browser.wait_for(lambda d: browser.find("#tab-chats").text.startswith("微信"), "Chinese tab labels")
+        browser.wait_for(lambda d: browser.find("#tab-chats").text.startswith("聊天"), "Chinese tab labels")
         self.assertEqual(browser.find("#sign-out").text, "退出登录")
         browser.js("const select = document.getElementById('language'); select.value = 'en';"
                    "select.dispatchEvent(new Event('change'));")
@@ -511,6 +533,7 @@ class HistoryTests(WebClientTestCase):
         seeding = self.socket(seeder)
         for number in range(1, 201):
             seeding.send_message(room_id, f"message {number}")
+        self.mark_read(viewer, room_id)  # otherwise the chat opens at the first unread message
 
         browser = self.signed_in(viewer, width=1280, height=800)
         self.open_chat(browser, room_id)
@@ -663,7 +686,7 @@ class MessageActionTests(WebClientTestCase):
         self.type_and_send(bob_page, "noon works")
         self.wait_for_texts(ann_page, ["lunch at noon?", "or at one", "noon works"], "Bob's reply on Ann's side")
         reply = self.message_node(ann_page, self.seq_of(ann_page, "noon works"))
-        self.assertEqual(reply.find_element(By.CSS_SELECTOR, ".quote-sender").text, "Ann Lee")
+        self.assertEqual(reply.find_element(By.CSS_SELECTOR, ".quote-sender").text, "You", "my own message quoted")
         self.assertEqual(reply.find_element(By.CSS_SELECTOR, ".quote-text").text, "lunch at noon?")
 
         self.choose_menu_item(ann_page, one, "edit")
@@ -690,10 +713,7 @@ class MessageActionTests(WebClientTestCase):
         self.assert_no_alerts(bob_page)
 
     def test_a_failed_edit_or_reaction_shows_on_its_message_with_retry_and_discard(self):
-        ann, bob = self.user("ann"), self.user("bob")
-        room_id = self.direct_room(ann, bob)
-        page = self.signed_in(ann)
-        self.open_chat(page, room_id)
+        ann, bob, room_id, page = self.direct_chat()
         page.js(FRAME_RECORDER_JS)
         self.type_and_send(page, "see you at 8")
         self.wait_for_texts(page, ["see you at 8"], "the message delivered")
@@ -733,10 +753,7 @@ class MessageActionTests(WebClientTestCase):
         self.assert_no_alerts(page)
 
     def test_a_failed_message_is_retried_with_the_same_client_msg_id(self):
-        ann, bob = self.user("ann"), self.user("bob")
-        room_id = self.direct_room(ann, bob)
-        page = self.signed_in(ann)
-        self.open_chat(page, room_id)
+        ann, bob, room_id, page = self.direct_chat()
         page.js(FRAME_RECORDER_JS)
         arm_sabotage(page, "send")
         self.type_and_send(page, "try again")
@@ -756,10 +773,7 @@ class MessageActionTests(WebClientTestCase):
 
 class ComposerTests(WebClientTestCase):
     def test_shift_enter_inserts_a_newline_and_enter_sends(self):
-        ann, bob = self.user("ann"), self.user("bob")
-        room_id = self.direct_room(ann, bob)
-        page = self.signed_in(ann)
-        self.open_chat(page, room_id)
+        ann, bob, room_id, page = self.direct_chat()
         box = page.find("#composer-input")
         box.send_keys("line one")
         ActionChains(page.driver).key_down(Keys.SHIFT).send_keys(Keys.ENTER).key_up(Keys.SHIFT).perform()
@@ -781,6 +795,7 @@ class AutoscrollTests(WebClientTestCase):
         talk = self.socket(talker)
         for number in range(1, 41):
             talk.send_message(room_id, f"line {number}")
+        self.mark_read(viewer, room_id)
         page = self.signed_in(viewer, width=1280, height=800)
         self.open_chat(page, room_id)
         page.wait_for(lambda d: (self.messages(page) or [{}])[-1].get("text") == "line 40", "the chat")
@@ -944,12 +959,17 @@ class ScreenshotTests(WebClientTestCase):
         chloe = register(self.base(), unique_name("chloe"), "Chloé Martin")
         dm = api(self.base(), "POST", "/dms", {"username": bob["user"]["username"]}, token=ann["token"])["id"]
         team = self.channel(chloe, "Design team", [ann["user"]["username"], bob["user"]["username"]])["id"]
-        trip = self.channel(bob, "Weekend trip", [ann["user"]["username"]])["id"]
+        trip = api(self.base(), "POST", "/rooms", {"kind": "group", "name": "Weekend trip",
+                                                   "members": [ann["user"]["username"], chloe["user"]["username"]]},
+                   token=bob["token"])["id"]
 
         ann_socket, bob_socket, chloe_socket = self.socket(ann), self.socket(bob), self.socket(chloe)
         chloe_socket.send_message(team, "The new icons are in the shared folder.")
         bob_socket.send_message(team, "Looks great! I'll review them after lunch.")
         bob_socket.send_message(trip, "Train tickets are booked 🚆")
+        chloe_socket.send_message(trip, "Here is the cabin: https://example.com/cabin")
+        ann_socket.send_message(trip, "Perfect, I'll bring the board games 🎲")
+        bob_socket.send_message(trip, "Who has the packing list?")
         ann_socket.send_message(dm, "Hi Bob! Are we still on for dinner tonight?")
         time_seq = bob_socket.send_message(dm, "Yes! 7 pm at the usual place?")
         ann_socket.request({"type": "react", "room": dm, "target": time_seq, "emoji": "👍"})
@@ -960,8 +980,20 @@ class ScreenshotTests(WebClientTestCase):
         booked_seq = ann_socket.send_message(dm, "Perfect. I'll book a table for three.")
         bob_socket.send_message(dm, "Great, see you there!", replyTo=booked_seq)
         chloe_socket.send_message(team, "Standup moved to 10:30 tomorrow.")
+        self.mark_read(ann, dm)
+        self.mark_read(ann, "lobby")
+
+        def chat_ready():
+            messages = self.messages(browser)
+            return len(messages) >= 3 and all(all(m["images"]) for m in messages)
+
+        def settle():
+            browser.js("document.activeElement?.blur(); const s = document.getElementById('messages');"
+                       "if (s) s.scrollTop = s.scrollHeight;")
+            time.sleep(0.3)
 
         browser = self.signed_in(ann)
+        browser.wait_for(lambda d: not browser.find("#connection-banner").is_displayed(), "connected")
         for dark in (False, True):
             scheme = "dark" if dark else "light"
             browser.set_dark(dark)
@@ -972,12 +1004,735 @@ class ScreenshotTests(WebClientTestCase):
                 browser.js("document.activeElement?.blur()")
                 browser.screenshot(os.path.join(out, f"{device}-{scheme}-chats.png"))
                 self.open_chat(browser, dm)
-                browser.wait_for(lambda d: len(self.messages(browser)) >= 5 and all(
-                    all(self.messages(browser)[i]["images"]) for i in range(len(self.messages(browser)))), "the open chat")
-                browser.js("document.activeElement?.blur(); const s = document.getElementById('messages');"
-                           "s.scrollTop = s.scrollHeight;")
+                browser.wait_for(lambda d: chat_ready() and len(self.messages(browser)) >= 5, "the open chat")
+                settle()
                 browser.screenshot(os.path.join(out, f"{device}-{scheme}-chat.png"))
+                self.open_chat(browser, trip)
+                browser.wait_for(lambda d: chat_ready(), "the group")
+                settle()
+                browser.screenshot(os.path.join(out, f"{device}-{scheme}-group.png"))
+
+        # The emoji picker on a phone, and the offline banner with a message waiting, on a desktop.
+        browser.set_dark(False)
+        browser.set_viewport(390, 844, True)
+        self.open_chat(browser, dm)
+        browser.wait_for(lambda d: chat_ready(), "the chat")
+        settle()
+        browser.find("#composer-emoji").click()
+        browser.wait_for(lambda d: browser.find("#emoji-picker").is_displayed(), "the emoji picker")
+        browser.screenshot(os.path.join(out, "phone-light-emoji.png"))
+        ActionChains(browser.driver).send_keys(Keys.ESCAPE).perform()
+        browser.set_viewport(1280, 800, False)
+        browser.set_dark(True)
+        self.open_chat(browser, team)
+        browser.wait_for(lambda d: chat_ready(), "the channel")
+        server.stop()
+        try:
+            browser.wait_for(lambda d: browser.find("#connection-banner").is_displayed(), "the offline banner")
+            self.type_and_send(browser, "On my way, see you at 10:30!")
+            browser.wait_for(lambda d: browser.find_all("#messages .message.pending"), "the waiting message")
+            browser.wait_for(lambda d: "Next try" in browser.find("#connection-banner").text, "the next retry time")
+            settle()
+            browser.screenshot(os.path.join(out, "desktop-dark-offline.png"))
+        finally:
+            server.start()
+        self.wait_for_texts(browser, ["The new icons are in the shared folder.", "Looks great! I'll review them after lunch.",
+                                      "Standup moved to 10:30 tomorrow.", "On my way, see you at 10:30!"], "sent when back")
         self.assert_no_alerts(browser)
+
+
+# MARK: issue 15: read only when read, honest offline state, phones, limits, names, Chinese, accessibility, groups…
+
+
+def seed(session, room_id, count, prefix="line"):
+    client = WebSocketClient(server.base_url, session["token"])
+    try:
+        client.start()
+        return [client.send_message(room_id, f"{prefix} {number}") for number in range(1, count + 1)]
+    finally:
+        client.close()
+
+
+class ReadStateTests(WebClientTestCase):
+    """Issue 15, defect 1: a message is read only once it was on screen in a visible, focused page."""
+
+    def test_gh15_messages_scrolled_away_from_are_not_marked_read(self):
+        talker, viewer = self.user("talk"), self.user("view")
+        room_id = self.direct_room(viewer, talker)
+        seed(talker, room_id, 60)
+        self.mark_read(viewer, room_id)
+        page = self.signed_in(viewer)
+        self.open_chat(page, room_id)
+        page.wait_for(lambda d: (self.messages(page) or [{}])[-1].get("text") == "line 60", "the chat")
+        page.wait_for(lambda d: self.scroll_state(page)["atBottom"], "the chat at the bottom")
+        page.js("document.getElementById('messages').scrollTop -= 1500")
+        page.wait_for(lambda d: not self.scroll_state(page)["atBottom"], "scrolled up")
+
+        # act
+        new_seqs = seed(talker, room_id, 3, prefix="unseen")
+        page.wait_for(lambda d: self.messages(page)[-1]["text"] == "unseen 3", "the new messages in the list")
+        page.wait_for(lambda d: self.scroll_state(page)["pill"], "the New messages pill")
+        time.sleep(1.5)
+
+        # validate
+        self.assertLess(self.read_position(viewer, room_id), new_seqs[0], "messages nobody saw are not read")
+        self.assertEqual(self.badge(page, room_id), "3")
+        page.find("#new-messages-pill").click()
+        page.wait_for(lambda d: self.read_position(viewer, room_id) == new_seqs[-1], "read once they were on screen")
+
+    def test_gh15_a_chat_opens_at_the_first_unread_and_keeps_its_scroll_position(self):
+        talker, viewer = self.user("talk"), self.user("view")
+        room_id = self.direct_room(viewer, talker)
+        other_id = self.channel(talker, unique_name("Other "), [viewer["user"]["username"]])["id"]
+        seqs = seed(talker, room_id, 60)
+        reader = self.socket(viewer)
+        reader.send({"type": "read", "room": room_id, "seq": seqs[19]})
+        reader.receive_until(lambda frame: frame.get("type") == "receipt" and frame.get("seq") == seqs[19])
+        page = self.signed_in(viewer)
+        self.open_chat(page, room_id)
+
+        divider_js = ("const d = document.getElementById('unread-divider'); if (!d) return null;"
+                      "const s = document.getElementById('messages').getBoundingClientRect();"
+                      "const next = d.nextElementSibling;"
+                      "return {top: d.getBoundingClientRect().top - s.top, text: d.textContent, next: next && Number(next.dataset.seq)};")
+        page.wait_for(lambda d: page.js(divider_js), "the Unread messages divider")
+        divider = page.js(divider_js)
+        self.assertEqual(divider["text"], "Unread messages")
+        self.assertEqual(divider["next"], seqs[20], "the divider sits above the first unread message")
+        self.assertLess(abs(divider["top"]), 40, "the chat opens at the divider, not at the bottom")
+        self.assertFalse(self.scroll_state(page)["atBottom"])
+        page.wait_for(lambda d: self.read_position(viewer, room_id) > seqs[19], "what is on screen is read")
+        self.assertLess(self.read_position(viewer, room_id), seqs[-1], "what is below the screen is not")
+
+        # The position is kept while the page lives: away to another chat and back.
+        page.js("document.getElementById('messages').scrollTop -= 300")
+        time.sleep(0.3)
+        anchor_js = "return document.querySelector(`#messages [data-seq=\"${arguments[0]}\"]`).getBoundingClientRect().top;"
+        before = page.js(anchor_js, seqs[15])
+        self.open_chat(page, other_id)
+        self.open_chat(page, room_id)
+        page.wait_for(lambda d: abs(page.js(anchor_js, seqs[15]) - before) <= 2, "the same place as before")
+
+    def test_gh15_the_newest_messages_stay_in_view_when_the_keyboard_opens(self):
+        talker, viewer = self.user("talk"), self.user("view")
+        room_id = self.direct_room(viewer, talker)
+        seed(talker, room_id, 40)
+        self.mark_read(viewer, room_id)
+        page = self.signed_in(viewer, width=390, height=844)
+        page.set_viewport(390, 844, mobile=True)
+        self.open_chat(page, room_id)
+        page.wait_for(lambda d: (self.messages(page) or [{}])[-1].get("text") == "line 40", "the chat")
+        page.wait_for(lambda d: self.scroll_state(page)["atBottom"], "the chat at the bottom")
+        page.set_viewport(390, 520, mobile=True)  # what an on-screen keyboard does
+        page.wait_for(lambda d: page.js("return window.innerHeight") == 520, "the smaller viewport")
+        page.wait_for(lambda d: self.scroll_state(page)["atBottom"], "still at the bottom after the resize", timeout=5)
+        bottom = page.js("return document.querySelector('#messages [data-seq]:last-of-type').getBoundingClientRect().bottom")
+        self.assertLessEqual(bottom, page.js("return document.getElementById('composer').getBoundingClientRect().top") + 1)
+
+
+class OfflineTests(WebClientTestCase):
+    """Issue 15, defect 3: being offline is visible, presence is unknown, and the app starts offline."""
+
+    BANNER_JS = ("const b = document.getElementById('connection-banner');"
+                 "return b && !b.hidden ? {text: b.textContent, attempts: Number(b.dataset.attempts),"
+                 " next: Number(b.dataset.nextRetry) - Date.now()} : null;")
+
+    def test_gh15_offline_banner_with_next_retry_retry_now_and_unknown_presence(self):
+        ann, bob = self.user("ann"), self.user("bob")
+        room_id = self.direct_room(ann, bob)
+        self.socket(bob)  # Bob is online
+        page = self.signed_in(ann)
+        self.open_chat(page, room_id)
+        page.wait_for(lambda d: page.find("#chat-subtitle").text == "Online", "Bob online")
+        self.assertIsNone(page.js(self.BANNER_JS))
+
+        server.stop()
+        try:
+            page.wait_for(lambda d: (page.js(self.BANNER_JS) or {}).get("text", "").startswith(
+                "Offline — messages will be sent when the connection is back."), "the offline banner")
+            self.assertEqual(page.find("#chat-subtitle").text, "Status unknown while offline")
+            self.assertNotEqual(page.find("#chat-subtitle").text, "Online")
+            self.type_and_send(page, "while away")
+            page.wait_for(lambda d: page.find("#messages .message.pending .message-status").text == "Waiting for the connection…",
+                          "the pending message waits for the connection")
+            page.wait_for(lambda d: "Next try at" in page.find("#connection-banner").text, "the next retry time")
+            page.wait_for(lambda d: (page.js(self.BANNER_JS) or {}).get("next", 0) > 1800, "a retry a while away", timeout=30)
+            attempts = page.js(self.BANNER_JS)["attempts"]
+            page.find("#retry-now").click()
+            page.wait_for(lambda d: (page.js(self.BANNER_JS) or {}).get("attempts", 0) > attempts, "Retry now tries at once", timeout=1.5)
+        finally:
+            server.start()
+        page.wait_for(lambda d: page.js(self.BANNER_JS) is None, "the banner gone once connected", timeout=TIMEOUT)
+        self.wait_for_texts(page, ["while away"], "the queued message sent")
+        page.wait_for(lambda d: page.find("#chat-subtitle").text != "Status unknown while offline", "presence known again")
+
+    def test_gh15_a_reload_during_an_outage_opens_the_cached_app_and_sends_the_queue_when_back(self):
+        ann, bob, room_id, page = self.direct_chat()
+        page.driver.set_script_timeout(TIMEOUT)
+        page.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "navigator.serviceWorker.ready.then(() => done(true), () => done(false));")
+        page.wait_for(lambda d: page.js("return Boolean(navigator.serviceWorker.controller)"), "the service worker in control")
+
+        server.stop()
+        try:
+            page.driver.refresh()
+            page.wait_for(lambda d: page.find_all(f'.chat-view[data-room-id="{room_id}"] #composer-input'),
+                          "the app and the chat opened from the cache")
+            page.wait_for(lambda d: page.js(self.BANNER_JS), "the offline banner after the reload")
+            page.js("window.__sameDocument = true")
+            self.type_and_send(page, "queued offline")
+            self.wait_for_texts(page, ["queued offline"], "the queued message shown", delivered=False)
+        finally:
+            server.start()
+        self.wait_for_texts(page, ["queued offline"], "the queued message sent without a reload")
+        self.assertTrue(page.js("return window.__sameDocument === true"), "no reload was needed")
+        self.assertEqual(self.history_texts(bob, room_id), ["queued offline"])
+
+    def test_gh15_the_service_worker_caches_every_file_of_the_app_shell(self):
+        with open(os.path.join(REPO, "Public", "sw.js")) as file:
+            listed = set(re.findall(r"^  '(/[^']*)',$", file.read(), re.M))
+        shell = {"/"}
+        for folder in ("js", "css", "icons"):
+            for directory, _, names in os.walk(os.path.join(REPO, "Public", folder)):
+                for name in names:
+                    shell.add("/" + os.path.relpath(os.path.join(directory, name), os.path.join(REPO, "Public")))
+        self.assertEqual(listed, shell, "Public/sw.js's SHELL list")
+
+
+class ComposerLimitTests(WebClientTestCase):
+    """Issue 15, defect 4: the size limit is checked before sending; refusals say why and give the text back."""
+
+    SET_TEXT_JS = ("const box = document.getElementById('composer-input'); box.value = arguments[0];"
+                   "box.dispatchEvent(new Event('input', {bubbles: true}));")
+
+    def test_gh15_an_over_long_message_is_not_sent_and_says_why(self):
+        ann, bob = self.user("ann"), self.user("bob")
+        room_id = self.direct_room(ann, bob)
+        limit = api(self.base(), "GET", "/config")["maxMessageBytes"]
+        page = self.signed_in(ann)
+        self.open_chat(page, room_id)
+
+        page.js(self.SET_TEXT_JS, "a" * (limit - 100))
+        self.assertEqual(page.find("#composer-count").text, "100 bytes left")
+        text = "a" * (limit - 100) + "é" * 62  # 2 bytes each: 24 bytes over
+        page.js(self.SET_TEXT_JS, text)
+        self.assertEqual(page.find("#composer-count").text, "Too long by 24 bytes: shorten it to send.")
+        page.find("#composer-input").send_keys(Keys.ENTER)
+        time.sleep(0.5)
+        self.assertEqual(self.messages(page), [], "nothing was sent")
+        self.assertEqual(page.find("#composer-input").get_attribute("value"), text, "the text stays")
+        self.assertEqual(page.find("#composer-count").get_attribute("role"), "alert")
+
+        page.js(self.SET_TEXT_JS, "short now")
+        self.assertEqual(page.find("#composer-count").text, "")
+        page.find("#composer-input").send_keys(Keys.ENTER)
+        self.wait_for_texts(page, ["short now"], "the shortened message sent")
+
+    def test_gh15_a_refused_message_shows_the_reason_and_edit_puts_the_text_back(self):
+        ann, bob, room_id, page = self.direct_chat()
+        page.js(FRAME_RECORDER_JS)
+        arm_sabotage(page, "send")
+        self.type_and_send(page, "refused words")
+        status = page.wait_for(lambda d: page.find("#messages .message.failed .failed-status"), "the refusal")
+        self.assertIn("Not sent: You are not a member of that chat.", status.text)
+        page.click("#messages .message.failed .edit-button", "Edit under the refused message")
+        page.wait_for(lambda d: page.find("#composer-input").get_attribute("value") == "refused words", "the text back in the composer")
+        self.assertEqual(self.messages(page), [], "the refused bubble is gone")
+        page.find("#composer-input").send_keys(Keys.ENTER)
+        self.wait_for_texts(page, ["refused words"], "sent after editing")
+
+
+class TutorialSenderTests(WebClientTestCase):
+    """Issue 15, defect 5: senders without a profile are looked up once, and a miss is no error."""
+
+    def test_gh15_lobby_senders_from_tcp_are_looked_up_once_without_errors(self):
+        viewer = self.user("lobby")
+        page = self.signed_in(viewer)
+        self.open_chat(page, "lobby")
+        name = unique_name("gregg")
+        tcp = socket.create_connection(("127.0.0.1", server.tcp_port), timeout=TIMEOUT)
+        self.addCleanup(tcp.close)
+        tcp.sendall(f"iam:{name}\n".encode())
+        for number in range(1, 6):
+            tcp.sendall(f"msg:tcp line {number}\n".encode())
+            page.wait_for(lambda d: any(m["text"] == f"tcp line {number}" for m in self.messages(page)), f"tcp line {number}")
+            self.socket(viewer).send_message("lobby", f"reply {number}")  # more renders
+        page.wait_for(lambda d: any(m["text"] == "reply 5" for m in self.messages(page)), "the last reply")
+        time.sleep(1)
+        lookups = page.js("return performance.getEntriesByType('resource').map((e) => e.name)"
+                          ".filter((n) => n.includes('/api/v1/users'))")
+        self.assertEqual(len(lookups), len(set(lookups)), f"no lookup repeated: {lookups}")
+        self.assertEqual(sum(name in lookup for lookup in lookups), 1, "the TCP sender was looked up once")
+        self.assertEqual(page.console_errors(), "", "no errors in the console")
+        names = [node.text for node in page.find_all("#messages .message-sender")]
+        self.assertIn(name, names, "the sender's name from the message")
+
+
+class NameTests(WebClientTestCase):
+    """Issue 15, defect 6: display names everywhere, "You" for me, no repeated names, and more search results."""
+
+    def test_gh15_typing_line_and_search_results_name_people_consistently(self):
+        me = self.user("me", "Mia Moss")
+        carol, dave = self.user("carol", "Carol Chen"), self.user("dave", "Dave Davis")
+        team = self.channel(carol, unique_name("Team "), [me["user"]["username"]])["id"]
+        dm = self.direct_room(me, dave)
+        word = unique_name("kumquat")
+        self.socket(me).send_message(dm, f"{word} from me")
+        self.socket(dave).send_message(dm, f"{word} from dave")
+        page = self.signed_in(me)
+        self.open_chat(page, team)
+        carol_socket = self.socket(carol)
+        carol_socket.send({"type": "typing", "room": team})
+        page.wait_for(lambda d: page.find("#typing-line").text == "Carol Chen is typing…", "Carol's display name while typing")
+
+        page.go("#/chats")
+        page.find("#chat-search").send_keys(word)
+        page.click("#search-messages", "the message search")
+        page.wait_for(lambda d: len(page.find_all("#search-results .search-result")) == 2, "two results")
+        labels = sorted(node.text for node in page.find_all("#search-results .search-result .chat-item-name"))
+        self.assertEqual(labels, ["Dave Davis", "You · Dave Davis"])
+        self.assertEqual(page.find_all("#search-more"), [], "no More for two results")
+
+    def test_gh15_search_offers_more_than_twenty_results(self):
+        me, other = self.user("me"), self.user("other")
+        room_id = self.direct_room(me, other)
+        word = unique_name("plenty")
+        seed(other, room_id, 25, prefix=word)
+        page = self.signed_in(me)
+        page.find("#chat-search").send_keys(word)
+        page.click("#search-messages", "the message search")
+        page.wait_for(lambda d: len(page.find_all("#search-results .search-result")) == 20, "the first 20 results")
+        page.click("#search-more", "More results")
+        page.wait_for(lambda d: len(page.find_all("#search-results .search-result")) == 25, "all 25 results")
+
+
+class LastSeenTests(WebClientTestCase):
+    """Issue 15, defect 7: "last seen" in Contacts and chat headers."""
+
+    def test_gh15_last_seen_shows_in_contacts_and_the_chat_header(self):
+        viewer, bob = self.user("view"), self.user("bob", "Bob Seen")
+        room_id = self.direct_room(viewer, bob)
+        bob_socket = WebSocketClient(self.base(), bob["token"])
+        bob_socket.start()
+        bob_socket.close()
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            details = api(self.base(), "GET", f"/users/{bob['user']['id']}", token=viewer["token"])
+            if not details.get("online") and details.get("lastSeen"):
+                break
+            time.sleep(0.5)
+        page = self.signed_in(viewer)
+        page.go("#/contacts")
+        page.find("#contacts-filter").send_keys(bob["user"]["username"])
+        page.wait_for(lambda d: "last seen" in page.find(f'.contact-item[data-username="{bob["user"]["username"]}"] .contact-detail').text,
+                      "last seen in Contacts")
+        detail = page.find(f'.contact-item[data-username="{bob["user"]["username"]}"] .contact-detail').text
+        self.assertRegex(detail, r"last seen (just now|\d+ min ago)$")
+        self.open_chat(page, room_id)
+        page.wait_for(lambda d: re.match(r"last seen (just now|\d+ min ago)$", page.find("#chat-subtitle").text), "last seen in the header")
+
+
+LANGUAGE_FOR_JS = """
+const done = arguments[arguments.length - 1];
+import('/js/strings.js').then((strings) => done(Object.fromEntries(arguments[0].map((tag) => [tag, strings.languageFor(tag)]))),
+  (error) => done({ error: String(error) }));
+"""
+
+
+class ChineseTests(WebClientTestCase):
+    """Issue 15, defect 8: Simplified Chinese done right, chosen on the sign-in screen; Traditional falls back."""
+
+    def test_gh15_language_on_sign_in_full_width_punctuation_one_term_for_reply(self):
+        ann, bob = self.user("ann", "Ann Lee"), self.user("bob")
+        room_id = self.direct_room(bob, ann)
+        self.socket(ann).send_message(room_id, "你好")
+        page = self.browser()
+        page.open("#/chats")
+        page.wait_for(lambda d: page.find_all("#auth-language"), "the language picker on the sign-in screen")
+        page.find("#auth-username").send_keys(bob["user"]["username"])
+        page.js("const s = document.getElementById('auth-language'); s.value = 'zh-CN'; s.dispatchEvent(new Event('change'));")
+        page.wait_for(lambda d: page.find(".auth-title").text == "登录 SwiftChat", "the sign-in screen in Chinese")
+        self.assertEqual(page.find("#auth-switch").text, "没有账号？注册")
+        self.assertEqual(page.find("#auth-username").get_attribute("value"), bob["user"]["username"], "what was typed stays")
+        page.find("#auth-switch").click()
+        self.assertEqual(page.find("label[for=auth-display-name]").text, "昵称（可选）")
+        page.find("#auth-switch").click()
+        page.find("#auth-password").send_keys(PASSWORD)
+        page.find("#auth-submit").click()
+        page.wait_for(lambda d: page.find("#tab-chats").text.startswith("聊天"), "the Chats tab called 聊天")
+
+        self.open_chat(page, room_id)
+        self.wait_for_texts(page, ["你好"], "the message")
+        seq = self.seq_of(page, "你好")
+        self.open_message_menu(page, seq)
+        self.assertEqual(page.find('#message-menu [data-action="reply"]').text, "回复")
+        page.find('#message-menu [data-action="reply"]').click()
+        self.assertTrue(page.find(".composer-context-title").text.startswith("回复 "), "the composer says 回复 too")
+
+        tags = page.driver.execute_async_script(LANGUAGE_FOR_JS, ["zh-CN", "zh", "zh-SG", "zh-Hans-CN", "zh-TW", "zh-HK", "zh-Hant", "en-GB"])
+        self.assertEqual(tags, {"zh-CN": "zh-CN", "zh": "zh-CN", "zh-SG": "zh-CN", "zh-Hans-CN": "zh-CN",
+                                "zh-TW": "en", "zh-HK": "en", "zh-Hant": "en", "en-GB": "en"})
+
+    def test_gh15_chinese_strings_use_full_width_punctuation(self):
+        with open(os.path.join(REPO, "Public", "js", "strings.js"), encoding="utf-8") as file:
+            source = file.read()
+        chinese = source[source.index("'zh-CN': {"):source.index("export const LANGUAGES")]
+        values = re.findall(r"^\s*\w+: '(.*)',$", chinese, re.M)
+        half_width = [value for value in values
+                      if re.search(r"[\u4e00-\u9fff]", value) and re.search(r"[,?:()!;]", re.sub(r"\{\w+\}", "", value))]
+        self.assertEqual(half_width, [], "Chinese strings with half-width punctuation")
+        self.assertNotIn("微信", chinese)
+
+
+class AccessibilityTests(WebClientTestCase):
+    """Issue 15, defect 9: contrast, focus, one tab stop per list, skip link, tabs, polite announcements, axe."""
+
+    def test_gh15_no_serious_or_critical_axe_violations_on_any_screen(self):
+        ann, bob = self.user("ann", "Ann Lee"), self.user("bob", "Bob Chen")
+        room_id = self.direct_room(ann, bob)
+        group = self.channel(bob, unique_name("Axe "), [ann["user"]["username"]])["id"]
+        bob_socket = self.socket(bob)
+        seq = bob_socket.send_message(room_id, "hello https://example.com there")
+        bob_socket.request({"type": "react", "room": room_id, "target": seq, "emoji": "👍"})
+        bob_socket.send_message(group, "group hello")
+        violations = []
+        page = self.browser()
+        for dark in (False, True):
+            page.set_dark(dark)
+            scheme = "dark" if dark else "light"
+            page.open("#/chats")
+            page.wait_for(lambda d: page.find_all("#auth-form"), "the sign-in form")
+            violations += axe_violations(page, f"sign-in {scheme}")
+            page.find("#auth-switch").click()
+            violations += axe_violations(page, f"register {scheme}")
+        page.set_dark(False)
+        page.sign_in_with(ann)
+        for dark in (False, True):
+            page.set_dark(dark)
+            scheme = "dark" if dark else "light"
+            for tab in ("chats", "contacts", "discover", "me"):
+                page.go(f"#/{tab}")
+                page.wait_for(lambda d: page.find(f"#tab-{tab}").get_attribute("aria-selected") == "true", f"the {tab} tab")
+                time.sleep(0.3)
+                violations += axe_violations(page, f"{tab} {scheme}")
+            self.open_chat(page, room_id)
+            if not dark:
+                page.wait_for(lambda d: self.messages(page), "the messages")
+                self.type_and_send(page, "my reply")
+            self.wait_for_texts(page, ["hello https://example.com there", "my reply"], "the chat")
+            violations += axe_violations(page, f"chat {scheme}")
+            self.open_message_menu(page, seq)
+            violations += axe_violations(page, f"message menu {scheme}")
+            page.find("#more-reactions").click()
+            page.wait_for(lambda d: page.find("#emoji-picker").is_displayed(), "the emoji picker")
+            violations += axe_violations(page, f"emoji picker {scheme}")
+            ActionChains(page.driver).send_keys(Keys.ESCAPE).perform()
+            self.open_chat(page, group)
+            page.find("#room-info-button").click()
+            page.wait_for(lambda d: page.find("#room-info").is_displayed(), "the chat info")
+            violations += axe_violations(page, f"chat info {scheme}")
+            page.find("#room-info .dialog-close").click()
+        server.stop()
+        try:
+            page.wait_for(lambda d: page.find("#connection-banner").is_displayed(), "the offline banner")
+            violations += axe_violations(page, "offline banner dark")
+            page.set_dark(False)
+            violations += axe_violations(page, "offline banner light")
+        finally:
+            server.start()
+        self.assertEqual(violations, [], "\n".join(violations))
+
+    def test_gh15_keyboard_focus_sign_in_tabs_skip_link_and_one_stop_for_the_messages(self):
+        bob = self.user("bob")
+        page = self.browser()
+        username = unique_name("key")
+        self.register_in_ui(page, username, "Key Board")
+        page.wait_for(lambda d: page.js("return document.activeElement.closest('#chat-list') !== null"),
+                      "the focus on the chat list after signing in")
+
+        page.find("#tab-chats").click()
+        page.find("#tab-chats").send_keys(Keys.ARROW_RIGHT)
+        page.wait_for(lambda d: page.js("return location.hash") == "#/contacts", "→ shows the next tab")
+        self.assertEqual(page.js("return document.activeElement.id"), "tab-contacts")
+        self.assertEqual(page.js("return [...document.querySelectorAll('[role=tab]')].map((t) => t.tabIndex)"), [-1, 0, -1, -1])
+        page.find("#tab-contacts").send_keys(Keys.ARROW_LEFT)
+        page.wait_for(lambda d: page.js("return location.hash") == "#/chats", "← shows the previous tab")
+
+        session = json.loads(page.js("return localStorage.getItem('swiftchat.session')"))
+        room_id = self.direct_room(session, bob)
+        bob_socket = self.socket(bob)
+        for number in range(1, 6):
+            bob_socket.send_message(room_id, f"key {number}")
+        self.open_chat(page, room_id)
+        self.wait_for_texts(page, [f"key {n}" for n in range(1, 6)], "the messages")
+        page.wait_for(lambda d: self.badge(page, room_id) is None, "read")
+        stops = page.js("return [...document.querySelectorAll('#messages button, #messages a[href], #messages [tabindex]')]"
+                        ".filter((e) => e.tabIndex >= 0).length")
+        self.assertEqual(stops, 1, "one tab stop for the whole message list")
+        page.js("document.querySelector('#messages .message[tabindex=\"0\"]').focus()")
+        self.assertEqual(page.js("return document.activeElement.querySelector('.message-text').textContent"), "key 5")
+        ActionChains(page.driver).send_keys(Keys.ARROW_UP).perform()
+        self.assertEqual(page.js("return document.activeElement.querySelector('.message-text').textContent"), "key 4")
+        ActionChains(page.driver).send_keys(Keys.ENTER).perform()
+        page.wait_for(lambda d: page.find("#message-menu").is_displayed(), "the menu on Enter")
+        ActionChains(page.driver).send_keys(Keys.ESCAPE).perform()
+
+        page.js("document.getElementById('skip-link').focus()")
+        self.assertTrue(page.find("#skip-link").is_displayed(), "the skip link shows when focused")
+        ActionChains(page.driver).send_keys(Keys.ENTER).perform()
+        self.assertEqual(page.js("return document.activeElement.id"), "composer-input")
+
+        # New messages are announced politely; the list itself is no live region (older pages stay quiet).
+        self.assertIsNone(page.find("#messages").get_attribute("aria-live"))
+        self.assertNotEqual(page.find("#messages").get_attribute("role"), "log")
+        self.assertEqual(page.find("#message-announcer").get_attribute("aria-live"), "polite")
+        self.assertEqual(page.find("#message-announcer").get_attribute("textContent"), "")
+        bob_socket.send_message(room_id, "announce me")
+        page.wait_for(lambda d: "announce me" in page.find("#message-announcer").get_attribute("textContent"), "the announcement")
+
+    def test_gh15_text_colours_reach_4_5_to_1(self):
+        contrast_js = """
+        const parse = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+        const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+          .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+        const probe = document.createElement('span'); document.body.append(probe);
+        const colour = (name) => { probe.style.color = `var(${name})`; return parse(getComputedStyle(probe).color); };
+        const ratio = (a, b) => { const [x, y] = [lum(colour(a)), lum(colour(b))].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+        const pairs = [['--muted', '--surface'], ['--muted', '--bg'], ['--muted', '--panel'], ['--accent-text', '--panel'],
+          ['--accent-text', '--surface'], ['--on-accent', '--button-bg'], ['--bubble-mine-meta', '--bubble-mine'],
+          ['--muted', '--bubble-theirs'], ['--danger', '--surface'], ['--link', '--bg'], ['--banner-text', '--banner-bg']];
+        const result = pairs.map(([a, b]) => [a, b, ratio(a, b)]);
+        probe.remove();
+        return result;
+        """
+        page = self.browser()
+        page.open("#/chats")
+        page.wait_for(lambda d: page.find_all("#auth-form"), "the page")
+        for dark in (False, True):
+            page.set_dark(dark)
+            low = [(a, b, round(r, 2)) for a, b, r in page.js(contrast_js) if r < 4.5]
+            self.assertEqual(low, [], f"contrast below 4.5:1 ({'dark' if dark else 'light'})")
+
+
+DROP_FILE_JS = """
+const dropped = new DataTransfer();
+dropped.items.add(new File(['plain words in a file\\n'], arguments[0], { type: 'text/plain' }));
+document.querySelector('.chat-view').dispatchEvent(new DragEvent('drop', { dataTransfer: dropped, bubbles: true, cancelable: true }));
+"""
+
+
+class SmallLossTests(WebClientTestCase):
+    """Issue 15, defect 10: any dropped file is sent; signing out asks before losing unsent work."""
+
+    def test_gh15_a_dropped_file_that_is_not_an_image_is_sent_as_a_file(self):
+        ann, bob = self.user("ann"), self.user("bob")
+        room_id = self.direct_room(ann, bob)
+        page, bob_page = self.signed_in(ann), self.signed_in(bob)
+        self.open_chat(page, room_id)
+        self.open_chat(bob_page, room_id)
+        page.js(DROP_FILE_JS, "notes.txt")
+        card_js = ("const card = document.querySelector('#messages .message[data-seq] .file-card');"
+                   "return card && [card.textContent, card.querySelector('a.attachment-file')?.getAttribute('download')];")
+        for browser in (page, bob_page):
+            browser.wait_for(lambda d: browser.js(card_js), "the file bubble")
+            self.assertEqual(browser.js(card_js), ["notes.txt22 B", "notes.txt"], "name, size and a download link")
+        history = api(self.base(), "GET", f"/rooms/{room_id}/messages", token=bob["token"])
+        self.assertEqual([a["name"] for m in history["messages"] for a in m.get("attachments", [])], ["notes.txt"])
+
+    def test_gh15_sign_out_asks_first_when_drafts_or_unsent_messages_would_be_lost(self):
+        ann, bob, room_id, page = self.direct_chat()
+        page.find("#composer-input").send_keys("half a thought")
+        page.go("#/me")
+        page.js("window.confirm = (message) => { window.__asked = message; return false; }")
+        page.click("#sign-out", "Sign out")
+        self.assertIn("not sent", page.js("return window.__asked"))
+        self.assertEqual(page.find_all("#auth-form"), [], "still signed in after Cancel")
+        page.js("window.confirm = () => true")
+        page.click("#sign-out", "Sign out")
+        page.wait_for(lambda d: page.find_all("#auth-form"), "signed out after OK")
+
+        carl = self.user("carl")
+        page.sign_in_with(carl)
+        page.go("#/me")
+        page.js("window.confirm = (message) => { window.__asked = message; return true; }; window.__asked = null;")
+        page.click("#sign-out", "Sign out without unsent work")
+        page.wait_for(lambda d: page.find_all("#auth-form"), "signed out")
+        self.assertIsNone(page.js("return window.__asked"), "nothing to lose, nothing asked")
+
+
+class GroupTests(WebClientTestCase):
+    """Issue 15, groups: create a group or a channel, invite, mute, leave, member counts."""
+
+    def test_gh15_create_a_group_invite_someone_mute_and_leave(self):
+        ann, bob, carol = self.user("ann"), self.user("bob"), self.user("carol")
+        page = self.signed_in(ann)
+        page.go("#/discover")
+        name = unique_name("Book club ")
+        page.wait_for(lambda d: page.find("#kind-group"), "the create form").click()
+        page.find("#room-members").send_keys(bob["user"]["username"])
+        page.find("#channel-name").send_keys(name)
+        page.find("#create-channel button[type=submit]").click()
+        page.wait_for(lambda d: page.find("#chat-title").text == name, "the new group")
+        room_id = page.find(".chat-view").get_attribute("data-room-id")
+        self.assertEqual(page.find("#chat-subtitle").text, "Group")
+        bob_rooms = api(self.base(), "GET", "/rooms", token=bob["token"])
+        self.assertEqual([r["kind"] for r in bob_rooms if r["id"] == room_id], ["group"])
+        self.assertNotIn(room_id, [c["id"] for c in api(self.base(), "GET", "/rooms/public", token=carol["token"])])
+
+        page.find("#room-info-button").click()
+        page.wait_for(lambda d: page.find("#room-info").is_displayed(), "the chat info")
+        page.find("#invite-username").send_keys(carol["user"]["username"], Keys.ENTER)
+        page.wait_for(lambda d: "was added" in page.find("#invite-status").text, "the invitation done")
+        self.assertIn(room_id, [r["id"] for r in api(self.base(), "GET", "/rooms", token=carol["token"])])
+        page.find("#mute-chat").click()
+        page.find("#room-info .dialog-close").click()
+        page.wait_for(lambda d: page.find("#chat-pane .muted-mark").is_displayed(), "the muted mark")
+
+        page.find("#room-info-button").click()
+        page.click("#leave-room", "Leave")
+        page.wait_for(lambda d: not page.find_all(f'.chat-item[data-room-id="{room_id}"]'), "the group gone from the list")
+        self.assertNotIn(room_id, [r["id"] for r in api(self.base(), "GET", "/rooms", token=ann["token"])])
+        self.assertTrue(any(alert.startswith("confirm: Leave") for alert in page.alerts()))
+
+    def test_gh15_a_channel_header_shows_its_member_count(self):
+        ann, bob, carol = self.user("ann"), self.user("bob"), self.user("carol")
+        room_id = self.channel(ann, unique_name("Count "), [bob["user"]["username"], carol["user"]["username"]])["id"]
+        page = self.signed_in(ann)
+        self.open_chat(page, room_id)
+        page.wait_for(lambda d: page.find("#chat-subtitle").text == "Channel · 3 members", "the member count")
+
+
+NOTIFICATION_RECORDER_JS = """
+window.__notifications = [];
+window.Notification = class {
+  constructor(title, options) { window.__notifications.push({ title, body: options && options.body }); }
+  static requestPermission() { return Promise.resolve('granted'); }
+  static get permission() { return 'granted'; }
+  close() {}
+};
+"""
+
+
+class NotificationTests(WebClientTestCase):
+    """Issue 15, notifications: desktop notifications turned on by a click, the icon's badge, per-chat mute."""
+
+    def test_gh15_notifications_badge_and_mute(self):
+        ann, bob = self.user("ann"), self.user("bob", "Bob Chen")
+        dm = self.direct_room(ann, bob)
+        quiet = self.channel(bob, unique_name("Quiet "), [ann["user"]["username"]])["id"]
+        page = self.signed_in(ann)
+        page.js(NOTIFICATION_RECORDER_JS)
+        page.go("#/me")
+        page.click("#notify-desktop", "Desktop notifications")
+        page.wait_for(lambda d: page.find("#notify-desktop").is_selected(), "notifications on")
+
+        self.open_chat(page, quiet)
+        page.find("#room-info-button").click()
+        page.find("#mute-chat").click()
+        page.find("#room-info .dialog-close").click()
+        page.go("#/chats")
+        bob_socket = self.socket(bob)
+        bob_socket.send_message(dm, "ping for ann")
+        bob_socket.send_message(quiet, "muted news")
+        page.wait_for(lambda d: page.js("return window.__notifications.length") >= 1, "a notification")
+        time.sleep(0.5)
+        self.assertEqual(page.js("return window.__notifications"), [{"title": "Bob Chen", "body": "ping for ann"}])
+        icon = page.find('link[rel="icon"]')
+        self.assertEqual(icon.get_attribute("data-count"), "1", "the muted chat does not count")
+        self.assertTrue(icon.get_attribute("href").startswith("data:image/png"))
+        self.assertEqual(page.driver.title, "(1) SwiftChat")
+        self.assertIn("muted", page.find(f'.chat-item[data-room-id="{quiet}"] .badge').get_attribute("class"))
+
+
+class MessageFeatureTests(WebClientTestCase):
+    """Issue 15: links, emoji (composer, any reaction, recents, who reacted), copy, quotes, ↑ to edit, drafts."""
+
+    def test_gh15_links_are_safe_and_emoji_can_be_sent_and_reacted_with(self):
+        ann, bob = self.user("ann", "Ann Lee"), self.user("bob", "Bob Chen")
+        room_id = self.direct_room(ann, bob)
+        bob_socket = self.socket(bob)
+        seq = bob_socket.send_message(room_id, "see https://example.com/a?b=1, not javascript:alert(1) <a href=x>x</a>")
+        page = self.signed_in(ann)
+        self.open_chat(page, room_id)
+        page.wait_for(lambda d: page.find_all("#messages .message-link"), "the link")
+        links = page.js("return [...document.querySelectorAll('#messages a.message-link')].map((a) => [a.getAttribute('href'), a.rel, a.target, a.textContent])")
+        self.assertEqual(links, [["https://example.com/a?b=1", "noopener noreferrer", "_blank", "https://example.com/a?b=1"]])
+        self.assertEqual(page.find_all('#messages a[href^="javascript"], #messages a[href="x"]'), [])
+
+        page.find("#composer-emoji").click()
+        page.wait_for(lambda d: page.find("#emoji-picker").is_displayed(), "the emoji picker")
+        next(b for b in page.find_all("#emoji-picker .emoji-choice") if b.text == "🍕").click()
+        self.assertEqual(page.find("#composer-input").get_attribute("value"), "🍕")
+        page.find("#composer-input").send_keys(Keys.ENTER)
+        self.wait_for_texts(page, ["see https://example.com/a?b=1, not javascript:alert(1) <a href=x>x</a>", "🍕"], "the emoji sent")
+
+        self.open_message_menu(page, seq)
+        page.find("#more-reactions").click()
+        page.wait_for(lambda d: page.find("#emoji-picker").is_displayed(), "the picker for reactions")
+        self.assertEqual(page.find("#emoji-picker .emoji-group-title").text, "Recently used")
+        self.assertEqual(page.find("#emoji-picker .emoji-choice").text, "🍕", "recent emoji first")
+        next(b for b in page.find_all("#emoji-picker .emoji-choice") if b.text == "🦊").click()
+        page.wait_for(lambda d: self.message_node(page, seq).find_element(By.CSS_SELECTOR, ".reaction").text == "🦊 1", "my 🦊")
+        bob_socket.request({"type": "react", "room": room_id, "target": seq, "emoji": "🦊"})
+        page.wait_for(lambda d: self.message_node(page, seq).find_element(By.CSS_SELECTOR, ".reaction").text == "🦊 2", "two 🦊")
+        self.assertEqual(self.message_node(page, seq).find_element(By.CSS_SELECTOR, ".reaction").get_attribute("title"),
+                         "🦊 from You, Bob Chen")
+
+    def test_gh15_copy_quote_jump_arrow_up_edits_and_drafts_in_the_list(self):
+        ann, bob = self.user("ann"), self.user("bob")
+        room_id = self.direct_room(ann, bob)
+        other = self.channel(bob, unique_name("Other "), [ann["user"]["username"]])["id"]
+        bob_socket = self.socket(bob)
+        first = bob_socket.send_message(room_id, "the original")
+        seed(bob, room_id, 40, prefix="filler")
+        self.mark_read(ann, room_id)
+        bob_socket.send_message(room_id, "answer to this", replyTo=first)
+        page = self.signed_in(ann)
+        self.open_chat(page, room_id)
+        page.js("window.__copied = null; navigator.clipboard.writeText = (text) => { window.__copied = text; return Promise.resolve(); };")
+        page.wait_for(lambda d: any(m["text"] == "answer to this" and m["seq"] for m in self.messages(page)), "the reply")
+        last = self.seq_of(page, "answer to this")
+        self.choose_menu_item(page, last, "copy")
+        page.wait_for(lambda d: page.js("return window.__copied") == "answer to this", "copied")
+
+        self.message_node(page, last).find_element(By.CSS_SELECTOR, ".quote").click()
+        page.wait_for(lambda d: page.js("return document.activeElement.dataset.seq") == str(first), "the original in focus")
+        self.assertIn("highlighted", self.message_node(page, first).get_attribute("class"))
+
+        self.type_and_send(page, "my words")
+        self.wait_for_texts(page, ["the original"] + [f"filler {n}" for n in range(1, 41)] + ["answer to this", "my words"], "sent")
+        page.find("#composer-input").send_keys(Keys.ARROW_UP)
+        page.wait_for(lambda d: page.find("#composer-input").get_attribute("value") == "my words", "↑ edits my last message")
+        page.find("#composer-input").send_keys(" edited", Keys.ENTER)
+        page.wait_for(lambda d: self.messages(page)[-1]["text"] == "my words edited", "the edit")
+
+        page.find("#composer-input").send_keys("unfinished idea")
+        self.open_chat(page, other)
+        page.wait_for(lambda d: page.find(f'.chat-item[data-room-id="{room_id}"] .chat-item-preview').text == "[Draft] unfinished idea",
+                      "the draft in the chat list")
+
+
+class ProfileTests(WebClientTestCase):
+    """Issue 15, profile: avatar colour and the theme switch."""
+
+    def test_gh15_avatar_colour_and_theme(self):
+        ann = self.user("ann")
+        page = self.signed_in(ann)
+        page.go("#/me")
+        page.click('.color-choice[data-color="#7E57C2"]', "a colour")
+        page.wait_for(lambda d: page.find('.color-choice[data-color="#7E57C2"]').get_attribute("aria-checked") == "true", "the colour chosen")
+        self.assertEqual(api(self.base(), "GET", "/me", token=ann["token"])["avatarColor"], "#7E57C2")
+
+        background = "return getComputedStyle(document.querySelector('.tab-panel')).backgroundColor"
+        light = page.js(background)
+        page.js("const s = document.getElementById('theme'); s.value = 'dark'; s.dispatchEvent(new Event('change'));")
+        page.wait_for(lambda d: page.js(background) != light, "the dark theme while the system is light")
+        page.driver.refresh()
+        page.wait_for(lambda d: page.find_all("#theme"), "the Me tab after a reload")
+        self.assertNotEqual(page.js(background), light, "the theme is kept")
+        page.js("const s = document.getElementById('theme'); s.value = 'system'; s.dispatchEvent(new Event('change'));")
+        page.wait_for(lambda d: page.js(background) == light, "back to the system's theme")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
-// Sign in and register, with errors a person can act on (taken username, wrong password, server unreachable).
+// Sign in and register, with errors a person can act on (taken username, wrong password, server unreachable), and
+// the language chosen before signing in.
 import { el, replaceChildren } from '../dom.js';
-import { errorText, t } from '../strings.js';
+import { currentLanguage, errorText, LANGUAGES, setLanguage, t } from '../strings.js';
 
 export class AuthView {
   /** `onSignedIn(session)` receives the session (§6.3) once the server accepts us. */
@@ -41,7 +42,26 @@ export class AuthView {
           id: 'auth-switch',
           text: registering ? t('haveAccount') : t('needAccount'),
           on: { click: () => this.switchMode() },
-        })));
+        }),
+        el('label', { className: 'auth-language', for: 'auth-language' },
+          el('span', { text: t('language') }),
+          el('select', {
+            id: 'auth-language',
+            className: 'text-input',
+            on: { change: (event) => this.changeLanguage(event.target.value) },
+          }, LANGUAGES.map(({ code, name }) => el('option', { value: code, text: name, lang: code, selected: code === currentLanguage() }))))));
+  }
+
+  /** Shows the screen again in another language, keeping what was typed. */
+  changeLanguage(code) {
+    const typed = { username: this.username.value, password: this.password.value, displayName: this.displayName.value };
+    setLanguage(code);
+    document.title = t('appName');
+    this.render();
+    this.username.value = typed.username;
+    this.password.value = typed.password;
+    this.displayName.value = typed.displayName;
+    this.element.querySelector('#auth-language').focus();
   }
 
   switchMode() {

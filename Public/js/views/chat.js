@@ -1,13 +1,21 @@
 // The chat screen: header, the message list (respectful autoscroll, older pages on scrolling up, day separators,
-// read mark), the typing line and the composer (reply, edit, images by picker, drag-and-drop or paste).
+// the "Unread messages" divider, read mark), the typing line and the composer. A message counts as read only once
+// it has been on screen in a visible, focused page (seenTracker.js); a chat with unread messages opens at the first
+// of them; each chat's scroll position is remembered while the page lives.
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { t } from '../strings.js';
 import { avatarElement, roomAvatar } from '../avatar.js';
-import { dayKey, formatLastSeen } from '../time.js';
+import { dayKey } from '../time.js';
+import { presenceText } from '../presenceText.js';
 import { connectionLight } from './connectionLight.js';
-import { daySeparator, messageElement, pendingElement, uploadElement } from './messageItem.js';
+import { daySeparator, messageElement, pendingElement, unreadDivider, uploadElement } from './messageItem.js';
 import { MessageMenu } from './messageMenu.js';
 import { messageSummary } from './preview.js';
+import { Composer } from './composer.js';
+import { EmojiPicker } from './emojiPicker.js';
+import { SeenTracker } from './seenTracker.js';
+import { RovingList } from './rovingList.js';
+import { RoomInfo } from './roomInfo.js';
 
 // Within this many pixels of the end, the list counts as "at the bottom" and follows new messages.
 const BOTTOM_SLACK_PX = 48;
@@ -15,7 +23,11 @@ const BOTTOM_SLACK_PX = 48;
 const LOAD_OLDER_THRESHOLD_PX = 400;
 const FAILED_LOAD_PAUSE_MS = 3_000;
 const MAX_PAGES_TO_FIND_MESSAGE = 40;
-const COMPOSER_MAX_HEIGHT_PX = 160;
+// The unread divider sits this far below the top of the list when a chat opens at it.
+const DIVIDER_MARGIN_PX = 8;
+
+/** Room id → where its list was scrolled when the chat was left ({anchor, atBottom, latestSeq}), while the page lives. */
+const savedPositions = new Map();
 
 export class ChatView {
   constructor(client, roomID, { imageViewer, focusSeq }) {
@@ -28,29 +40,50 @@ export class ChatView {
     this.lastItemKey = null;
     this.loadingOlder = false;
     this.olderFailedAt = 0;
-    this.replyTo = null;
-    this.editing = null;
     this.dragDepth = 0;
+    this.unreadFrom = null; // the read position when the chat opened, if there was something unread
+    this.landing = false; // true until the chat has opened where it should (first unread, or where it was left)
+    this.emojiPicker = new EmojiPicker();
     this.menu = new MessageMenu({
       onReact: (message, emoji) => this.client.toggleReaction(this.roomID, message.seq, emoji),
-      onReply: (message) => this.startReply(message),
-      onEdit: (message) => this.startEdit(message),
+      onMoreReactions: (message, opener) => this.emojiPicker.open(opener, (emoji) => this.client.toggleReaction(this.roomID, message.seq, emoji)),
+      onReply: (message) => this.composer.startReply(message),
+      onEdit: (message) => this.composer.startEdit(message),
+      onCopy: (message) => copyText(message.text),
       onDelete: (message) => this.deleteMessage(message),
     });
+    this.composer = new Composer(client, roomID, {
+      emojiPicker: this.emojiPicker,
+      onSent: () => this.scrollToBottom(),
+      lastOwnMessage: () => this.store.orderedMessages(this.roomID)
+        .findLast((message) => message.sender?.id === this.store.me.id && !message.deleted && message.text) ?? null,
+    });
     this.build();
+    this.seen = new SeenTracker(this.scroller, (seq) => this.sawUpTo(seq));
+    this.roving = new RovingList(this.itemsContainer, '.message', {
+      onMenu: (item) => item.querySelector('.message-actions-button')?.click(),
+    });
+    this.followResize = () => {
+      if (this.stickToBottom) this.scrollToBottom();
+    };
+    this.resizeObserver = new ResizeObserver(this.followResize);
+    this.resizeObserver.observe(this.scroller);
+    window.visualViewport?.addEventListener('resize', this.followResize);
     this.unsubscribers = [
       this.store.on(`room:${roomID}`, () => this.renderMessages()),
       this.store.on(`typing:${roomID}`, () => this.renderTyping()),
       this.store.on('presence', () => this.renderHeader()),
       this.store.on('rooms', () => this.renderHeader()),
+      this.store.on('connection', () => {
+        this.renderHeader();
+        this.renderMessages();
+      }),
+      this.store.on('live-message', () => this.announce(this.store.lastLiveMessage)),
       this.store.on('profiles', () => {
         this.renderMessages();
         this.renderTyping();
       }),
     ];
-    this.handleVisibility = () => this.client.markRead(this.roomID);
-    document.addEventListener('visibilitychange', this.handleVisibility);
-    window.addEventListener('focus', this.handleVisibility);
   }
 
   room() {
@@ -61,19 +94,29 @@ export class ChatView {
     this.headerTitle = el('h2', { className: 'chat-title', id: 'chat-title' });
     this.headerSubtitle = el('p', { className: 'chat-subtitle', id: 'chat-subtitle' });
     this.headerAvatar = el('span', { className: 'chat-header-avatar' });
+    this.infoButton = el('button', {
+      type: 'button',
+      className: 'icon-button',
+      id: 'room-info-button',
+      'aria-label': t('chatInfo'),
+      'aria-haspopup': 'dialog',
+      on: { click: () => this.openInfo() },
+    }, icon(ICONS.info));
+    this.mutedMark = el('span', { className: 'muted-mark', hidden: true, title: t('muted'), 'aria-label': t('muted'), role: 'img' }, icon(ICONS.muted, { size: 16 }));
     const header = el('header', { className: 'chat-header' },
       el('a', { className: 'back-button icon-button', href: '#/chats', 'aria-label': t('back') }, icon(ICONS.back)),
       this.headerAvatar,
-      el('div', { className: 'chat-header-text' }, this.headerTitle, this.headerSubtitle),
-      connectionLight(this.store));
+      el('div', { className: 'chat-header-text' }, el('div', { className: 'chat-title-row' }, this.headerTitle, this.mutedMark), this.headerSubtitle),
+      connectionLight(this.store),
+      this.infoButton);
 
     this.historyNote = el('div', { className: 'history-note', role: 'status' });
     this.itemsContainer = el('div', { className: 'message-items' });
     this.scroller = el('div', {
       className: 'messages',
       id: 'messages',
-      role: 'log',
-      tabindex: '0',
+      role: 'region',
+      'aria-label': t('messagesLabel'),
       on: { scroll: () => this.scrolled() },
     }, this.historyNote, this.itemsContainer);
     this.newMessagesPill = el('button', {
@@ -84,6 +127,9 @@ export class ChatView {
       on: { click: () => this.scrollToBottom() },
     }, t('newMessages'), icon(ICONS.down, { size: 16 }));
     this.typingLine = el('div', { className: 'typing-line', id: 'typing-line', 'aria-live': 'polite' });
+    // New messages are announced here, politely, one by one; older pages loading above are not.
+    this.announcer = el('div', { className: 'visually-hidden', id: 'message-announcer', 'aria-live': 'polite' });
+    this.infoPanel = new RoomInfo(this.client, this.roomID);
 
     this.element = el('div', {
       className: 'chat-view',
@@ -98,96 +144,117 @@ export class ChatView {
     header,
     el('div', { className: 'messages-wrap' }, this.scroller, this.newMessagesPill),
     this.typingLine,
-    this.buildComposer(),
-    el('div', { className: 'drop-overlay', 'aria-hidden': 'true' }, el('span', { text: t('dropImage') })),
-    this.menu.element);
-  }
-
-  buildComposer() {
-    this.contextBar = el('div', { className: 'composer-context', hidden: true });
-    this.fileInput = el('input', {
-      type: 'file',
-      accept: 'image/*',
-      multiple: true,
-      className: 'visually-hidden',
-      tabindex: '-1',
-      'aria-hidden': 'true',
-      on: { change: () => this.filesPicked() },
-    });
-    this.textarea = el('textarea', {
-      className: 'composer-input',
-      id: 'composer-input',
-      rows: '1',
-      placeholder: t('messagePlaceholder'),
-      'aria-label': t('messagePlaceholder'),
-      on: {
-        keydown: (event) => this.composerKeyDown(event),
-        input: () => this.composerInput(),
-        paste: (event) => this.pasted(event),
-      },
-    });
-    this.textarea.value = this.client.draft(this.roomID);
-    return el('form', { className: 'composer', id: 'composer', on: { submit: (event) => this.submit(event) } },
-      this.contextBar,
-      el('div', { className: 'composer-row' },
-        el('button', {
-          type: 'button',
-          className: 'icon-button attach-button',
-          id: 'attach-image',
-          'aria-label': t('attachImage'),
-          on: { click: () => this.fileInput.click() },
-        }, icon(ICONS.image)),
-        this.fileInput,
-        this.textarea,
-        el('button', { type: 'submit', className: 'icon-button send-button', id: 'send-button', 'aria-label': t('send') }, icon(ICONS.send))));
+    this.composer.element,
+    this.announcer,
+    el('div', { className: 'drop-overlay', 'aria-hidden': 'true' }, el('span', { text: t('dropFile') })),
+    this.menu.element,
+    this.emojiPicker.element,
+    this.infoPanel.element);
   }
 
   /** Called once the view is in the document (sizes are known). */
   async mounted() {
     this.client.setActiveRoom(this.roomID);
+    const room = this.room();
+    // Back in a chat where nothing arrived since: where it was left. Otherwise at the first unread message.
+    const left = savedPositions.get(this.roomID);
+    const saved = left && left.latestSeq === room?.latestSeq ? left : null;
+    this.unreadFrom = !saved && room && room.unreadCount > 0 && room.latestSeq > room.lastReadSeq ? room.lastReadSeq : null;
+    this.landing = true;
     this.renderHeader();
     this.renderTyping();
     this.renderMessages();
-    this.resizeComposer();
-    this.scrollToBottom();
-    if (window.matchMedia('(min-width: 768px)').matches) this.textarea.focus();
+    this.composer.resize();
+    this.land(saved);
+    if (window.matchMedia('(min-width: 768px)').matches) this.composer.focus();
     try {
       await this.client.loadNewest(this.roomID);
+      if (this.unreadFrom !== null) await this.loadBackTo(this.unreadFrom + 1);
     } catch {
       this.olderFailedAt = Date.now();
     }
+    this.land(saved);
+    this.landing = false;
     this.maybeLoadOlder();
     if (this.focusSeq) this.showMessage(this.focusSeq);
   }
 
+  /** Opens at the first unread message, else where the chat was left, else at the bottom. */
+  land(saved) {
+    const divider = this.itemsContainer.querySelector('.unread-divider');
+    if (divider) {
+      this.scroller.scrollTop = divider.offsetTop - DIVIDER_MARGIN_PX;
+      this.stickToBottom = this.isAtBottom();
+      this.seen.measureEnd(this.itemsContainer);
+    } else if (this.unreadFrom === null && saved && !saved.atBottom && saved.anchor) {
+      this.restoreAnchor(saved.anchor);
+      this.stickToBottom = this.isAtBottom();
+    } else if (this.unreadFrom === null || !this.landing) {
+      this.scrollToBottom();
+    }
+  }
+
+  /** Pages back until `seq` is loaded (bounded), so the chat can open at it. */
+  async loadBackTo(seq) {
+    for (let page = 0; page < MAX_PAGES_TO_FIND_MESSAGE; page += 1) {
+      const room = this.room();
+      if (!room || !room.hasMore || (room.oldestLoadedSeq !== null && room.oldestLoadedSeq <= seq)) return;
+      await this.client.loadOlder(this.roomID);
+    }
+  }
+
   destroy() {
+    savedPositions.set(this.roomID, {
+      anchor: this.captureAnchor(),
+      atBottom: this.stickToBottom !== false,
+      latestSeq: this.room()?.latestSeq ?? 0,
+    });
     this.unsubscribers.forEach((unsubscribe) => unsubscribe());
-    document.removeEventListener('visibilitychange', this.handleVisibility);
-    window.removeEventListener('focus', this.handleVisibility);
+    this.seen.destroy();
+    this.resizeObserver.disconnect();
+    window.visualViewport?.removeEventListener('resize', this.followResize);
     this.menu.close();
+    this.emojiPicker.close();
+    this.infoPanel.destroy();
     if (this.client.activeRoomID === this.roomID) this.client.setActiveRoom(null);
   }
 
-  // MARK: header and typing
+  // MARK: header, typing, announcements
 
   renderHeader() {
     const room = this.room();
     if (!room) return;
     this.headerTitle.textContent = room.name;
+    this.mutedMark.hidden = !this.client.notifier.isMuted(this.roomID);
     replaceChildren(this.headerAvatar, avatarElement(roomAvatar(room), { size: 'small' }));
-    let subtitle = room.kind === 'group' ? t('group') : t('channel');
+    let subtitle;
     if (room.kind === 'direct' && room.peer) {
-      const presence = this.store.presence.get(room.peer.id);
-      if (presence?.online) subtitle = t('online');
-      else if (presence?.lastSeen) subtitle = t('lastSeen', { time: formatLastSeen(presence.lastSeen) });
-      else subtitle = t('offline');
+      this.client.lookUpLastSeen(room.peer.id);
+      subtitle = presenceText(this.store.presenceOf(room.peer.id));
+    } else {
+      const kind = room.kind === 'group' ? t('group') : t('channel');
+      const members = this.client.memberCount(room.id);
+      subtitle = members ? `${kind} · ${members === 1 ? t('member') : t('members', { count: members })}` : kind;
     }
     this.headerSubtitle.textContent = subtitle;
   }
 
   renderTyping() {
+    const room = this.room();
+    for (const [userID, typing] of room?.typing ?? []) this.client.profile(userID, typing.name);
     const names = this.store.typingNames(this.roomID);
     this.typingLine.textContent = names.length ? t('typing', { name: names.join(', ') }) : '';
+  }
+
+  announce(live) {
+    if (!live || live.room.id !== this.roomID) return;
+    const { message } = live;
+    const name = this.store.displayName(message.sender?.id, message.sender?.name ?? '');
+    this.announcer.textContent = t('announceMessage', { name, text: messageSummary(message) });
+  }
+
+  openInfo() {
+    this.infoPanel.open(this.infoButton);
   }
 
   // MARK: message list
@@ -195,10 +262,11 @@ export class ChatView {
   renderMessages() {
     const room = this.room();
     if (!room) return;
-    const wasAtBottom = this.isAtBottom();
+    const wasAtBottom = !this.landing && this.isAtBottom();
     const anchor = wasAtBottom ? null : this.captureAnchor();
     const items = this.listItems(room);
     this.reconcile(items);
+    this.roving.refresh();
     this.menu.closeIfDetached();
     this.renderHistoryNote(room);
 
@@ -209,10 +277,18 @@ export class ChatView {
       this.scrollToBottom();
     } else {
       if (anchor) this.restoreAnchor(anchor);
-      if (somethingNewAtEnd && items.at(-1)?.fromOthers) this.newMessagesPill.hidden = false;
+      if (somethingNewAtEnd && items.at(-1)?.fromOthers && !this.landing) this.newMessagesPill.hidden = false;
     }
-    this.client.markRead(this.roomID);
+    this.seen.measureEnd(this.itemsContainer);
     this.maybeLoadOlder();
+  }
+
+  /** The newest message on screen was `seq`: read up to it (up to the room's end when it is the newest message). */
+  sawUpTo(seq) {
+    const room = this.room();
+    if (!room) return;
+    const newestLoaded = this.store.orderedMessages(this.roomID).at(-1)?.seq ?? 0;
+    this.client.markRead(this.roomID, seq >= newestLoaded && room.newestPageLoaded ? room.latestSeq : seq);
   }
 
   /** Everything the list shows, in order, each with a key and a signature that changes when it must be rebuilt. */
@@ -224,6 +300,7 @@ export class ChatView {
     const showReadOn = room.kind === 'direct' && lastMine && room.peerReadSeq >= lastMine.seq ? lastMine.seq : null;
     let previousDay = null;
     let previousSender = null;
+    let dividerPlaced = false;
     const addDay = (date) => {
       const day = dayKey(date);
       if (day === previousDay) return;
@@ -237,22 +314,28 @@ export class ChatView {
     for (const message of messages) {
       addDay(message.date);
       const mine = message.sender?.id === me;
+      if (!dividerPlaced && this.unreadFrom !== null && !mine && message.seq > this.unreadFrom) {
+        dividerPlaced = true;
+        previousSender = null;
+        items.push({ key: 'unread-divider', signature: '', build: unreadDivider });
+      }
       const showSender = !mine && room.kind !== 'direct' && previousSender !== message.sender?.id;
       const showRead = message.seq === showReadOn;
       previousSender = message.sender?.id;
-      const senderProfile = mine ? null : this.client.profile(message.sender?.id);
+      const senderProfile = mine ? null : this.client.profile(message.sender?.id, message.sender?.name);
       const changes = changesByTarget.get(message.seq) ?? [];
       const changesSignature = changes.map((entry) => `${entry.clientMsgID}:${entry.state}`).join(',');
+      const reactors = (message.reactions ?? []).flatMap((reaction) => reaction.users.map((id) => this.store.displayName(id, ''))).join(',');
       items.push({
         key: `seq:${message.seq}`,
-        signature: `${message.rev}|${showSender}|${showRead}|${senderProfile?.displayName}|${senderProfile?.avatarColor}|${changesSignature}`,
+        signature: `${message.rev}|${showSender}|${showRead}|${senderProfile?.displayName}|${senderProfile?.avatarColor}|${changesSignature}|${reactors}`,
         fromOthers: !mine,
         build: () => messageElement(message, { ...context, mine, showSender, showRead, senderProfile, changes }),
       });
     }
     for (const entry of this.client.pendingSends(this.roomID)) {
       addDay(entry.createdAt);
-      items.push({ key: `pending:${entry.clientMsgID}`, signature: entry.state, build: () => pendingElement(entry, context) });
+      items.push({ key: `pending:${entry.clientMsgID}`, signature: `${entry.state}|${context.online}`, build: () => pendingElement(entry, context) });
     }
     for (const upload of this.client.uploadsFor(this.roomID)) {
       addDay(upload.createdAt);
@@ -262,18 +345,26 @@ export class ChatView {
   }
 
   itemContext() {
+    const me = this.store.me.id;
     return {
-      me: this.store.me.id,
-      nameOf: (person) => this.store.displayName(person?.id, person?.name ?? ''),
+      me,
+      online: this.store.connection === 'online',
+      nameOf: (person) => (person?.id === me ? t('you') : this.store.displayName(person?.id, person?.name ?? '')),
+      reactorName: (userID) => (userID === me ? t('you') : this.store.displayName(userID, t('someone'))),
       attachmentURL: (id) => this.client.attachmentURL(id),
-      onActions: (message, button) => this.menu.open(message, button, message.sender?.id === this.store.me.id),
+      onActions: (message, button) => this.menu.open(message, button, message.sender?.id === me),
       onReact: (message, emoji) => this.client.toggleReaction(this.roomID, message.seq, emoji),
       onOpenImage: (src, alt) => this.imageViewer.open(src, alt),
       onImageLoaded: () => {
         if (this.stickToBottom) this.scrollToBottom();
       },
+      onJumpTo: (seq) => this.showMessage(seq),
       onRetry: (clientMsgID) => this.client.retry(clientMsgID),
       onDiscard: (clientMsgID) => this.client.discard(clientMsgID),
+      onEditFailed: (entry) => {
+        this.client.discard(entry.clientMsgID);
+        this.composer.putBack(entry.frame.text ?? '');
+      },
       onRetryUpload: (localID) => this.client.retryUpload(this.roomID, localID),
       onDiscardUpload: (localID) => this.client.discardUpload(this.roomID, localID),
     };
@@ -289,11 +380,19 @@ export class ChatView {
       return node;
     });
     const keep = new Set(nodes);
-    for (const child of [...this.itemsContainer.children]) if (!keep.has(child)) child.remove();
+    for (const child of [...this.itemsContainer.children]) {
+      if (keep.has(child)) continue;
+      this.seen.unwatch(child);
+      child.remove();
+    }
     let cursor = this.itemsContainer.firstChild;
     for (const node of nodes) {
-      if (node === cursor) cursor = cursor.nextSibling;
-      else this.itemsContainer.insertBefore(node, cursor);
+      if (node === cursor) {
+        cursor = cursor.nextSibling;
+      } else {
+        this.itemsContainer.insertBefore(node, cursor);
+        this.seen.watch(node);
+      }
     }
     this.renderedItems = next;
   }
@@ -325,7 +424,7 @@ export class ChatView {
   captureAnchor() {
     const top = this.scroller.getBoundingClientRect().top;
     for (const [key, { node }] of this.renderedItems) {
-      if (key.startsWith('day:')) continue;
+      if (key.startsWith('day:') || key === 'unread-divider') continue;
       // By its bottom edge: the bubble sits there, while the sender's name above it may come or go.
       const { bottom } = node.getBoundingClientRect();
       if (bottom > top) return { key, offset: bottom - top };
@@ -382,110 +481,15 @@ export class ChatView {
     node.scrollIntoView({ block: 'center' });
     this.stickToBottom = this.isAtBottom();
     node.classList.add('highlighted');
+    this.roving.focusItem(node);
     setTimeout(() => node.classList.remove('highlighted'), 2_000);
-  }
-
-  // MARK: composer
-
-  composerKeyDown(event) {
-    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-      event.preventDefault();
-      this.submit(event);
-    } else if (event.key === 'Escape' && (this.replyTo || this.editing)) {
-      event.preventDefault();
-      this.clearContext();
-    }
-  }
-
-  composerInput() {
-    this.resizeComposer();
-    if (!this.editing) this.client.saveDraft(this.roomID, this.textarea.value);
-    if (this.textarea.value.trim()) this.client.userIsTyping(this.roomID);
-  }
-
-  resizeComposer() {
-    this.textarea.style.height = 'auto';
-    // Hidden (scrollHeight 0), the natural height of one row stands.
-    if (this.textarea.scrollHeight > 0) {
-      this.textarea.style.height = `${Math.min(this.textarea.scrollHeight, COMPOSER_MAX_HEIGHT_PX)}px`;
-    }
-  }
-
-  submit(event) {
-    event.preventDefault();
-    const text = this.textarea.value;
-    if (!text.trim()) return;
-    if (this.editing) {
-      if (text !== this.editing.text) this.client.editMessage(this.roomID, this.editing.seq, text);
-    } else {
-      this.client.sendText(this.roomID, text, this.replyTo);
-      this.client.saveDraft(this.roomID, '');
-    }
-    this.textarea.value = '';
-    this.clearContext();
-    this.resizeComposer();
-    this.scrollToBottom();
-  }
-
-  startReply(message) {
-    this.editing = null;
-    this.replyTo = message;
-    const name = this.store.displayName(message.sender?.id, message.sender?.name ?? '');
-    this.showContext(t('replyingTo', { name }), messageSummary(message));
-  }
-
-  startEdit(message) {
-    this.replyTo = null;
-    this.editing = message;
-    this.textarea.value = message.text;
-    this.showContext(t('editing'), messageSummary(message));
-    this.resizeComposer();
-  }
-
-  showContext(title, detail) {
-    replaceChildren(this.contextBar,
-      el('div', { className: 'composer-context-text' },
-        el('span', { className: 'composer-context-title', text: title }),
-        el('span', { className: 'composer-context-detail', text: detail })),
-      el('button', { type: 'button', className: 'icon-button', 'aria-label': t('cancel'), on: { click: () => this.clearContext() } }, icon(ICONS.close, { size: 18 })));
-    this.contextBar.hidden = false;
-    this.textarea.focus();
-  }
-
-  clearContext() {
-    if (this.editing) {
-      this.textarea.value = this.client.draft(this.roomID);
-      this.resizeComposer();
-    }
-    this.replyTo = null;
-    this.editing = null;
-    this.contextBar.hidden = true;
-    replaceChildren(this.contextBar);
   }
 
   deleteMessage(message) {
     if (window.confirm(t('confirmDelete'))) this.client.deleteMessage(this.roomID, message.seq);
   }
 
-  // MARK: images: picker, paste, drag-and-drop
-
-  sendImages(files) {
-    const images = [...files].filter((file) => file.type.startsWith('image/'));
-    if (images.length === 0) return false;
-    this.scrollToBottom();
-    for (const file of images) this.client.sendImage(this.roomID, file);
-    return true;
-  }
-
-  filesPicked() {
-    this.sendImages(this.fileInput.files);
-    this.fileInput.value = '';
-  }
-
-  pasted(event) {
-    const files = [...(event.clipboardData?.files ?? [])];
-    if (this.sendImages(files)) event.preventDefault();
-  }
+  // MARK: drag-and-drop of files (any type)
 
   dragEntered(event) {
     if (!event.dataTransfer?.types.includes('Files')) return;
@@ -507,6 +511,20 @@ export class ChatView {
     event.preventDefault();
     this.dragDepth = 0;
     this.element.classList.remove('dragging');
-    this.sendImages(event.dataTransfer?.files ?? []);
+    this.composer.sendFiles(event.dataTransfer?.files ?? []);
+  }
+}
+
+/** Copies text to the clipboard (the older way when the Clipboard API is refused). */
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const area = el('textarea', { className: 'visually-hidden', 'aria-hidden': 'true' });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    document.execCommand('copy');
+    area.remove();
   }
 }

@@ -1,11 +1,14 @@
-// The Chats tab: every room I am in, newest activity first, with a search bar that filters the list as I type and
-// can search message text on the server (§9.7).
+// The Chats tab: every room I am in, newest activity first (a draft shows as "[Draft]"), with a search bar that
+// filters the list as I type and can search message text on the server (§9.7), 20 results at first, then more.
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { errorText, t } from '../strings.js';
 import { avatarElement, roomAvatar } from '../avatar.js';
 import { formatListTime } from '../time.js';
 import { chatPath, navigate } from '../router.js';
 import { messagePreview } from './preview.js';
+
+const FIRST_RESULTS = 20;
+const MORE_RESULTS = 100; // the most the server gives (§9.7)
 
 export class ChatListView {
   constructor(client) {
@@ -21,26 +24,22 @@ export class ChatListView {
       id: 'chat-search',
       placeholder: t('searchPlaceholder'),
       'aria-label': t('searchPlaceholder'),
-      autocomplete: 'off',
       on: { input: () => this.queryChanged() },
     });
-    this.list = el('ul', { className: 'chat-list', id: 'chat-list', 'aria-label': t('tabChats') });
+    this.list = el('ul', { className: 'chat-list', id: 'chat-list', 'aria-label': t('tabChats'), tabindex: '-1' });
     this.searchArea = el('div', { className: 'message-search' });
     this.element = el('div', { className: 'chats-view' },
       el('div', { className: 'search-bar' }, icon(ICONS.search, { size: 18 }), this.searchInput),
       this.list,
       this.searchArea);
-    this.unsubscribers = ['rooms', 'me', 'profiles'].map((topic) => this.store.on(topic, () => this.render()));
+    this.unsubscribers = ['rooms', 'me', 'profiles', 'settings'].map((topic) => this.store.on(topic, () => this.render()));
     this.render();
   }
 
   setSelectedRoom(roomID) {
+    if (roomID === this.selectedRoomID) return;
     this.selectedRoomID = roomID;
-    for (const item of this.list.querySelectorAll('.chat-item')) {
-      item.classList.toggle('selected', item.dataset.roomId === roomID);
-      if (item.dataset.roomId === roomID) item.setAttribute('aria-current', 'true');
-      else item.removeAttribute('aria-current');
-    }
+    this.render(); // the chat left may have a draft to show now
   }
 
   queryChanged() {
@@ -58,13 +57,18 @@ export class ChatListView {
       replaceChildren(this.list, el('li', { className: 'empty-note', text: t('noChats') }));
       return;
     }
+    // Rebuilding the list must not lose the keyboard focus of the person moving through it.
+    const focusedRoom = this.list.contains(document.activeElement) ? document.activeElement.dataset.roomId : null;
     replaceChildren(this.list, rooms.map((room) => this.renderRoom(room)));
+    if (focusedRoom) this.list.querySelector(`.chat-item[data-room-id="${CSS.escape(focusedRoom)}"]`)?.focus();
   }
 
   renderRoom(room) {
+    const draft = room.id === this.selectedRoomID ? '' : this.client.draft(room.id).trim();
     const preview = this.preview(room);
     const unread = room.unreadCount;
     const selected = room.id === this.selectedRoomID;
+    const muted = this.client.notifier.isMuted(room.id);
     return el('li', {},
       el('a', {
         className: `chat-item${selected ? ' selected' : ''}`,
@@ -75,20 +79,23 @@ export class ChatListView {
       el('span', { className: 'avatar-wrap' },
         avatarElement(roomAvatar(room), { size: 'large' }),
         unread > 0 && el('span', {
-          className: 'badge',
+          className: `badge${muted ? ' muted' : ''}`,
           text: unread > 99 ? '99+' : String(unread),
           'aria-label': t('unreadCount', { count: unread }),
         })),
       el('span', { className: 'chat-item-main' },
         el('span', { className: 'chat-item-top' },
           el('span', { className: 'chat-item-name', text: room.name }),
+          muted && el('span', { className: 'muted-mark', role: 'img', 'aria-label': t('muted'), title: t('muted') }, icon(ICONS.muted, { size: 14 })),
           el('time', { className: 'chat-item-time', text: room.lastMessage ? formatListTime(room.lastMessage.date) : '' })),
-        el('span', { className: 'chat-item-preview', text: preview }))));
+        draft
+          ? el('span', { className: 'chat-item-preview' }, el('span', { className: 'draft-mark', text: t('draftMark') }), ` ${draft.replace(/\s+/g, ' ')}`)
+          : el('span', { className: 'chat-item-preview', text: preview }))));
   }
 
   preview(room) {
     return messagePreview(room, this.store.me, (sender) => {
-      this.client.profile(sender?.id);
+      this.client.profile(sender?.id, sender?.name);
       return this.store.displayName(sender?.id, sender?.name);
     });
   }
@@ -106,12 +113,12 @@ export class ChatListView {
     }, icon(ICONS.search, { size: 18 }), t('searchMessages', { query: this.query })));
   }
 
-  async searchMessages() {
+  async searchMessages(limit = FIRST_RESULTS) {
     const query = this.query;
     const request = ++this.searchRequest;
     let results;
     try {
-      results = (await this.client.searchMessages(query)).results;
+      results = (await this.client.searchMessages(query, limit)).results;
     } catch (error) {
       if (request === this.searchRequest) replaceChildren(this.searchArea, el('p', { className: 'form-error', role: 'alert', text: errorText(error.code) }));
       return;
@@ -121,7 +128,22 @@ export class ChatListView {
       el('h2', { className: 'section-title', text: t('searchResults') }),
       results.length === 0
         ? el('p', { className: 'empty-note', text: t('noSearchResults') })
-        : el('ul', { className: 'search-results', id: 'search-results' }, results.map((result) => this.renderResult(result))));
+        : el('ul', { className: 'search-results', id: 'search-results' }, results.map((result) => this.renderResult(result))),
+      results.length === limit && limit < MORE_RESULTS && el('button', {
+        type: 'button',
+        className: 'search-messages-button',
+        id: 'search-more',
+        text: t('moreResults'),
+        on: { click: () => this.searchMessages(MORE_RESULTS) },
+      }));
+  }
+
+  /** Who said it and where: "You" for my messages, and the chat's name only when it is not the sender's own. */
+  resultLabel(message, room) {
+    const mine = message.sender?.id === this.store.me.id;
+    const sender = mine ? t('you') : this.store.displayName(message.sender?.id, message.sender?.name ?? '');
+    if (!room || (room.kind === 'direct' && !mine)) return sender;
+    return `${sender} · ${room.name}`;
   }
 
   renderResult({ message, snippet }) {
@@ -136,7 +158,7 @@ export class ChatListView {
         on: { click: () => navigate(chatPath(message.room, message.seq)) },
       },
       el('span', { className: 'search-result-top' },
-        el('span', { className: 'chat-item-name', text: `${this.store.displayName(message.sender?.id, message.sender?.name ?? '')} · ${room?.name ?? ''}` }),
+        el('span', { className: 'chat-item-name', text: this.resultLabel(message, room) }),
         el('time', { className: 'chat-item-time', text: formatListTime(message.date) })),
       el('span', { className: 'search-result-snippet' }, pieces)));
   }

@@ -2,10 +2,12 @@
 import { el, replaceChildren } from '../dom.js';
 import { errorText, t } from '../strings.js';
 import { avatarElement, profileAvatar } from '../avatar.js';
-import { formatLastSeen } from '../time.js';
+import { presenceText } from '../presenceText.js';
 import { chatPath, navigate } from '../router.js';
 
 const FILTER_DELAY_MS = 250;
+// Last-seen times are asked for (once per connection) for the first this many people of the list.
+const LAST_SEEN_LOOKUPS = 30;
 
 export class ContactsView {
   constructor(client) {
@@ -21,14 +23,13 @@ export class ContactsView {
       id: 'contacts-filter',
       placeholder: t('contactsFilter'),
       'aria-label': t('contactsFilter'),
-      autocomplete: 'off',
       on: { input: () => this.scheduleLoad() },
     });
     this.list = el('ul', { className: 'contact-list', id: 'contact-list', 'aria-label': t('tabContacts') });
     this.error = el('p', { className: 'form-error', role: 'alert' });
     this.element = el('div', { className: 'contacts-view' },
       el('div', { className: 'search-bar' }, this.filterInput), this.error, this.list);
-    this.unsubscribers = [this.store.on('presence', () => this.render())];
+    this.unsubscribers = ['presence', 'connection'].map((topic) => this.store.on(topic, () => this.render()));
     this.load();
   }
 
@@ -57,13 +58,14 @@ export class ContactsView {
       replaceChildren(this.list, el('li', { className: 'empty-note', text: t('noContacts') }));
       return;
     }
-    replaceChildren(this.list, this.users.map((user) => this.renderUser(user)));
+    replaceChildren(this.list, this.users.map((user, index) => this.renderUser(user, index < LAST_SEEN_LOOKUPS)));
   }
 
-  renderUser(user) {
-    const presence = this.store.presence.get(user.id);
+  renderUser(user, lookUpLastSeen) {
+    if (lookUpLastSeen) this.client.lookUpLastSeen(user.id);
+    const presence = this.store.presenceOf(user.id);
     const online = presence?.online === true;
-    const status = online ? t('online') : presence?.lastSeen ? t('lastSeen', { time: formatLastSeen(presence.lastSeen) }) : t('offline');
+    const status = presenceText(presence);
     return el('li', {},
       el('button', {
         type: 'button',
@@ -73,7 +75,7 @@ export class ContactsView {
       },
       el('span', { className: 'avatar-wrap' },
         avatarElement(profileAvatar(user)),
-        el('span', { className: `presence-dot${online ? ' online' : ''}`, 'aria-hidden': 'true' })),
+        el('span', { className: `presence-dot${online ? ' online' : ''}${presence ? '' : ' unknown'}`, 'aria-hidden': 'true' })),
       el('span', { className: 'contact-main' },
         el('span', { className: 'contact-name', text: user.displayName }),
         el('span', { className: 'contact-detail', text: `@${user.username} · ${status}` }))));

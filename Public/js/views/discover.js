@@ -1,4 +1,5 @@
-// The Discover tab: public channels with their member counts, to join or open, and a form to create one.
+// The Discover tab: public channels with their member counts, to join or open, and a form to create a channel
+// (public) or a group (private: only the people invited), with the first members named by username.
 import { el, replaceChildren } from '../dom.js';
 import { errorText, t } from '../strings.js';
 import { avatarElement, roomAvatar } from '../avatar.js';
@@ -18,13 +19,29 @@ export class DiscoverView {
       maxlength: '64',
       required: true,
     });
+    this.membersInput = el('input', {
+      type: 'text',
+      id: 'room-members',
+      className: 'text-input',
+      placeholder: t('membersPlaceholder'),
+      'aria-label': t('membersPlaceholder'),
+      autocapitalize: 'none',
+      spellcheck: 'false',
+    });
+    const kindOption = (kind, checked) => el('label', { className: 'kind-option' },
+      el('input', { type: 'radio', name: 'room-kind', value: kind, id: `kind-${kind}`, checked }),
+      el('span', { text: t(`kindChoice_${kind}`) }));
     this.error = el('p', { className: 'form-error', role: 'alert' });
     this.list = el('ul', { className: 'channel-list', id: 'channel-list', 'aria-label': t('publicChannels') });
     this.element = el('div', { className: 'discover-view' },
       el('form', { className: 'inline-form', id: 'create-channel', on: { submit: (event) => this.create(event) } },
-        el('h2', { className: 'section-title', text: t('createChannel') }),
+        el('h2', { className: 'section-title', text: t('createRoom') }),
+        el('fieldset', { className: 'kind-choice' },
+          el('legend', { className: 'visually-hidden', text: t('roomKind') }),
+          kindOption('channel', true), kindOption('group', false)),
+        el('div', { className: 'inline-form-row' }, this.nameInput),
         el('div', { className: 'inline-form-row' },
-          this.nameInput,
+          this.membersInput,
           el('button', { type: 'submit', className: 'button primary', text: t('create') }))),
       this.error,
       el('h2', { className: 'section-title', text: t('publicChannels') }),
@@ -79,9 +96,12 @@ export class DiscoverView {
     event.preventDefault();
     const name = this.nameInput.value.trim();
     if (!name) return;
+    const kind = this.element.querySelector('input[name="room-kind"]:checked')?.value ?? 'channel';
+    const members = this.membersInput.value.split(/[\s,，、]+/u).map((username) => username.replace(/^@/, '')).filter(Boolean);
     try {
-      const roomID = await this.client.createChannel(name);
+      const roomID = await this.client.createRoom(kind, name, members);
       this.nameInput.value = '';
+      this.membersInput.value = '';
       navigate(chatPath(roomID));
     } catch (error) {
       this.error.textContent = errorText(error.code);

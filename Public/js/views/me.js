@@ -1,10 +1,13 @@
-// The Me tab: my profile (display name), language, connection status and server version, sign out.
+// The Me tab: my profile (display name, avatar colour), language, theme, notifications (desktop, sound),
+// connection status and server version, sign out (asking first when unsent messages or drafts would be lost).
 import { el, replaceChildren } from '../dom.js';
 import { currentLanguage, errorText, LANGUAGES, setLanguage, t } from '../strings.js';
 import { avatarElement, profileAvatar } from '../avatar.js';
+import { applyTheme, currentTheme, THEMES } from '../theme.js';
 import { connectionLight } from './connectionLight.js';
 
 const CONNECTION_LABELS = { online: 'connected', connecting: 'connecting', offline: 'disconnected' };
+const AVATAR_COLORS = ['#4DB6AC', '#5C6BC0', '#EF6C00', '#8D6E63', '#7E57C2', '#29B6F6', '#EC407A', '#9CCC65', '#546E7A', '#D81B60'];
 
 export class MeView {
   constructor(client) {
@@ -16,17 +19,21 @@ export class MeView {
       id: 'display-name',
       className: 'text-input',
       maxlength: '64',
-      'aria-label': t('displayName'),
+      'aria-label': t('displayNameLabel'),
     });
     this.profileStatus = el('p', { className: 'form-status', role: 'status' });
     this.connectionText = el('span', { id: 'connection-text' });
     this.versionText = el('span', { id: 'server-version' });
-    const languageSelect = el('select', {
-      id: 'language',
-      className: 'text-input',
-      'aria-label': t('language'),
-      on: { change: (event) => this.changeLanguage(event.target.value) },
-    }, LANGUAGES.map(({ code, name }) => el('option', { value: code, text: name, selected: code === currentLanguage() })));
+    this.colorChoices = el('div', { className: 'color-choices', role: 'radiogroup', 'aria-label': t('avatarColor') });
+    this.notifyStatus = el('p', { className: 'form-status', id: 'notify-status', role: 'status' });
+    const select = (id, label, options, value, onChange) => el('label', { className: 'settings-row', for: id },
+      el('span', { text: label }),
+      el('select', { id, className: 'text-input', on: { change: (event) => onChange(event.target.value) } },
+        options.map(({ code, name }) => el('option', { value: code, text: name, selected: code === value }))));
+    const toggle = (id, label, checked, onChange) => el('label', { className: 'settings-row toggle-row', for: id },
+      el('span', { text: label }),
+      el('input', { type: 'checkbox', id, checked, on: { change: (event) => onChange(event.target) } }));
+    const notifier = this.client.notifier;
 
     this.element = el('div', { className: 'me-view' },
       this.header,
@@ -35,16 +42,23 @@ export class MeView {
         el('div', { className: 'inline-form-row' },
           this.displayNameInput,
           el('button', { type: 'submit', className: 'button primary', text: t('save') })),
+        el('h3', { className: 'section-title', text: t('avatarColor') }),
+        this.colorChoices,
         this.profileStatus),
       el('div', { className: 'settings-group' },
-        el('label', { className: 'settings-row', for: 'language' }, el('span', { text: t('language') }), languageSelect),
+        select('language', t('language'), LANGUAGES, currentLanguage(), (code) => this.changeLanguage(code)),
+        select('theme', t('theme'), THEMES.map((code) => ({ code, name: t(`theme_${code}`) })), currentTheme(), (code) => applyTheme(code)),
+        toggle('notify-desktop', t('desktopNotifications'), notifier.settings.desktop && notifier.permission() === 'granted',
+          (input) => this.changeDesktop(input)),
+        toggle('notify-sound', t('notificationSound'), notifier.settings.sound, (input) => notifier.setSound(input.checked)),
+        this.notifyStatus,
         el('div', { className: 'settings-row' },
           el('span', { text: t('connection') }),
           el('span', { className: 'settings-value' }, connectionLight(this.store), this.connectionText)),
         el('div', { className: 'settings-row' },
           el('span', { text: t('serverVersion') }),
           this.versionText)),
-      el('button', { type: 'button', className: 'button danger wide', id: 'sign-out', text: t('signOut'), on: { click: () => this.client.signOut() } }));
+      el('button', { type: 'button', className: 'button danger wide', id: 'sign-out', text: t('signOut'), on: { click: () => this.signOut() } }));
 
     this.unsubscribers = [
       this.store.on('me', () => this.renderProfile()),
@@ -62,6 +76,17 @@ export class MeView {
         el('p', { className: 'me-name', id: 'me-name', text: me.displayName }),
         el('p', { className: 'me-username', text: `@${me.username}` })));
     if (document.activeElement !== this.displayNameInput) this.displayNameInput.value = me.displayName;
+    const current = (me.avatarColor || '').toUpperCase();
+    replaceChildren(this.colorChoices, AVATAR_COLORS.map((color) => el('button', {
+      type: 'button',
+      className: 'color-choice',
+      role: 'radio',
+      'aria-checked': String(color === current),
+      'aria-label': color,
+      dataset: { color },
+      style: { backgroundColor: color },
+      on: { click: () => this.saveColor(color) },
+    })));
   }
 
   renderConnection() {
@@ -74,16 +99,35 @@ export class MeView {
     this.store.emit('language'); // the shell rebuilds every screen in the new language
   }
 
+  async changeDesktop(input) {
+    const wanted = input.checked;
+    const enabled = await this.client.notifier.setDesktop(wanted);
+    input.checked = enabled;
+    this.notifyStatus.textContent = wanted && !enabled ? t('notificationsBlocked') : '';
+  }
+
   async saveProfile(event) {
     event.preventDefault();
-    const displayName = this.displayNameInput.value.trim();
+    await this.save({ displayName: this.displayNameInput.value.trim() });
+  }
+
+  async saveColor(avatarColor) {
+    await this.save({ avatarColor });
+  }
+
+  async save(changes) {
     this.profileStatus.textContent = '';
     try {
-      await this.client.updateDisplayName(displayName);
+      await this.client.updateProfile(changes);
       this.profileStatus.textContent = t('saved');
     } catch (error) {
       this.profileStatus.textContent = errorText(error.code);
     }
+  }
+
+  signOut() {
+    if (this.client.hasUnsentWork() && !window.confirm(t('confirmSignOut'))) return;
+    this.client.signOut();
   }
 
   destroy() {

@@ -5,11 +5,17 @@ import { errorText, t } from '../strings.js';
 import { avatarElement, profileAvatar, initialsFromName, colorFromId } from '../avatar.js';
 import { formatClock, formatDayLabel } from '../time.js';
 import { messageSummary } from './preview.js';
+import { linkifiedText } from '../linkify.js';
 
 const MAX_IMAGE_SIDE = 240;
 
 export function daySeparator(date) {
   return el('div', { className: 'day-separator', role: 'separator' }, el('span', { text: formatDayLabel(date) }));
+}
+
+/** Where the messages I have not read yet begin (shown while the chat stays open). */
+export function unreadDivider() {
+  return el('div', { className: 'unread-divider', id: 'unread-divider', role: 'separator' }, el('span', { text: t('unreadMessages') }));
 }
 
 /**
@@ -36,12 +42,19 @@ export function messageElement(message, context) {
   return el('div', {
     className: `message ${mine ? 'mine' : 'theirs'}${message.deleted ? ' deleted' : ''}`,
     dataset: { seq: String(message.seq), ...(message.clientMsgID ? { clientMsgId: message.clientMsgID } : {}) },
+    tabindex: '-1',
   },
   !mine && senderAvatar(message, context),
   body);
 }
 
-/** A message of mine that the server has not acknowledged yet (or refused). */
+// Refusals after which sending the same text again can never succeed: Retry is not offered, Edit is.
+const FINAL_SEND_ERRORS = new Set(['too_long', 'empty_message']);
+
+/**
+ * A message of mine that the server has not acknowledged yet (or refused, with its reason and an Edit that puts
+ * the text back in the composer). While offline it says that it waits for the connection.
+ */
 export function pendingElement(entry, context) {
   const failed = entry.state === 'failed';
   const message = {
@@ -50,22 +63,32 @@ export function pendingElement(entry, context) {
     replyTo: entry.meta?.replyTo,
     date: entry.createdAt,
   };
+  const reason = entry.error && entry.error !== 'timeout' ? errorText(entry.error) : null;
+  const status = deliveryStatus(failed, () => context.onRetry(entry.clientMsgID), () => context.onDiscard(entry.clientMsgID), {
+    pendingText: context.online ? t('pending') : t('waitingForConnection'),
+    failedText: reason ? `${t('failed')}: ${reason}` : t('failed'),
+    canRetry: !FINAL_SEND_ERRORS.has(entry.error),
+    onEdit: message.text ? () => context.onEditFailed(entry) : null,
+  });
   return el('div', {
     className: `message mine ${failed ? 'failed' : 'pending'}`,
     dataset: { clientMsgId: entry.clientMsgID },
+    tabindex: '-1',
   },
   el('div', { className: 'message-body' },
     el('div', { className: 'message-row' }, bubble(message, context)),
-    deliveryStatus(failed, () => context.onRetry(entry.clientMsgID), () => context.onDiscard(entry.clientMsgID))));
+    status));
 }
 
-/** An image being uploaded before it can be sent; shown from the local file. */
+/** A file being uploaded before it can be sent; an image shows from the local file. */
 export function uploadElement(upload, context) {
   const failed = upload.state === 'failed';
-  const image = el('img', { src: upload.previewURL, alt: upload.file.name || t('previewImage'), className: 'attachment-image' });
-  return el('div', { className: `message mine ${failed ? 'failed' : 'pending'}`, dataset: { upload: upload.localID } },
+  const preview = upload.previewURL
+    ? el('div', { className: 'bubble image-only' }, el('img', { src: upload.previewURL, alt: upload.file.name || t('previewImage'), className: 'attachment-image' }))
+    : el('div', { className: 'bubble' }, fileCard({ name: upload.file.name, size: upload.file.size }, null));
+  return el('div', { className: `message mine ${failed ? 'failed' : 'pending'}`, dataset: { upload: upload.localID }, tabindex: '-1' },
     el('div', { className: 'message-body' },
-      el('div', { className: 'message-row' }, el('div', { className: 'bubble image-only' }, image)),
+      el('div', { className: 'message-row' }, preview),
       deliveryStatus(failed, () => context.onRetryUpload(upload.localID), () => context.onDiscardUpload(upload.localID),
         failed ? { failedText: uploadErrorText(upload.error) } : {})));
 }
@@ -93,11 +116,12 @@ function failedChangeText(entry) {
   return entry.error && entry.error !== 'timeout' ? `${what} ${errorText(entry.error)}` : what;
 }
 
-function deliveryStatus(failed, onRetry, onDiscard, { pendingText = t('pending'), failedText = t('failed') } = {}) {
+function deliveryStatus(failed, onRetry, onDiscard, { pendingText = t('pending'), failedText = t('failed'), canRetry = true, onEdit = null } = {}) {
   if (!failed) return el('div', { className: 'message-status', text: pendingText });
   return el('div', { className: 'message-status failed-status', role: 'alert' },
-    el('span', { text: failedText }),
-    el('button', { type: 'button', className: 'link-button retry-button', text: t('retry'), on: { click: onRetry } }),
+    el('span', { className: 'failed-reason', text: failedText }),
+    canRetry && el('button', { type: 'button', className: 'link-button retry-button', text: t('retry'), on: { click: onRetry } }),
+    onEdit && el('button', { type: 'button', className: 'link-button edit-button', text: t('edit'), on: { click: onEdit } }),
     el('button', { type: 'button', className: 'link-button discard-button', text: t('discard'), on: { click: onDiscard } }));
 }
 
@@ -117,30 +141,52 @@ function bubble(message, context) {
     attachments.map((attachment) => attachmentElement(attachment, message, context)),
     message.deleted
       ? el('div', { className: 'message-text deleted-text', text: t('deleted') })
-      : message.text && el('div', { className: 'message-text', text: message.text }),
+      : message.text && el('div', { className: 'message-text' }, linkifiedText(message.text)),
     el('div', { className: 'message-meta' },
       message.editedAt && !message.deleted && el('span', { className: 'edited-mark', text: t('edited') }),
       el('time', { text: formatClock(message.date) })));
 }
 
+/** The quoted message; a click shows the original (loading older pages until it is there). */
 function quote(replyTo, context) {
-  return el('div', { className: 'quote' },
-    el('span', { className: 'quote-sender', text: context.nameOf(replyTo.sender) }),
-    el('span', { className: 'quote-text', text: replyTo.text ? messageSummary(replyTo) : t('previewDeleted') }));
+  const sender = context.nameOf(replyTo.sender);
+  return el('button', {
+    type: 'button',
+    className: 'quote',
+    'aria-label': t('showQuoted', { name: sender }),
+    on: { click: () => context.onJumpTo?.(replyTo.seq) },
+  },
+  el('span', { className: 'quote-sender', text: sender }),
+  el('span', { className: 'quote-text', text: replyTo.text ? messageSummary(replyTo) : t('previewDeleted') }));
+}
+
+/** A file: its name and size, and a download link (none while it uploads). */
+function fileCard({ name, size }, href) {
+  const shownName = name || t('fileFallbackName');
+  return el('div', { className: 'file-card' },
+    icon(ICONS.file, { size: 28 }),
+    el('span', { className: 'file-text' },
+      el('span', { className: 'file-name', text: shownName }),
+      el('span', { className: 'file-size', text: formatBytes(size) })),
+    href && el('a', {
+      className: 'attachment-file',
+      href,
+      download: shownName,
+      'aria-label': t('downloadFile', { name: shownName }),
+    }, icon(ICONS.download, { size: 20 })));
+}
+
+/** 532 B, 12.4 KB, 3.1 MB. */
+export function formatBytes(size) {
+  if (!Number.isFinite(size)) return '';
+  if (size < 1024) return `${size} B`;
+  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
+  return `${(size / 1024 / 1024).toFixed(1)} MB`;
 }
 
 function attachmentElement(attachment, message, context) {
   const src = context.attachmentURL(attachment.id);
-  if (!attachment.contentType?.startsWith('image/')) {
-    const name = attachment.name || t('fileFallbackName');
-    return el('a', {
-      className: 'attachment-file',
-      href: src,
-      download: name,
-      'aria-label': t('downloadFile', { name }),
-      text: name,
-    });
-  }
+  if (!attachment.contentType?.startsWith('image/')) return fileCard(attachment, src);
   const { width, height } = fitImage(attachment.width, attachment.height);
   const alt = t('imageFrom', { name: message.sender ? context.nameOf(message.sender) : t('you') });
   const image = el('img', { src, alt, className: 'attachment-image', width: String(width), height: String(height), loading: 'lazy' });
@@ -165,13 +211,31 @@ function reactionsElement(message, context) {
   if (reactions.length === 0) return null;
   return el('div', { className: 'reactions' }, reactions.map((reaction) => {
     const mine = reaction.users.includes(context.me);
+    // Who reacted: in the tooltip (hover, or a long press on a phone) and in the accessible name.
+    const who = t('reactedBy', { emoji: reaction.emoji, names: reaction.users.map((id) => context.reactorName(id)).join(', ') });
     return el('button', {
       type: 'button',
       className: `reaction${mine ? ' mine' : ''}`,
       'aria-pressed': String(mine),
-      'aria-label': `${t('react', { emoji: reaction.emoji })} (${reaction.users.length})`,
+      'aria-label': who,
+      title: who,
       text: t('reactionBy', { emoji: reaction.emoji, count: reaction.users.length }),
-      on: { click: () => context.onReact(message, reaction.emoji) },
+      on: {
+        click: () => context.onReact(message, reaction.emoji),
+        contextmenu: (event) => showWhoReacted(event, who), // a long press on a touch screen
+      },
     });
   }));
+}
+
+const WHO_REACTED_MS = 2_500;
+
+/** Shows who reacted beside the reaction for a moment (touch screens have no hover for the tooltip). */
+function showWhoReacted(event, who) {
+  event.preventDefault();
+  const reactions = event.currentTarget.parentElement;
+  reactions.querySelector('.reaction-who')?.remove();
+  const note = el('span', { className: 'reaction-who', role: 'status', text: who });
+  reactions.append(note);
+  setTimeout(() => note.remove(), WHO_REACTED_MS);
 }

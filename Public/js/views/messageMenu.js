@@ -1,14 +1,15 @@
-// The menu of a message: quick reactions, then Reply, and Edit/Delete for my own messages. Keyboard-usable:
+// The menu of a message: quick reactions and a button for any other emoji, then Reply, Copy, and Edit/Delete for
+// my own messages. Keyboard-usable:
 // arrow keys move between items, Escape closes and returns focus to the button that opened it.
-import { el, replaceChildren } from '../dom.js';
+import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { t } from '../strings.js';
 
 export const QUICK_REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🙏'];
 const MENU_MARGIN_PX = 8;
 
 export class MessageMenu {
-  constructor({ onReact, onReply, onEdit, onDelete }) {
-    Object.assign(this, { onReact, onReply, onEdit, onDelete });
+  constructor({ onReact, onMoreReactions, onReply, onCopy, onEdit, onDelete }) {
+    Object.assign(this, { onReact, onMoreReactions, onReply, onCopy, onEdit, onDelete });
     this.opener = null;
     this.element = el('div', {
       className: 'message-menu',
@@ -38,8 +39,23 @@ export class MessageMenu {
         text: emoji,
         'aria-label': t('react', { emoji }),
         on: { click: () => { this.close(); this.onReact(message, emoji); } },
-      }))),
+      })), el('button', {
+        type: 'button',
+        role: 'menuitem',
+        className: 'menu-reaction more-reactions',
+        id: 'more-reactions',
+        'aria-label': t('moreReactions'),
+        'aria-haspopup': 'dialog',
+        on: {
+          click: () => {
+            const opener = this.opener;
+            this.close();
+            this.onMoreReactions(message, opener);
+          },
+        },
+      }, icon(ICONS.plus, { size: 20 }))),
       el('button', { type: 'button', role: 'menuitem', className: 'menu-item', dataset: { action: 'reply' }, text: t('reply'), on: { click: act(this.onReply) } }),
+      message.text && el('button', { type: 'button', role: 'menuitem', className: 'menu-item', dataset: { action: 'copy' }, text: t('copy'), on: { click: act(this.onCopy) } }),
       mine && message.text && el('button', { type: 'button', role: 'menuitem', className: 'menu-item', dataset: { action: 'edit' }, text: t('edit'), on: { click: act(this.onEdit) } }),
       mine && el('button', { type: 'button', role: 'menuitem', className: 'menu-item danger', dataset: { action: 'delete' }, text: t('delete'), on: { click: act(this.onDelete) } }),
     );

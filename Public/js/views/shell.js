@@ -10,14 +10,17 @@ import { MeView } from './me.js';
 import { ChatView } from './chat.js';
 import { ImageViewer } from './imageViewer.js';
 import { connectionLight } from './connectionLight.js';
+import { ConnectionBanner } from './connectionBanner.js';
 
 const TAB_VIEWS = { chats: ChatListView, contacts: ContactsView, discover: DiscoverView, me: MeView };
 const TAB_ICONS = { chats: ICONS.chats, contacts: ICONS.contacts, discover: ICONS.discover, me: ICONS.me };
 const TAB_TITLES = { chats: 'tabChats', contacts: 'tabContacts', discover: 'tabDiscover', me: 'tabMe' };
 
 export class Shell {
-  constructor(root, client) {
+  /** `focusList`: put the keyboard focus on the chat list once it shows (right after signing in). */
+  constructor(root, client, { focusList = false } = {}) {
     this.root = root;
+    this.focusListOnce = focusList;
     this.client = client;
     this.store = client.store;
     this.tabView = null;
@@ -25,6 +28,7 @@ export class Shell {
     this.route = null;
     this.unsubscribers = [
       this.store.on('rooms', () => this.updateUnreadBadge()),
+      this.store.on('settings', () => this.updateUnreadBadge()),
       this.store.on('language', () => this.build()),
     ];
     this.handleHashChange = () => this.showRoute(currentRoute());
@@ -36,23 +40,32 @@ export class Shell {
   build() {
     this.tabView?.destroy();
     this.chatView?.destroy();
+    this.banner?.destroy();
     this.tabView = null;
     this.chatView = null;
     this.route = null;
     this.imageViewer = new ImageViewer();
+    this.banner = new ConnectionBanner(this.client);
+    this.skipLink = el('button', { type: 'button', className: 'skip-link', id: 'skip-link', on: { click: () => this.skip() } });
 
     this.title = el('h1', { className: 'topbar-title' });
     this.tabPanel = el('div', { className: 'tab-panel', id: 'tab-panel', role: 'tabpanel' });
+    this.tabPanel.addEventListener('keydown', (event) => this.listKeyDown(event));
     this.tabButtons = Object.fromEntries(TABS.map((tab) => [tab, this.tabButton(tab)]));
     this.chatPane = el('main', { className: 'chat-pane', id: 'chat-pane' });
     this.shell = el('div', { className: 'shell' },
       el('section', { className: 'sidebar', 'aria-label': t('appName') },
         el('header', { className: 'topbar' }, this.title, connectionLight(this.store)),
         this.tabPanel,
-        el('nav', { className: 'tabbar', role: 'tablist', 'aria-label': t('appName') }, Object.values(this.tabButtons))),
+        el('nav', {
+          className: 'tabbar',
+          role: 'tablist',
+          'aria-label': t('appName'),
+          on: { keydown: (event) => this.tabKeyDown(event) },
+        }, Object.values(this.tabButtons))),
       this.chatPane,
       this.imageViewer.element);
-    replaceChildren(this.root, this.shell);
+    replaceChildren(this.root, this.skipLink, this.banner.element, this.shell);
     this.showRoute(currentRoute());
     this.updateUnreadBadge();
   }
@@ -79,7 +92,9 @@ export class Shell {
       this.title.textContent = t(TAB_TITLES[route.tab]);
       for (const [tab, button] of Object.entries(this.tabButtons)) {
         button.setAttribute('aria-selected', String(tab === route.tab));
+        button.tabIndex = tab === route.tab ? 0 : -1;
       }
+      this.tabPanel.setAttribute('aria-labelledby', `tab-${route.tab}`);
     }
     if (previous?.roomID !== route.roomID || previous?.focusSeq !== route.focusSeq) {
       this.chatView?.destroy();
@@ -97,6 +112,46 @@ export class Shell {
     }
     this.tabView.setSelectedRoom?.(route.roomID);
     this.shell.classList.toggle('showing-chat', Boolean(this.chatView));
+    this.skipLink.textContent = this.chatView ? t('skipToComposer') : t('skipToList');
+    if (this.focusListOnce && route.tab === 'chats' && !this.chatView) {
+      this.focusListOnce = false;
+      this.focusChatList();
+    }
+  }
+
+  /** The first chat of the list (or the list itself when it is empty) gets the keyboard focus. */
+  focusChatList() {
+    const target = this.tabPanel.querySelector('.chat-item') ?? this.tabPanel.querySelector('#chat-list');
+    target?.focus();
+  }
+
+  /** The skip link: straight to the message box when a chat is open, otherwise to the list. */
+  skip() {
+    const composer = this.chatPane.querySelector('#composer-input');
+    if (composer && this.chatView) composer.focus();
+    else this.focusChatList();
+  }
+
+  /** ARIA tabs: ←/→ (and Home/End) move to the neighbouring tab and show it. */
+  tabKeyDown(event) {
+    const index = TABS.indexOf(event.target.dataset?.tab);
+    if (index < 0) return;
+    const moves = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: TABS.length - 1 };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    const tab = TABS[(moves[event.key] + TABS.length) % TABS.length];
+    navigate(tab);
+    this.tabButtons[tab].focus();
+  }
+
+  /** ↑/↓ move between the entries of the list a tab shows (chats, contacts). */
+  listKeyDown(event) {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    const entries = [...this.tabPanel.querySelectorAll('.chat-item, .contact-item')];
+    const index = entries.indexOf(event.target);
+    if (index < 0) return;
+    event.preventDefault();
+    entries[Math.min(entries.length - 1, Math.max(0, index + (event.key === 'ArrowDown' ? 1 : -1)))].focus();
   }
 
   /** A link to a room that is not loaded yet (a reload before the room list came): show it once it arrives. */
@@ -112,8 +167,9 @@ export class Shell {
   }
 
   updateUnreadBadge() {
-    const total = this.store.totalUnread();
+    const total = this.client.notifier.unreadCount();
     document.title = total > 0 ? `(${total}) ${t('appName')}` : t('appName');
+    this.client.notifier.updateBadge(total);
     const button = this.tabButtons.chats;
     button.querySelector('.badge')?.remove();
     if (total > 0) {
@@ -128,5 +184,7 @@ export class Shell {
     this.unsubscribers.forEach((unsubscribe) => unsubscribe());
     this.tabView?.destroy();
     this.chatView?.destroy();
+    this.banner?.destroy();
+    this.client.notifier.updateBadge(0);
   }
 }

@@ -1,0 +1,101 @@
+// A chat's details, in a modal dialog from its header: kind and member count, mute (kept in this browser), and for
+// channels and groups inviting someone by username and leaving. (The server has no endpoint to list members or to
+// rename a room yet, so neither is offered.)
+import { el, icon, ICONS, replaceChildren } from '../dom.js';
+import { errorText, t } from '../strings.js';
+import { navigate } from '../router.js';
+
+export class RoomInfo {
+  constructor(client, roomID) {
+    this.client = client;
+    this.store = client.store;
+    this.roomID = roomID;
+    this.opener = null;
+    this.body = el('div', { className: 'dialog-body' });
+    this.element = el('dialog', {
+      className: 'room-info',
+      id: 'room-info',
+      'aria-labelledby': 'room-info-title',
+      on: {
+        close: () => this.opener?.focus(),
+        click: (event) => { if (event.target === this.element) this.close(); },
+      },
+    }, this.body);
+    this.unsubscribe = this.store.on('rooms', () => { if (this.element.open) this.render(); });
+  }
+
+  open(opener) {
+    this.opener = opener;
+    this.render();
+    if (!this.element.open) this.element.showModal();
+    this.element.querySelector('input, button:not(.dialog-close)')?.focus();
+  }
+
+  close() {
+    if (this.element.open) this.element.close();
+  }
+
+  render() {
+    const room = this.store.rooms.get(this.roomID);
+    if (!room) {
+      this.close();
+      return;
+    }
+    const shared = room.kind !== 'direct';
+    const members = this.client.memberCount(room.id);
+    const kind = room.kind === 'direct' ? t('directChat') : room.kind === 'group' ? t('group') : t('channel');
+    this.status = el('p', { className: 'form-status', id: 'invite-status', role: 'status' });
+    this.inviteInput = el('input', {
+      type: 'text', id: 'invite-username', className: 'text-input', autocomplete: 'off', autocapitalize: 'none',
+      spellcheck: 'false', required: true, 'aria-label': t('inviteUsername'), placeholder: t('inviteUsername'),
+    });
+    const muted = this.client.notifier.isMuted(room.id);
+    replaceChildren(this.body,
+      el('header', { className: 'dialog-header' },
+        el('h2', { className: 'dialog-title', id: 'room-info-title', text: room.name }),
+        el('button', { type: 'button', className: 'icon-button dialog-close', 'aria-label': t('close'), on: { click: () => this.close() } }, icon(ICONS.close))),
+      el('p', { className: 'room-info-kind', id: 'room-info-kind', text: members ? `${kind} · ${members === 1 ? t('member') : t('members', { count: members })}` : kind }),
+      el('label', { className: 'settings-row toggle-row' },
+        el('span', { text: t('muteChat') }),
+        el('input', {
+          type: 'checkbox', id: 'mute-chat', checked: muted,
+          on: { change: (event) => this.client.notifier.setMuted(room.id, event.target.checked) },
+        })),
+      shared && el('form', { className: 'invite-form', id: 'invite-form', on: { submit: (event) => this.invite(event) } },
+        el('h3', { className: 'section-title', text: t('invite') }),
+        el('div', { className: 'inline-form-row' }, this.inviteInput, el('button', { type: 'submit', className: 'button primary', text: t('invite') }))),
+      shared && this.status,
+      shared && el('button', { type: 'button', className: 'button danger wide', id: 'leave-room', text: t('leave'), on: { click: () => this.leave() } }));
+  }
+
+  async invite(event) {
+    event.preventDefault();
+    const username = this.inviteInput.value.trim();
+    if (!username) return;
+    this.status.textContent = '';
+    try {
+      await this.client.invite(this.roomID, username);
+      this.inviteInput.value = '';
+      this.status.textContent = t('invited', { name: username });
+    } catch (error) {
+      this.status.textContent = errorText(error.code);
+    }
+  }
+
+  async leave() {
+    const room = this.store.rooms.get(this.roomID);
+    if (!room || !window.confirm(t('confirmLeave', { name: room.name }))) return;
+    try {
+      await this.client.leave(this.roomID);
+      this.close();
+      navigate('chats');
+    } catch (error) {
+      this.status.textContent = errorText(error.code);
+    }
+  }
+
+  destroy() {
+    this.unsubscribe();
+    this.close();
+  }
+}

@@ -1,0 +1,73 @@
+// The service worker: it keeps the app shell (this list) so the app opens even while the server cannot be reached.
+// Every request for the shell goes to the network first, so a new version shows at once when the server is up;
+// the cached copy answers only when the network fails. The API, the WebSocket and attachments are never touched.
+// Tests/Web checks that this list names every file of the shell.
+
+const CACHE = 'swiftchat-shell-v1';
+const SHELL = [
+  '/',
+  '/css/app.css',
+  '/icons/app.svg',
+  '/js/api.js',
+  '/js/avatar.js',
+  '/js/client.js',
+  '/js/dom.js',
+  '/js/emoji.js',
+  '/js/limits.js',
+  '/js/linkify.js',
+  '/js/main.js',
+  '/js/notifier.js',
+  '/js/outbox.js',
+  '/js/pendingReads.js',
+  '/js/presenceText.js',
+  '/js/router.js',
+  '/js/session.js',
+  '/js/socket.js',
+  '/js/store.js',
+  '/js/strings.js',
+  '/js/theme.js',
+  '/js/time.js',
+  '/js/views/auth.js',
+  '/js/views/chat.js',
+  '/js/views/chatList.js',
+  '/js/views/composer.js',
+  '/js/views/connectionBanner.js',
+  '/js/views/connectionLight.js',
+  '/js/views/contacts.js',
+  '/js/views/discover.js',
+  '/js/views/emojiPicker.js',
+  '/js/views/imageViewer.js',
+  '/js/views/me.js',
+  '/js/views/messageItem.js',
+  '/js/views/messageMenu.js',
+  '/js/views/preview.js',
+  '/js/views/roomInfo.js',
+  '/js/views/rovingList.js',
+  '/js/views/seenTracker.js',
+  '/js/views/shell.js',
+];
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(caches.keys()
+    .then((names) => Promise.all(names.filter((name) => name !== CACHE).map((name) => caches.delete(name))))
+    .then(() => self.clients.claim()));
+});
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== 'GET' || url.origin !== self.location.origin) return;
+  const key = url.pathname === '/index.html' ? '/' : url.pathname;
+  if (!SHELL.includes(key)) return;
+  event.respondWith(fetch(request).then((response) => {
+    if (response.ok) {
+      const copy = response.clone();
+      caches.open(CACHE).then((cache) => cache.put(key, copy));
+    }
+    return response;
+  }).catch(() => caches.match(key).then((cached) => cached ?? Response.error())));
+});
