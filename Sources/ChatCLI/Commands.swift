@@ -73,7 +73,7 @@ extension ChatCommand {
                 _ = await client.connect()
                 let ack = try await withTimeout(.seconds(self.timeout)) { try await client.send(text, to: room.id) }
                 await client.stop()
-                Terminal.line(self.json ? Terminal.json(ack) : "sent #\(ack.seq) to \(room.name)")
+                Terminal.line(self.json ? Terminal.json(ack) : "sent #\(ack.seq) to \(TerminalText.visible(room.name))")
             }
         }
 
@@ -155,7 +155,9 @@ enum RoomList {
     static func line(for room: RoomSummary) -> String {
         let badge = room.unreadCount > 0 ? Terminal.paint(" (\(room.unreadCount))", 1) : ""
         let kind = room.kind == "direct" ? "@" : "#"
-        let last = room.lastMessage.map { Terminal.dim(" — \($0.sender.name): \($0.text.prefix(40))") } ?? ""
-        return "\(kind)\(room.name)\(badge)\(Terminal.dim("  [\(room.id)]"))\(last)"
+        let last = room.lastMessage.map {
+            Terminal.dim(" — \(TerminalText.visible($0.sender.name)): \(TerminalText.visible(String($0.text.prefix(40))))")
+        } ?? ""
+        return "\(kind)\(TerminalText.visible(room.name))\(badge)\(Terminal.dim("  [\(room.id)]"))\(last)"
     }
 }

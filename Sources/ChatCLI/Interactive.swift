@@ -90,10 +90,10 @@ actor InteractiveSession {
             let key = user.id.uuidString + room
             let isNew = self.typing[key] == nil || self.typing[key]!.until < .now
             self.typing[key] = (user.name, .now + .seconds(5))
-            if isNew { Terminal.line(Terminal.dim("… \(user.name) is typing")) }
+            if isNew { Terminal.line(Terminal.dim("… \(TerminalText.visible(user.name)) is typing")) }
         case .joined(let room):
             self.rooms[room.id] = room
-            Terminal.line(Terminal.dim("-- you are now in \(room.name)"))
+            Terminal.line(Terminal.dim("-- you are now in \(TerminalText.visible(room.name))"))
         case .left(let room):
             self.rooms[room] = nil
             Terminal.line(Terminal.dim("-- you left \(room)"))
@@ -139,7 +139,8 @@ actor InteractiveSession {
             let hits = try await self.client.search(argument)
             if hits.isEmpty { Terminal.line(Terminal.dim("no match")) }
             for hit in hits {
-                let snippet = hit.snippet.map { $0.match == true ? Terminal.bold($0.text) : $0.text }.joined()
+                let snippet = hit.snippet.map { TerminalText.visible($0.text) }.enumerated()
+                    .map { index, text in hit.snippet[index].match == true ? Terminal.bold(text) : text }.joined()
                 let room = self.rooms[hit.message.room]?.name ?? hit.message.room
                 Terminal.line("\(Terminal.dim("[\(room) #\(hit.message.seq) \(Terminal.time(milliseconds: hit.message.date))]")) \(Terminal.colored(name: hit.message.sender.name)): \(snippet)")
             }
@@ -154,7 +155,7 @@ actor InteractiveSession {
         self.rooms[room.id] = room
         self.current = room
         self.unread[room.id] = 0
-        Terminal.line(Terminal.bold("== \(room.kind == "direct" ? "@" : "#")\(room.name)"))
+        Terminal.line(Terminal.bold("== \(room.kind == "direct" ? "@" : "#")\(TerminalText.visible(room.name))"))
         return try await self.printHistory(limit: 20)
     }
 

@@ -23,11 +23,12 @@ extension ChatCommand {
                 let printer = Task {
                     for await event in client.events {
                         switch event {
-                        case .joined(let name): Terminal.line(Terminal.dim("→ \(name) has joined"))
-                        case .left(let name): Terminal.line(Terminal.dim("← \(name) has left"))
-                        case .message(let name, let text): Terminal.line("\(Terminal.dim("[\(Terminal.time(Date()))]")) \(Terminal.colored(name: name)): \(text)")
-                        case .rejected(let reason): Terminal.error(reason)
-                        case .other(let line): Terminal.line(line)
+                        case .joined(let name): Terminal.line(Terminal.dim("→ \(TerminalText.visible(name)) has joined"))
+                        case .left(let name): Terminal.line(Terminal.dim("← \(TerminalText.visible(name)) has left"))
+                        case .message(let name, let text):
+                            Terminal.line("\(Terminal.dim("[\(Terminal.time(Date()))]")) \(Terminal.colored(name: name)): \(TerminalText.visible(text))")
+                        case .rejected(let reason): Terminal.error(TerminalText.visible(reason))
+                        case .other(let line): Terminal.line(TerminalText.visible(line))
                         case .closed: Terminal.line(Terminal.dim("-- connection closed"))
                         }
                     }

@@ -1,3 +1,4 @@
+import ChatClient
 import ChatProtocol
 import Foundation
 
@@ -22,10 +23,10 @@ enum Terminal {
     static func dim(_ text: String) -> String { paint(text, 2) }
     static func bold(_ text: String) -> String { paint(text, 1) }
 
-    /// The same colour for a name every time.
+    /// The same colour for a name every time; control characters in it are shown, not obeyed.
     static func colored(name: String) -> String {
         let hash = name.unicodeScalars.reduce(UInt32(5381)) { ($0 &* 33) &+ $1.value }
-        return paint(name, palette[Int(hash % UInt32(palette.count))])
+        return paint(TerminalText.visible(name), palette[Int(hash % UInt32(palette.count))])
     }
 
     /// `HH:mm` for milliseconds since 1970.
@@ -71,23 +72,28 @@ enum Terminal {
         return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
     }
 
-    /// A message as one line: `[12:30] ann: hello`, with edits, deletes and reactions described.
+    /// A message as one line: `[12:30] ann: hello`, with edits, deletes and reactions described. Everything that
+    /// came from the network passes through ``TerminalText/visible(_:)``.
     static func render(_ message: MessagePayload, roomLabel: String? = nil) -> String {
-        let prefix = (roomLabel.map { dim("[\($0)] ") } ?? "") + dim("[\(time(milliseconds: message.date))]")
+        let visible = TerminalText.visible
+        let prefix = (roomLabel.map { dim("[\(visible($0))] ") } ?? "") + dim("[\(time(milliseconds: message.date))]")
         let name = colored(name: message.sender.name)
+        let sender = visible(message.sender.name)
         switch message.kind {
-        case "edit": return "\(prefix) \(dim("\(message.sender.name) edited #\(message.target ?? 0):")) \(message.text)"
-        case "delete": return "\(prefix) \(dim("\(message.sender.name) deleted #\(message.target ?? 0)"))"
+        case "edit": return "\(prefix) \(dim("\(sender) edited #\(message.target ?? 0):")) \(visible(message.text))"
+        case "delete": return "\(prefix) \(dim("\(sender) deleted #\(message.target ?? 0)"))"
         case "reaction":
             let verb = message.added == false ? "removed" : "reacted"
-            return "\(prefix) \(dim("\(message.sender.name) \(verb) \(message.emoji ?? "") on #\(message.target ?? 0)"))"
+            return "\(prefix) \(dim("\(sender) \(verb) \(visible(message.emoji ?? "")) on #\(message.target ?? 0)"))"
         default:
-            var text = message.deleted == true ? dim("(deleted)") : message.text
-            if let quote = message.replyTo { text = dim("↪ \(quote.sender.name): \(quote.text.prefix(40)) │ ") + text }
-            for attachment in message.attachments ?? [] { text += dim(" [\(attachment.name), \(attachment.size) bytes]") }
+            var text = message.deleted == true ? dim("(deleted)") : visible(message.text)
+            if let quote = message.replyTo {
+                text = dim("↪ \(visible(quote.sender.name)): \(visible(String(quote.text.prefix(40)))) │ ") + text
+            }
+            for attachment in message.attachments ?? [] { text += dim(" [\(visible(attachment.name)), \(attachment.size) bytes]") }
             if message.editedAt != nil { text += dim(" (edited)") }
             if let reactions = message.reactions, !reactions.isEmpty {
-                text += " " + reactions.map { "\($0.emoji)\($0.users.count)" }.joined(separator: " ")
+                text += " " + reactions.map { "\(visible($0.emoji))\($0.users.count)" }.joined(separator: " ")
             }
             return "\(prefix) \(name): \(text)"
         }

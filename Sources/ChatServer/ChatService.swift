@@ -203,6 +203,9 @@ public final class ChatService: Sendable {
         try await self.hub.room(.lobby).memberCount
     }
 
+    /// How many bcrypt jobs have run since start (for tests).
+    package var passwordHashesComputed: Int { self.hasher.jobsRun }
+
     /// Runs the unsent-attachment sweep now, as if the clock said `now` (for tests; it runs by itself hourly).
     package func sweepUnsentAttachments(now: Date) async {
         await self.sweeper.sweep(now: now)

@@ -27,6 +27,11 @@ public struct APIClient: Sendable {
         self.baseURL = "http://\(host):\(port)/api/v1"
     }
 
+    /// A client of any base URL (for requests outside `/api/v1`, such as the web client's files).
+    public init(baseURL: String) {
+        self.baseURL = baseURL
+    }
+
     /// Sends `body` as JSON (or raw text, to test malformed bodies) with an optional bearer token.
     public func send(
         _ method: HTTPMethod, _ path: String, json body: (any Encodable & Sendable)? = nil, raw: String? = nil,

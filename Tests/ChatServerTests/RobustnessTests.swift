@@ -113,17 +113,19 @@ func eventually(_ condition: () async throws -> Bool, sourceLocation: SourceLoca
     Issue.record("condition never held", sourceLocation: sourceLocation)
 }
 
-/// A WebSocket client that completes the handshake to /chat and then never reads again.
+/// A WebSocket client that completes the handshake (to /chat unless told) and then never reads again.
 struct StalledClient {
     let channel: any Channel
 
-    static func connect(host: String, port: Int) async throws -> StalledClient {
+    static func connect(host: String, port: Int, path: String = "/chat") async throws -> StalledClient {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.autoRead, value: false)
+            // A small receive window, so what the server sends piles up on its side soon.
+            .channelOption(.socketOption(.so_rcvbuf), value: 4096)
             .connect(host: host, port: port)
             .get()
         let request =
-            "GET /chat HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            "GET \(path) HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         try await channel.writeAndFlush(ByteBuffer(string: request))
         return StalledClient(channel: channel)

@@ -17,6 +17,10 @@ final class BcryptPool: Sendable {
     private let cost: Int
     private let pool: NIOThreadPool
     private let waiting = NIOLockedValueBox(0)
+    private let computed = NIOLockedValueBox(0)
+
+    /// How many hashes and verifications have run (for tests: a refused registration must cost none).
+    var jobsRun: Int { self.computed.withLockedValue { $0 } }
 
     init(cost: Int, threads: Int, maxWaiting: Int = 64) {
         self.cost = cost
@@ -47,6 +51,7 @@ final class BcryptPool: Sendable {
         }
         guard admitted else { throw Busy() }
         defer { self.waiting.withLockedValue { $0 -= 1 } }
+        self.computed.withLockedValue { $0 += 1 }
         return try await self.pool.runIfActive(work)
     }
 }

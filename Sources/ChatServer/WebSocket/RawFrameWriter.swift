@@ -19,9 +19,13 @@ final class RawFrameWriter: ChannelOutboundHandler, RemovableChannelHandler {
         self.context = nil
     }
 
-    /// Queues framed bytes. Call on the event loop.
-    func write(_ bytes: ByteBuffer) {
-        self.context?.write(Self.wrapOutboundOut(bytes), promise: nil)
+    /// Queues framed bytes; the promise, if any, completes when they reach the socket. Call on the event loop.
+    func write(_ bytes: ByteBuffer, promise: EventLoopPromise<Void>? = nil) {
+        guard let context = self.context else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        context.write(Self.wrapOutboundOut(bytes), promise: promise)
     }
 
     /// Sends what is queued. From here the flush goes straight to the head instead of through every handler;

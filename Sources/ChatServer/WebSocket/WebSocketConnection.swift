@@ -51,6 +51,17 @@ final class WebSocketConnection: EventSink {
         self.rawWriter.value.write(payload)
     }
 
+    /// Sends a pong at once; the future completes when it reached the socket (or failed), so the caller can count
+    /// the pongs a peer has not taken yet.
+    func sendPong(_ payload: ByteBuffer) -> EventLoopFuture<Void> {
+        guard self.admitWrite() else { return self.eventLoop.makeSucceededVoidFuture() }
+        let promise = self.eventLoop.makePromise(of: Void.self)
+        self.rawWriter.value.write(WebSocketFrameBytes.header(opcode: .pong, length: payload.readableBytes, allocator: self.channel.allocator))
+        self.rawWriter.value.write(payload, promise: promise)
+        self.flush()
+        return promise.futureResult
+    }
+
     /// Sends a control frame (a ping) at once.
     func sendControl(_ opcode: WebSocketOpcode, payload: ByteBuffer) {
         self.send(payload, opcode: opcode)

@@ -8,8 +8,9 @@ import NIOWebSocket
 /// (fragments). This handler answers pings, runs the closing handshake, checks that text is UTF-8 (else 1007),
 /// and closes with 1001 when the server shuts down.
 ///
-/// Pongs go out through the connection's bounded outbound queue like every other frame: a peer that sends pings
-/// and never reads the pongs is dropped with 1008 once the bound is reached, instead of growing the queue.
+/// Pongs go out through the connection's bounded outbound queue like every other frame, and a peer with more than
+/// ``maxPongsWaiting`` pongs not yet taken by its socket (it sends pings and never reads) is dropped with 1008,
+/// instead of growing the queue.
 ///
 /// We use this instead of WebSocketKit (behind `app.webSocket`) because WebSocketKit replaces invalid UTF-8
 /// instead of failing with 1007, and because a connection here costs only its channel and these handlers.
@@ -23,6 +24,10 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
     private var session: (any WebSocketSession)?
     private var keepalive: RepeatedTask?
     private var lastHeard = NIODeadline.now()
+    private var pongsWaiting = 0
+
+    /// Pongs that may wait for the peer's socket to take them.
+    static let maxPongsWaiting = 16
 
     init(
         connection: WebSocketConnection, pingInterval: TimeAmount,
@@ -55,7 +60,13 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
             self.session?.didReceive(.binary(frame.unmaskedData))
         case .ping:
             guard !self.connection.isClosing else { return }
-            self.connection.sendControl(.pong, payload: frame.unmaskedData)
+            guard self.pongsWaiting < Self.maxPongsWaiting else {
+                self.connection.close(.policyViolation, reason: "pings sent faster than pongs are read", waitForPeer: false)
+                return
+            }
+            self.pongsWaiting += 1
+            let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+            self.connection.sendPong(frame.unmaskedData).whenComplete { _ in loopBound.value.pongsWaiting -= 1 }
         case .pong:
             break
         case .connectionClose:

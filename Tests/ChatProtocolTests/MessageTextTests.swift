@@ -1,0 +1,21 @@
+import ChatProtocol
+import Testing
+
+@Suite("Message text on input: no control characters but whitespace (PROTOCOL.md §2.3)")
+struct MessageTextTests {
+    @Test("C0 controls other than tab, LF, VT, FF and CR, and DEL, are removed; everything else stays")
+    func removesControls() {
+        #expect(MessageText.removingControlCharacters("a\u{0}b\u{1}c\u{2}d\u{3}e\u{1B}[31mf\u{7F}") == "abcde[31mf")
+        #expect(MessageText.removingControlCharacters("tab\tlf\nvt\u{0B}ff\u{0C}cr\r") == "tab\tlf\nvt\u{0B}ff\u{0C}cr\r")
+        #expect(MessageText.removingControlCharacters("你好 👍🏽 café") == "你好 👍🏽 café")
+        #expect(MessageText.removingControlCharacters("\u{9B}") == "\u{9B}")
+    }
+
+    @Test("the decoders apply it: /chat and TCP")
+    func decodersApplyIt() throws {
+        let decoded = try LobbyChatDecoder(maxMessageBytes: 100).decode(#"{"message":"hi\u001b[2J"}"#).get()
+        #expect(decoded.message == "hi[2J")
+        #expect(TCPCommand.parse("msg:\u{1B}\u{7}") == .failure(.emptyMessage))
+        #expect(TCPCommand.parse("msg:ok\u{1B}") == .success(.msg(text: "ok")))
+    }
+}
