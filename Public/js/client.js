@@ -471,12 +471,13 @@ export class ChatClient {
 
   /**
    * A person's profile if known; otherwise null, and it is looked up once (views hear 'profiles' when it comes).
-   * The lookup searches by the name the message carried, so a sender without an account (a tutorial client in the
-   * lobby) is an empty result, not a 404, and is remembered as such: it is never asked for again.
+   * A sender the server marks as a tutorial client (`via`: no account) is not looked up at all. Otherwise the
+   * lookup searches by the name the message carried, so a sender without an account is an empty result, not a
+   * 404, and is remembered as such: it is never asked for again.
    */
-  profile(userID, name) {
+  profile(userID, name, via = null) {
     const known = this.store.profiles.get(userID);
-    if (known || !userID || !name || this.profileRequests.has(userID)) return known ?? null;
+    if (known || !userID || !name || via || this.profileRequests.has(userID)) return known ?? null;
     this.profileRequests.add(userID);
     this.api.users(name)
       .then((profiles) => this.store.addProfiles(profiles.filter((profile) => profile.id === userID)))

@@ -322,7 +322,7 @@ export class ChatView {
       const showSender = !mine && room.kind !== 'direct' && previousSender !== message.sender?.id;
       const showRead = message.seq === showReadOn;
       previousSender = message.sender?.id;
-      const senderProfile = mine ? null : this.client.profile(message.sender?.id, message.sender?.name);
+      const senderProfile = mine ? null : this.client.profile(message.sender?.id, message.sender?.name, message.sender?.via);
       const changes = changesByTarget.get(message.seq) ?? [];
       const changesSignature = changes.map((entry) => `${entry.clientMsgID}:${entry.state}`).join(',');
       const reactors = (message.reactions ?? []).flatMap((reaction) => reaction.users.map((id) => this.store.displayName(id, ''))).join(',');

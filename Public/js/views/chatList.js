@@ -95,7 +95,7 @@ export class ChatListView {
 
   preview(room) {
     return messagePreview(room, this.store.me, (sender) => {
-      this.client.profile(sender?.id, sender?.name);
+      this.client.profile(sender?.id, sender?.name, sender?.via);
       return this.store.displayName(sender?.id, sender?.name);
     });
   }
