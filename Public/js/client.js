@@ -77,12 +77,16 @@ export class ChatClient {
     this.refreshServerVersion();
   }
 
-  // MARK: the room list is cached, so a reload while the server is away still shows chats and queued messages
+  // MARK: the room list and the newest messages of each chat are cached, so a reload while the server is away
+  // still shows chats, their messages and queued messages. Both are saved together, so the resume position kept in
+  // the list is where the cached messages end: the replay after a reconnect brings every change since (§8.2).
 
   restoreRoomList() {
     try {
       const summaries = JSON.parse(localStorage.getItem(userStorageKey(this.me.id, 'rooms')));
-      if (Array.isArray(summaries)) this.store.replaceRooms(summaries);
+      if (!Array.isArray(summaries)) return;
+      this.store.replaceRooms(summaries);
+      this.store.restoreMessages(JSON.parse(localStorage.getItem(userStorageKey(this.me.id, 'messages'))) ?? {});
     } catch {
       // no usable cache: start empty
     }
@@ -92,7 +96,12 @@ export class ChatClient {
     if (this.roomListSaveTimer) return;
     this.roomListSaveTimer = setTimeout(() => {
       this.roomListSaveTimer = null;
-      localStorage.setItem(userStorageKey(this.me.id, 'rooms'), JSON.stringify(this.store.roomSummaries()));
+      try {
+        localStorage.setItem(userStorageKey(this.me.id, 'rooms'), JSON.stringify(this.store.roomSummaries()));
+        localStorage.setItem(userStorageKey(this.me.id, 'messages'), JSON.stringify(this.store.recentMessages()));
+      } catch {
+        // storage full: the server still has everything
+      }
     }, ROOM_LIST_SAVE_DELAY_MS);
   }
 
@@ -125,7 +134,7 @@ export class ChatClient {
    */
   forgetLocalData() {
     this.outbox.stop();
-    for (const name of ['rooms', 'drafts', 'outbox', 'reads', 'muted', 'notify']) localStorage.removeItem(userStorageKey(this.me.id, name));
+    for (const name of ['rooms', 'messages', 'drafts', 'outbox', 'reads', 'muted', 'notify']) localStorage.removeItem(userStorageKey(this.me.id, name));
   }
 
   // MARK: connection
@@ -243,7 +252,10 @@ export class ChatClient {
     // One request per room at a time: scrolling fires far more often than pages arrive.
     if (this.historyRequests.has(roomID)) return this.historyRequests.get(roomID);
     const request = this.api.history(roomID, { before, limit: HISTORY_PAGE })
-      .then((page) => this.store.applyHistoryPage(roomID, page, { newest }))
+      .then((page) => {
+        this.store.applyHistoryPage(roomID, page, { newest });
+        this.scheduleRoomListSave();
+      })
       .finally(() => this.historyRequests.delete(roomID));
     this.historyRequests.set(roomID, request);
     return request;

@@ -6,6 +6,9 @@
 // `lastLiveMessage` holds it), 'settings' (mute, notifications, theme).
 
 const TYPING_VISIBLE_MS = 5_000;
+// What the offline cache keeps: the newest messages of the chats with the latest activity.
+const CACHED_ROOMS = 30;
+const CACHED_MESSAGES_PER_ROOM = 30;
 
 function newRoom(summary) {
   return {
@@ -125,6 +128,28 @@ export class Store {
       unreadCount: room.unreadCount,
       peerLastReadSeq: room.peerReadSeq,
     }));
+  }
+
+  /** {roomID: [its newest messages]} for the offline cache, taken with roomSummaries() (see client.js). */
+  recentMessages() {
+    const cache = {};
+    for (const room of this.sortedRooms().slice(0, CACHED_ROOMS)) {
+      if (room.messages.size === 0) continue;
+      cache[room.id] = this.orderedMessages(room.id).slice(-CACHED_MESSAGES_PER_ROOM).map(({ rev, ...message }) => message);
+    }
+    return cache;
+  }
+
+  /** Puts cached messages back (before the server is reached); history and the replay complete them. */
+  restoreMessages(cache) {
+    for (const [roomID, messages] of Object.entries(cache)) {
+      const room = this.rooms.get(roomID);
+      if (!room || !Array.isArray(messages)) continue;
+      for (const message of messages) {
+        if (Number.isInteger(message?.seq) && message.seq <= room.resumeSeq && !room.messages.has(message.seq)) this.addMessage(room, message);
+      }
+      this.emit(`room:${roomID}`);
+    }
   }
 
   /** {roomID: last seq handled} for a `resume` frame. */

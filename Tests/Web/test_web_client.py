@@ -1168,6 +1168,8 @@ class OfflineTests(WebClientTestCase):
 
     def test_gh15_a_reload_during_an_outage_opens_the_cached_app_and_sends_the_queue_when_back(self):
         ann, bob, room_id, page = self.direct_chat()
+        self.socket(bob).send_message(room_id, "before the outage")
+        self.wait_for_texts(page, ["before the outage"], "a message before the outage")
         page.driver.set_script_timeout(TIMEOUT)
         page.driver.execute_async_script(
             "const done = arguments[arguments.length - 1];"
@@ -1180,14 +1182,15 @@ class OfflineTests(WebClientTestCase):
             page.wait_for(lambda d: page.find_all(f'.chat-view[data-room-id="{room_id}"] #composer-input'),
                           "the app and the chat opened from the cache")
             page.wait_for(lambda d: page.js(self.BANNER_JS), "the offline banner after the reload")
+            self.wait_for_texts(page, ["before the outage"], "the chat's cached messages")
             page.js("window.__sameDocument = true")
             self.type_and_send(page, "queued offline")
-            self.wait_for_texts(page, ["queued offline"], "the queued message shown", delivered=False)
+            self.wait_for_texts(page, ["before the outage", "queued offline"], "the queued message shown", delivered=False)
         finally:
             server.start()
-        self.wait_for_texts(page, ["queued offline"], "the queued message sent without a reload")
+        self.wait_for_texts(page, ["before the outage", "queued offline"], "the queued message sent without a reload")
         self.assertTrue(page.js("return window.__sameDocument === true"), "no reload was needed")
-        self.assertEqual(self.history_texts(bob, room_id), ["queued offline"])
+        self.assertEqual(self.history_texts(bob, room_id), ["before the outage", "queued offline"])
 
     def test_gh15_the_service_worker_caches_every_file_of_the_app_shell(self):
         with open(os.path.join(REPO, "Public", "sw.js")) as file:

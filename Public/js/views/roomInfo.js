@@ -21,7 +21,8 @@ export class RoomInfo {
         click: (event) => { if (event.target === this.element) this.close(); },
       },
     }, this.body);
-    this.unsubscribe = this.store.on('rooms', () => { if (this.element.open) this.render(); });
+    // Only the details follow changes while the dialog is open: rebuilding it would lose what is being typed.
+    this.unsubscribe = this.store.on('rooms', () => { if (this.element.open) this.refresh(); });
   }
 
   open(opener) {
@@ -42,8 +43,8 @@ export class RoomInfo {
       return;
     }
     const shared = room.kind !== 'direct';
-    const members = this.client.memberCount(room.id);
-    const kind = room.kind === 'direct' ? t('directChat') : room.kind === 'group' ? t('group') : t('channel');
+    this.title = el('h2', { className: 'dialog-title', id: 'room-info-title' });
+    this.kind = el('p', { className: 'room-info-kind', id: 'room-info-kind' });
     this.status = el('p', { className: 'form-status', id: 'invite-status', role: 'status' });
     this.inviteInput = el('input', {
       type: 'text', id: 'invite-username', className: 'text-input', autocomplete: 'off', autocapitalize: 'none',
@@ -52,9 +53,9 @@ export class RoomInfo {
     const muted = this.client.notifier.isMuted(room.id);
     replaceChildren(this.body,
       el('header', { className: 'dialog-header' },
-        el('h2', { className: 'dialog-title', id: 'room-info-title', text: room.name }),
+        this.title,
         el('button', { type: 'button', className: 'icon-button dialog-close', 'aria-label': t('close'), on: { click: () => this.close() } }, icon(ICONS.close))),
-      el('p', { className: 'room-info-kind', id: 'room-info-kind', text: members ? `${kind} · ${members === 1 ? t('member') : t('members', { count: members })}` : kind }),
+      this.kind,
       el('label', { className: 'settings-row toggle-row' },
         el('span', { text: t('muteChat') }),
         el('input', {
@@ -66,6 +67,20 @@ export class RoomInfo {
         el('div', { className: 'inline-form-row' }, this.inviteInput, el('button', { type: 'submit', className: 'button primary', text: t('invite') }))),
       shared && this.status,
       shared && el('button', { type: 'button', className: 'button danger wide', id: 'leave-room', text: t('leave'), on: { click: () => this.leave() } }));
+    this.refresh();
+  }
+
+  /** The name, kind and member count as they are now; closes when the room is gone (left on another device). */
+  refresh() {
+    const room = this.store.rooms.get(this.roomID);
+    if (!room) {
+      this.close();
+      return;
+    }
+    const members = this.client.memberCount(room.id);
+    const kind = room.kind === 'direct' ? t('directChat') : room.kind === 'group' ? t('group') : t('channel');
+    this.title.textContent = room.name;
+    this.kind.textContent = members ? `${kind} · ${members === 1 ? t('member') : t('members', { count: members })}` : kind;
   }
 
   async invite(event) {
