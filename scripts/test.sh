@@ -8,6 +8,7 @@ scripts/install-test-deps.sh
 swift build
 # Strict mode turns misuse of a stopped event loop into a crash instead of a log line.
 SWIFTNIO_STRICT=1 swift test
+scripts/fuzz.sh --seconds 10
 scripts/autobahn.sh
 # Screenshots go to a temporary folder unless asked for (UPDATE_SCREENSHOTS=1 rewrites docs/screenshots/).
 if [[ "${UPDATE_SCREENSHOTS:-0}" != 1 ]]; then

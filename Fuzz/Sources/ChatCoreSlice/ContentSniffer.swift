@@ -1,0 +1,1 @@
+../../../Sources/ChatCore/Attachments/ContentSniffer.swift

@@ -1,0 +1,1 @@
+../../../Sources/ChatCore/Storage/StoredMessage.swift
