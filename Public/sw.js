@@ -25,6 +25,7 @@ const SHELL = [
   '/js/socket.js',
   '/js/store.js',
   '/js/strings.js',
+  '/js/strings.zh-Hant.js',
   '/js/theme.js',
   '/js/time.js',
   '/js/views/auth.js',

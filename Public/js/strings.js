@@ -1,4 +1,5 @@
 // Every string the web client shows, in every language it speaks. Views never hard-code text: they call t().
+import { ZH_HANT } from './strings.zh-Hant.js';
 
 const TABLE = {
   en: {
@@ -273,7 +274,7 @@ const TABLE = {
     pending: '发送中…',
     failed: '未发送',
     retry: '重试',
-    discard: '删除',
+    discard: '放弃',
     newMessages: '新消息',
     loadingOlder: '正在加载更早的消息…',
     beginningOfChat: '已经到聊天开头了。',
@@ -365,11 +366,13 @@ const TABLE = {
     unreadMessages: '以下为未读消息',
     waitingForConnection: '等待连接…',
   },
+  'zh-Hant': ZH_HANT,
 };
 
 export const LANGUAGES = [
   { code: 'en', name: 'English' },
   { code: 'zh-CN', name: '简体中文' },
+  { code: 'zh-Hant', name: '繁體中文' },
 ];
 
 const STORAGE_KEY = 'swiftchat.language';
@@ -382,14 +385,13 @@ function pickInitialLanguage() {
 }
 
 /**
- * The table for a browser's language tag: Simplified Chinese for zh, zh-CN, zh-SG and zh-Hans; English for
- * everything else, Traditional Chinese (zh-TW, zh-HK, zh-MO, zh-Hant) included, which has no table yet and reads
- * better in English than in characters its readers do not use.
+ * The table for a browser's language tag: Traditional Chinese for zh-Hant, zh-TW, zh-HK and zh-MO; Simplified
+ * Chinese for the other Chinese tags (zh, zh-CN, zh-SG, zh-Hans); English for everything else.
  */
 export function languageFor(tag) {
   const parts = String(tag || '').toLowerCase().split(/[-_]/);
   if (parts[0] !== 'zh') return 'en';
-  if (parts.includes('hant') || parts.some((part) => ['tw', 'hk', 'mo'].includes(part))) return 'en';
+  if (parts.includes('hant') || parts.some((part) => ['tw', 'hk', 'mo'].includes(part))) return 'zh-Hant';
   return 'zh-CN';
 }
 

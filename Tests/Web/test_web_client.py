@@ -1375,17 +1375,29 @@ class ChineseTests(WebClientTestCase):
 
         tags = page.driver.execute_async_script(LANGUAGE_FOR_JS, ["zh-CN", "zh", "zh-SG", "zh-Hans-CN", "zh-TW", "zh-HK", "zh-Hant", "en-GB"])
         self.assertEqual(tags, {"zh-CN": "zh-CN", "zh": "zh-CN", "zh-SG": "zh-CN", "zh-Hans-CN": "zh-CN",
-                                "zh-TW": "en", "zh-HK": "en", "zh-Hant": "en", "en-GB": "en"})
+                                "zh-TW": "zh-Hant", "zh-HK": "zh-Hant", "zh-Hant": "zh-Hant", "en-GB": "en"})
 
-    def test_gh15_chinese_strings_use_full_width_punctuation(self):
-        with open(os.path.join(REPO, "Public", "js", "strings.js"), encoding="utf-8") as file:
-            source = file.read()
-        chinese = source[source.index("'zh-CN': {"):source.index("export const LANGUAGES")]
-        values = re.findall(r"^\s*\w+: '(.*)',$", chinese, re.M)
-        half_width = [value for value in values
-                      if re.search(r"[\u4e00-\u9fff]", value) and re.search(r"[,?:()!;]", re.sub(r"\{\w+\}", "", value))]
-        self.assertEqual(half_width, [], "Chinese strings with half-width punctuation")
-        self.assertNotIn("微信", chinese)
+        # Traditional Chinese has its own table.
+        page.go("#/me")
+        page.js("const s = document.getElementById('language'); s.value = 'zh-Hant'; s.dispatchEvent(new Event('change'));")
+        page.wait_for(lambda d: page.find("#tab-discover").text.startswith("探索"), "the tabs in Traditional Chinese")
+        self.assertEqual(page.find("#sign-out").text, "登出")
+
+    def test_gh15_chinese_strings_use_full_width_punctuation_and_cover_every_key(self):
+        def read(name):
+            with open(os.path.join(REPO, "Public", "js", name), encoding="utf-8") as file:
+                return file.read()
+        source = read("strings.js")
+        tables = {"en": source[source.index("  en: {"):source.index("'zh-CN': {")],
+                  "zh-CN": source[source.index("'zh-CN': {"):source.index("'zh-Hant': ZH_HANT")],
+                  "zh-Hant": read("strings.zh-Hant.js")}
+        entries = {name: dict(re.findall(r"^\s*(\w+): '(.*)',$", table, re.M)) for name, table in tables.items()}
+        for name in ("zh-CN", "zh-Hant"):
+            self.assertEqual(set(entries[name]), set(entries["en"]), f"the keys of {name}")
+            half_width = [value for value in entries[name].values()
+                          if re.search(r"[\u4e00-\u9fff]", value) and re.search(r"[,?:()!;]", re.sub(r"\{\w+\}", "", value))]
+            self.assertEqual(half_width, [], f"{name} strings with half-width punctuation")
+            self.assertNotIn("微信", tables[name])
 
 
 class AccessibilityTests(WebClientTestCase):
