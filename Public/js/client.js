@@ -7,6 +7,7 @@ import { saveSession, userStorageKey } from './session.js';
 import { PendingReads } from './pendingReads.js';
 import { loadLimits, saveLimits } from './limits.js';
 import { Notifier } from './notifier.js';
+import { Uploads } from './uploads.js';
 import { pageIsSeen } from './views/seenTracker.js';
 
 const TYPING_INTERVAL_MS = 2_000; // the server forwards at most one `typing` per user and room every 2 s (§9.4)
@@ -26,7 +27,12 @@ export class ChatClient {
     this.lastTypingSent = new Map(); // room id → time
     this.roomsAnnouncedByServer = new Set();
     this.historyRequests = new Map(); // room id → promise of the page being loaded
-    this.uploads = new Map(); // room id → [{localID, file, previewURL, state}]
+    this.uploads = new Uploads({
+      upload: (file) => this.api.upload(file),
+      onUploaded: (roomID, attachment) => this.outbox.add(
+        { type: 'send', room: roomID, text: '', attachments: [attachment.id] }, { attachments: [attachment] }),
+      onChange: (roomID) => this.store.emit(`room:${roomID}`),
+    });
     this.profileRequests = new Set(); // user ids whose profile was asked for (found or not: a miss is not asked again)
     this.lastSeenRequests = new Set(); // user ids whose last-seen time was asked for on this connection
     this.limits = loadLimits();
@@ -339,55 +345,21 @@ export class ChatClient {
     return changes;
   }
 
-  /** Uploads an image or any other file (§9.3), then sends it as a message. The upload shows as pending until then. */
-  async sendFile(roomID, file) {
-    const upload = {
-      localID: `upload-${Date.now()}-${Math.random().toString(36).slice(2)}`,
-      file,
-      previewURL: file.type.startsWith('image/') ? URL.createObjectURL(file) : null,
-      state: 'pending',
-      createdAt: Date.now(),
-    };
-    this.uploadsFor(roomID).push(upload);
-    this.store.emit(`room:${roomID}`);
-    await this.runUpload(roomID, upload);
-  }
-
-  async runUpload(roomID, upload) {
-    try {
-      const attachment = await this.api.upload(upload.file);
-      this.removeUpload(roomID, upload);
-      this.outbox.add({ type: 'send', room: roomID, text: '', attachments: [attachment.id] }, { attachments: [attachment] });
-    } catch (error) {
-      upload.state = 'failed';
-      upload.error = error.code;
-      this.store.emit(`room:${roomID}`);
-    }
+  /** Uploads an image or any other file (§9.3), then sends it as a message (see uploads.js). */
+  sendFile(roomID, file) {
+    return this.uploads.add(roomID, file);
   }
 
   retryUpload(roomID, localID) {
-    const upload = this.uploadsFor(roomID).find((candidate) => candidate.localID === localID);
-    if (!upload || upload.state !== 'failed') return;
-    upload.state = 'pending';
-    this.store.emit(`room:${roomID}`);
-    this.runUpload(roomID, upload);
+    this.uploads.retry(roomID, localID);
   }
 
   discardUpload(roomID, localID) {
-    const upload = this.uploadsFor(roomID).find((candidate) => candidate.localID === localID);
-    if (upload) this.removeUpload(roomID, upload);
+    this.uploads.discard(roomID, localID);
   }
 
   uploadsFor(roomID) {
-    if (!this.uploads.has(roomID)) this.uploads.set(roomID, []);
-    return this.uploads.get(roomID);
-  }
-
-  removeUpload(roomID, upload) {
-    const uploads = this.uploadsFor(roomID);
-    uploads.splice(uploads.indexOf(upload), 1);
-    if (upload.previewURL) URL.revokeObjectURL(upload.previewURL);
-    this.store.emit(`room:${roomID}`);
+    return this.uploads.forRoom(roomID);
   }
 
   attachmentURL(id) {
@@ -518,7 +490,7 @@ export class ChatClient {
   /** Whether signing out now would lose something: a message not sent yet, or a draft. */
   hasUnsentWork() {
     return this.outbox.entries.length > 0 || Object.keys(this.drafts).length > 0
-      || [...this.uploads.values()].some((uploads) => uploads.length > 0);
+      || this.uploads.any();
   }
 
   updateMe(profile) {

@@ -1286,8 +1286,16 @@ class NameTests(WebClientTestCase):
         page = self.signed_in(me)
         self.open_chat(page, team)
         carol_socket = self.socket(carol)
-        carol_socket.send({"type": "typing", "room": team})
-        page.wait_for(lambda d: page.find("#typing-line").text == "Carol Chen is typing…", "Carol's display name while typing")
+        page.wait_for(lambda d: page.find(".chat-view .status-light").get_attribute("data-state") == "online", "connected")
+
+        def typing_shown(_):
+            carol_socket.send({"type": "typing", "room": team})  # again: the server forwards one per 2 s at most
+            try:
+                page.wait_for(lambda d: page.find("#typing-line").text == "Carol Chen is typing…", "the typing line", timeout=2.5)
+                return True
+            except AssertionError:
+                return False
+        page.wait_for(typing_shown, "Carol's display name while typing")
 
         page.go("#/chats")
         page.find("#chat-search").send_keys(word)
@@ -1641,6 +1649,9 @@ class NotificationTests(WebClientTestCase):
         page.go("#/me")
         page.click("#notify-desktop", "Desktop notifications")
         page.wait_for(lambda d: page.find("#notify-desktop").is_selected(), "notifications on")
+        page.click("#notify-sound", "Sound")
+        self.assertTrue(page.find("#notify-sound").is_selected())
+        self.assertEqual(page.console_errors(), "", "the sound plays without errors")
 
         self.open_chat(page, quiet)
         page.find("#room-info-button").click()
@@ -1693,6 +1704,10 @@ class MessageFeatureTests(WebClientTestCase):
         page.wait_for(lambda d: self.message_node(page, seq).find_element(By.CSS_SELECTOR, ".reaction").text == "🦊 2", "two 🦊")
         self.assertEqual(self.message_node(page, seq).find_element(By.CSS_SELECTOR, ".reaction").get_attribute("title"),
                          "🦊 from You, Bob Chen")
+        # A long press (the context menu on a touch screen) shows who reacted too.
+        page.js("arguments[0].dispatchEvent(new MouseEvent('contextmenu', {bubbles: true, cancelable: true}))",
+                self.message_node(page, seq).find_element(By.CSS_SELECTOR, ".reaction"))
+        page.wait_for(lambda d: page.find("#messages .reaction-who").text == "🦊 from You, Bob Chen", "who reacted, on a long press")
 
     def test_gh15_copy_quote_jump_arrow_up_edits_and_drafts_in_the_list(self):
         ann, bob = self.user("ann"), self.user("bob")

@@ -16,6 +16,7 @@ import { EmojiPicker } from './emojiPicker.js';
 import { SeenTracker } from './seenTracker.js';
 import { RovingList } from './rovingList.js';
 import { RoomInfo } from './roomInfo.js';
+import { acceptDroppedFiles } from './dropZone.js';
 
 // Within this many pixels of the end, the list counts as "at the bottom" and follows new messages.
 const BOTTOM_SLACK_PX = 48;
@@ -40,7 +41,6 @@ export class ChatView {
     this.lastItemKey = null;
     this.loadingOlder = false;
     this.olderFailedAt = 0;
-    this.dragDepth = 0;
     this.unreadFrom = null; // the read position when the chat opened, if there was something unread
     this.landing = false; // true until the chat has opened where it should (first unread, or where it was left)
     this.emojiPicker = new EmojiPicker();
@@ -131,16 +131,7 @@ export class ChatView {
     this.announcer = el('div', { className: 'visually-hidden', id: 'message-announcer', 'aria-live': 'polite' });
     this.infoPanel = new RoomInfo(this.client, this.roomID);
 
-    this.element = el('div', {
-      className: 'chat-view',
-      dataset: { roomId: this.roomID },
-      on: {
-        dragenter: (event) => this.dragEntered(event),
-        dragover: (event) => this.dragOver(event),
-        dragleave: () => this.dragLeft(),
-        drop: (event) => this.dropped(event),
-      },
-    },
+    this.element = el('div', { className: 'chat-view', dataset: { roomId: this.roomID } },
     header,
     el('div', { className: 'messages-wrap' }, this.scroller, this.newMessagesPill),
     this.typingLine,
@@ -150,6 +141,7 @@ export class ChatView {
     this.menu.element,
     this.emojiPicker.element,
     this.infoPanel.element);
+    acceptDroppedFiles(this.element, (files) => this.composer.sendFiles(files));
   }
 
   /** Called once the view is in the document (sizes are known). */
@@ -487,31 +479,6 @@ export class ChatView {
 
   deleteMessage(message) {
     if (window.confirm(t('confirmDelete'))) this.client.deleteMessage(this.roomID, message.seq);
-  }
-
-  // MARK: drag-and-drop of files (any type)
-
-  dragEntered(event) {
-    if (!event.dataTransfer?.types.includes('Files')) return;
-    event.preventDefault();
-    this.dragDepth += 1;
-    this.element.classList.add('dragging');
-  }
-
-  dragOver(event) {
-    if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
-  }
-
-  dragLeft() {
-    this.dragDepth = Math.max(0, this.dragDepth - 1);
-    if (this.dragDepth === 0) this.element.classList.remove('dragging');
-  }
-
-  dropped(event) {
-    event.preventDefault();
-    this.dragDepth = 0;
-    this.element.classList.remove('dragging');
-    this.composer.sendFiles(event.dataTransfer?.files ?? []);
   }
 }
 
