@@ -50,6 +50,6 @@ extension Application {
             }
         }
 
-        self.get(.constant(Paths.health)) { _ in "ok" }
+        endpoints.health.register(on: self)
     }
 }

@@ -25,6 +25,8 @@ public final class ChatService: Sendable {
     private let presence: PresenceTracker
     private let background: BackgroundTasks
     private let sweeper: UnsentAttachmentSweeper
+    private let readiness: Readiness
+    private let drainTime: Duration
     private let logger: Logger
 
     /// The HTTP/WebSocket port actually bound (useful with port 0).
@@ -34,11 +36,13 @@ public final class ChatService: Sendable {
     /// The address both listen on.
     public let host: String
 
-    private init(application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub, writer: SQLiteWriteConnection, hasher: BcryptPool, bot: EchoBot?, presence: PresenceTracker, background: BackgroundTasks, sweeper: UnsentAttachmentSweeper, logger: Logger, host: String, httpPort: Int, tcpPort: Int) {
+    private init(application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub, writer: SQLiteWriteConnection, hasher: BcryptPool, bot: EchoBot?, presence: PresenceTracker, background: BackgroundTasks, sweeper: UnsentAttachmentSweeper, readiness: Readiness, drainTime: Duration, logger: Logger, host: String, httpPort: Int, tcpPort: Int) {
         self.bot = bot
         self.presence = presence
         self.background = background
         self.sweeper = sweeper
+        self.readiness = readiness
+        self.drainTime = drainTime
         self.application = application
         self.eventLoops = eventLoops
         self.tcpListener = NIOLockedValueBox(tcpListener)
@@ -66,7 +70,7 @@ public final class ChatService: Sendable {
         let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let application = try await Application.make(
             Environment(name: "production", arguments: ["chat-server"]), .shared(eventLoops))
-        application.logger = logger
+        application.logger = Self.frameworkLogger(logger)
         var storage: (hub: Hub, writer: SQLiteWriteConnection)?
         var bcrypt: BcryptPool?
         do {
@@ -74,13 +78,18 @@ public final class ChatService: Sendable {
             storage = (hub, writer)
             let lobby = try await hub.room(.lobby)
             let hasher = BcryptPool(cost: configuration.bcryptCost, threads: max(1, AvailableCPUs.count / 2))
+            let readiness = Readiness()
             bcrypt = hasher
             let endpoints = try await Self.endpoints(
-                application, hub: hub, hasher: hasher, configuration: configuration, logger: logger)
+                application, hub: hub, hasher: hasher, readiness: readiness, configuration: configuration, logger: logger)
             let legacyText = LegacyText(publicURL: configuration.publicURL)
             let sendLimit = TutorialSendLimit(burst: configuration.tutorialSendBurst, rate: configuration.tutorialSendRate)
             application.registerRoutes(
                 lobby: lobby, endpoints: endpoints, legacyText: legacyText, sendLimit: sendLimit, configuration: configuration)
+            // Vapor's own request log is replaced by one that never logs a query string (tokens travel there).
+            application.middleware = Middlewares()
+            application.middleware.use(AccessLogMiddleware(logger: logger, level: configuration.accessLog ? .info : .debug))
+            application.middleware.use(ErrorMiddleware.default(environment: application.environment))
             application.serveWebClient(from: configuration.webRoot)
             application.http.server.configuration.hostname = configuration.host
             application.http.server.configuration.port = configuration.port
@@ -121,7 +130,7 @@ public final class ChatService: Sendable {
                     eventLoops: application.eventLoopGroup, dataDirectory: configuration.dataDirectory, logger: logger)
                 bot?.start()
             }
-            return ChatService(application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, writer: writer, hasher: hasher, bot: bot, presence: endpoints.modern.presence, background: endpoints.modern.background, sweeper: endpoints.sweeper, logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)
+            return ChatService(application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, writer: writer, hasher: hasher, bot: bot, presence: endpoints.modern.presence, background: endpoints.modern.background, sweeper: endpoints.sweeper, readiness: readiness, drainTime: .seconds(configuration.drainSeconds), logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)
         } catch {
             await bcrypt?.shutdown()
             if let storage {
@@ -137,7 +146,8 @@ public final class ChatService: Sendable {
 
     /// The controllers and the modern protocol's shared parts, on the stores of one database.
     private static func endpoints(
-        _ application: Application, hub: Hub, hasher: BcryptPool, configuration: ServerConfiguration, logger: Logger
+        _ application: Application, hub: Hub, hasher: BcryptPool, readiness: Readiness, configuration: ServerConfiguration,
+        logger: Logger
     ) async throws -> Endpoints {
         let accountStore = FluentAccountStore(database: application.db)
         let directory = FluentRoomDirectory(database: application.db)
@@ -172,6 +182,7 @@ public final class ChatService: Sendable {
                 uploads: UploadSlots()),
             search: SearchController(search: SQLiteMessageSearch(database: sql), directory: directory),
             config: ConfigController(configuration: configuration),
+            health: HealthController(readiness: readiness, database: sql),
             sweeper: sweeper,
             modern: ModernContext(
                 hub: hub, directory: directory, messages: hub.store, attachments: attachments, sessions: sessions,
@@ -182,15 +193,25 @@ public final class ChatService: Sendable {
                 maxSocketsPerAccount: configuration.maxSocketsPerAccount))
     }
 
+    /// The logger handed to Vapor, Fluent and SQLite: never below `info`, because at `debug` and `trace` they log
+    /// request URIs (with `?token=`), queries and their bound values (message texts, password digests). SwiftChat's
+    /// own lines keep the configured level (docs/OPERATIONS.md).
+    private static func frameworkLogger(_ logger: Logger) -> Logger {
+        var quieter = logger
+        quieter.logLevel = max(logger.logLevel, .info)
+        return quieter
+    }
+
     /// Creates and migrates the database, then opens the connection all message writes go through.
     private static func openStorage(_ application: Application, configuration: ServerConfiguration, logger: Logger) async throws -> (Hub, SQLiteWriteConnection) {
         try DataDirectory.prepare(configuration.dataDirectory, database: configuration.databasePath)
-        application.databases.use(.sqlite(.file(configuration.databasePath)), as: .sqlite)
+        // No SQL in the log: its bound values are message texts, password digests and token digests.
+        application.databases.use(.sqlite(.file(configuration.databasePath), sqlLogLevel: nil), as: .sqlite)
         application.migrations.add(ChatMigrations.all)
         try await application.autoMigrate()
         let writer = try await SQLiteWriteConnection.open(
-            path: configuration.databasePath, threadPool: application.threadPool, on: application.eventLoopGroup.next(),
-            logger: logger)
+            path: configuration.databasePath, durability: configuration.durability, threadPool: application.threadPool,
+            on: application.eventLoopGroup.next(), logger: Self.frameworkLogger(logger))
         let store = FluentMessageStore(database: application.db, writer: writer.writer)
         let hub = Hub(
             eventLoops: application.eventLoopGroup, store: store,
@@ -211,9 +232,16 @@ public final class ChatService: Sendable {
         await self.sweeper.sweep(now: now)
     }
 
-    /// Graceful shutdown: stop accepting, close TCP clients, close WebSockets with 1001, finish every pending
-    /// commit, close the database, stop the event loops.
+    /// Graceful shutdown, as for a rolling restart: `/readyz` answers 503 at once and the server goes on serving for
+    /// the drain time (a load balancer stops sending new clients), then it stops accepting, closes TCP clients with
+    /// a last line and WebSockets with 1012 ("service restart": reconnect, elsewhere if you like), finishes every
+    /// pending commit, closes the database and stops the event loops.
     public func shutdown() async {
+        self.readiness.startDraining()
+        if self.drainTime > .zero {
+            self.logger.notice("draining for \(self.drainTime) before closing connections")
+            try? await Task.sleep(for: self.drainTime)
+        }
         self.logger.notice("shutting down")
         await self.bot?.stop()
         await self.tcpListener.withLockedValue { $0 }?.shutdown()
@@ -245,6 +273,7 @@ struct Endpoints: Sendable {
     let attachments: AttachmentsController
     let search: SearchController
     let config: ConfigController
+    let health: HealthController
     let sweeper: UnsentAttachmentSweeper
     let modern: ModernContext
 }

@@ -27,7 +27,9 @@ public struct ServerCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         let level = configuration.logLevel
+        let json = configuration.logFormat == "json"
         LoggingSystem.bootstrap { label in
+            if json { return JSONLogHandler(label: label, logLevel: level) }
             var handler = StreamLogHandler.standardOutput(label: label)
             handler.logLevel = level
             return handler

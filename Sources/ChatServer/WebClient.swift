@@ -38,7 +38,8 @@ struct ControlCharactersInPathMiddleware: AsyncMiddleware {
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         let path = request.url.path.removingPercentEncoding ?? request.url.path
         guard !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw Abort(.badRequest, reason: "The path holds a control character.")
+            // In the API's error shape (PROTOCOL.md §6.1) whatever the path, `/api/v1` or a file.
+            return APIErrorMiddleware.response(for: .badRequest("bad_request", "The path holds a control character."))
         }
         return try await next.respond(to: request)
     }

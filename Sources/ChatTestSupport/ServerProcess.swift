@@ -10,11 +10,14 @@ public final class ServerProcess: Sendable {
     private let child: ChildProcess
     public let httpPort: Int
     public let tcpPort: Int
+    /// The lines the server printed after its listener lines (standard output and error).
+    public let output: Inbox<String>
 
-    private init(child: ChildProcess, httpPort: Int, tcpPort: Int) {
+    private init(child: ChildProcess, httpPort: Int, tcpPort: Int, output: Inbox<String>) {
         self.child = child
         self.httpPort = httpPort
         self.tcpPort = tcpPort
+        self.output = output
     }
 
     /// Where `swift build` put `chat-server`: beside the test bundle.
@@ -25,7 +28,7 @@ public final class ServerProcess: Sendable {
     /// Every test client comes from 127.0.0.1: per-address limits are raised, as ``TestServer`` raises them.
     static let testLimits = [
         "--registrations-per-hour", "100000", "--max-connections-per-address", "100000",
-        "--tutorial-send-burst", "100000", "--tutorial-send-rate", "100000",
+        "--tutorial-send-burst", "100000", "--tutorial-send-rate", "100000", "--drain-seconds", "0",
     ]
 
     /// Starts `chat-server` on free ports with `arguments` added, and waits for both listener lines.
@@ -50,7 +53,7 @@ public final class ServerProcess: Sendable {
             if line.contains("HTTP and WebSocket listening on") { httpPort = Self.port(in: line, after: "http://127.0.0.1:") }
             if line.contains("TCP text protocol listening on") { tcpPort = Self.port(in: line, after: "listening on 127.0.0.1:") }
         }
-        return ServerProcess(child: child, httpPort: httpPort!, tcpPort: tcpPort!)
+        return ServerProcess(child: child, httpPort: httpPort!, tcpPort: tcpPort!, output: lines)
     }
 
     /// SIGKILL: no shutdown code runs at all.

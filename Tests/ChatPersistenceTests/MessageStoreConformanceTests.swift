@@ -38,7 +38,7 @@ struct MigratedSQLiteFile: Sendable {
         let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: loop)
         try await migrator.setupIfNeeded().get()
         try await migrator.prepareBatch().get()
-        let writer = try await SQLiteWriteConnection.open(path: path, threadPool: NIOThreadPool.singleton, on: loop, logger: logger)
+        let writer = try await SQLiteWriteConnection.open(path: path, durability: .process, threadPool: NIOThreadPool.singleton, on: loop, logger: logger)
         return MigratedSQLiteFile(store: FluentMessageStore(database: database, writer: writer.writer), database: database) {
             await writer.close()
             await databases.shutdownAsync()

@@ -1,7 +1,7 @@
 import ChatProtocol
 import Testing
 
-@Suite("Message text on input: no control characters but whitespace (PROTOCOL.md §2.3)")
+@Suite("Message text on input: no control characters but whitespace (PROTOCOL.md §5.2)")
 struct MessageTextTests {
     @Test("C0 controls other than tab, LF, VT, FF and CR, and DEL, are removed; everything else stays")
     func removesControls() {
@@ -17,5 +17,12 @@ struct MessageTextTests {
         #expect(decoded.message == "hi[2J")
         #expect(TCPCommand.parse("msg:\u{1B}\u{7}") == .failure(.emptyMessage))
         #expect(TCPCommand.parse("msg:ok\u{1B}") == .success(.msg(text: "ok")))
+    }
+
+    @Test("a name with a line or paragraph separator is refused: it would forge a line (Fuzz/Regressions)")
+    func namesWithSeparators() {
+        #expect(TCPCommand.parse("iam:e\u{2028}f") == .failure(.invalidName))
+        #expect(LegacyName.normalized("a\u{2029}b") == nil)
+        #expect(LegacyName.normalized("Zoë 🙂") == "Zoë 🙂")
     }
 }

@@ -53,7 +53,7 @@ struct CrashRecoveryTests {
         let client = try await WebSocketTestClient.connect(host: "127.0.0.1", port: server.httpPort, path: "/chat")
         let status = await server.terminate()
         #expect(status == 0)
-        #expect(try await client.nextCloseCode() == 1001)
+        #expect(try await client.nextCloseCode() == 1012)
     }
 }
 

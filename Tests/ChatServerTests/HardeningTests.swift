@@ -143,6 +143,25 @@ struct HardeningTests {
         }
     }
 
+    @Test("multipart bodies that trap multipart-kit are refused with 400, and the server stays up (Fuzz/Regressions)")
+    func multipartTraps() async throws {
+        try await withTestServer { server in
+            let ann = try await server.register("ann")
+            let nonASCIIName = Array("--b\r\n".utf8) + [0x80] + Array(": x\r\n\r\nbody\r\n--b--\r\n".utf8)
+            let trapped = try await server.api.send(.POST, "/attachments", bytes: nonASCIIName, contentType: "multipart/form-data; boundary=b", token: ann.token)
+            #expect(trapped.status == 400)
+            let empty = try await server.api.send(.POST, "/attachments", bytes: Array("--\r\n".utf8), contentType: "multipart/form-data; boundary=", token: ann.token)
+            #expect(empty.status == 400)
+            // A UTF-8 file name in a header value is fine, and so is any byte in the body and the epilogue.
+            let named = Array("--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"日本.bin\"\r\n\r\n".utf8)
+                + [0x80, 0xFF, 0x00] + Array("\r\n--b--\r\n".utf8) + [0x80]
+            let fine = try await server.api.send(.POST, "/attachments", bytes: named, contentType: "multipart/form-data; boundary=b", token: ann.token)
+            #expect(fine.status == 201)
+            #expect(try fine.decode(AttachmentPayload.self).name == "日本.bin")
+            #expect(try fine.decode(AttachmentPayload.self).size == 3)
+        }
+    }
+
     @Test("uploads count against a per-account quota: 413 quota_exceeded, and nothing is stored")
     func uploadQuota() async throws {
         try await withTestServer({ $0.uploadQuotaBytes = 2500 }) { server in

@@ -80,7 +80,7 @@ struct RobustnessTests {
         }
     }
 
-    @Test("SIGTERM-style shutdown: WebSockets get 1001, TCP is closed, and every accepted message is kept")
+    @Test("SIGTERM-style shutdown: WebSockets get 1012, TCP gets a last line and is closed, and every accepted message is kept")
     func gracefulShutdown() async throws {
         let directory = TestServer.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -92,7 +92,8 @@ struct RobustnessTests {
         }
         try await tcp.waitForLine("Ann:m99")
         await server.stop()
-        #expect(try await ws.nextCloseCode(timeout: .seconds(10)) == 1001)
+        #expect(try await ws.nextCloseCode(timeout: .seconds(10)) == 1012)
+        try await tcp.waitForLine("err:server is restarting; reconnect")
         try await eventually { tcp.isClosedByServer }
 
         let restarted = try await TestServer.start(dataDirectory: directory) { $0.historyOnJoin = 100; $0.announceJoins = false }

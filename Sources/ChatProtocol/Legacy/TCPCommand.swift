@@ -20,6 +20,8 @@ public enum TCPCommand: Equatable, Sendable {
         case tooManyConnections
         /// No `iam:` came in time; the connection is closed.
         case joinTimedOut
+        /// The server is shutting down; the connection is closed.
+        case serverRestarting
 
         public var description: String {
             switch self {
@@ -32,6 +34,7 @@ public enum TCPCommand: Equatable, Sendable {
             case .rateLimited(let seconds): "too many messages; this one was dropped, wait \(seconds) s"
             case .tooManyConnections: "too many connections; try again later"
             case .joinTimedOut: "no iam:NAME in time; closing"
+            case .serverRestarting: "server is restarting; reconnect"
             }
         }
     }

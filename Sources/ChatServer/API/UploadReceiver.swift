@@ -73,9 +73,17 @@ final class UploadReceiver {
     private func receive(_ request: Request) async throws -> ReceivedUpload {
         let rawName = request.query[String.self, at: "name"] ?? "file"
         if request.headers.contentType?.type == "multipart" {
-            guard let boundary = request.headers.contentType?.parameters["boundary"] else { throw UploadFailure.malformedMultipart }
+            // RFC 2046: 1 to 70 characters. An empty boundary is a precondition failure in multipart-kit.
+            guard let boundary = request.headers.contentType?.parameters["boundary"], (1...70).contains(boundary.utf8.count)
+            else { throw UploadFailure.malformedMultipart }
             let form = MultipartFile(boundary: boundary)
+            var guardian = MultipartHeaderGuard(boundary: boundary)
             for try await chunk in request.body {
+                do {
+                    try guardian.inspect(chunk.readableBytesView)
+                } catch {
+                    throw UploadFailure.malformedMultipart
+                }
                 try form.parser.execute(chunk)
                 for piece in form.takeFileBytes() { try await self.append(piece) }
             }

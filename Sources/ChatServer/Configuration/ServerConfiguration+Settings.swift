@@ -1,3 +1,4 @@
+import ChatPersistence
 import Foundation
 import Logging
 
@@ -60,7 +61,11 @@ extension ServerConfiguration {
         .boolean("demo-bot", "CHAT_DEMO_BOT", \.demoBot, "Run the `echo-bot` account, which answers direct messages (PROTOCOL.md §9.9)"),
         .text("web-root", "CHAT_WEB_ROOT", \.webRoot, "Directory of the web client served at `/`", accepted: "any non-empty path", default: "`Public/` of the source tree the server was built from"),
         .text("public-url", "CHAT_PUBLIC_URL", \.publicURL, "How clients reach this server, for the attachment links tutorial clients see", accepted: "a URL without a trailing `/`", default: "`http://HOST:PORT` as bound"),
+        .durability("durability", "CHAT_DURABILITY", "What an acknowledgement promises: `process` (kept across a crash of the server; the disk syncs off the commit path) or `power` (kept across a power loss: one sync per commit batch)"),
+        .integer("drain-seconds", "CHAT_DRAIN_SECONDS", \.drainSeconds, 0...3600, "On SIGTERM or SIGINT: seconds `/readyz` answers 503 while the server still serves, before it closes connections (WebSockets with 1012)"),
         .logLevel("log-level", "LOG_LEVEL", "Least severe level logged (to standard output)"),
+        .choice("log-format", "CHAT_LOG_FORMAT", \.logFormat, ["text", "json"], "`text` for people, `json` for one JSON object per line"),
+        .boolean("access-log", "CHAT_ACCESS_LOG", \.accessLog, "Log every HTTP request at `info` (otherwise at `debug`); query strings are never logged"),
     ]
 
     /// Builds a configuration from command-line arguments (`--flag value`, `--flag=value`) and environment
@@ -186,6 +191,35 @@ extension ServerConfiguration.Setting {
             case "false", "no", "0", "off": configuration[keyPath: keyPath] = false
             default: return "expected true or false"
             }
+            return nil
+        }
+    }
+
+    fileprivate static func choice(
+        _ flag: String, _ variable: String, _ keyPath: WritableKeyPath<ServerConfiguration, String>, _ choices: [String],
+        _ meaning: String
+    ) -> Self {
+        nonisolated(unsafe) let keyPath = keyPath
+        return Self(
+            flag: flag, variable: variable, meaning: meaning, accepted: choices.map { "`\($0)`" }.joined(separator: ", "),
+            defaultText: { "`\($0[keyPath: keyPath])`" }
+        ) { configuration, value in
+            guard choices.contains(value.lowercased()) else { return "expected one of \(choices.joined(separator: ", "))" }
+            configuration[keyPath: keyPath] = value.lowercased()
+            return nil
+        }
+    }
+
+    fileprivate static func durability(_ flag: String, _ variable: String, _ meaning: String) -> Self {
+        Self(
+            flag: flag, variable: variable, meaning: meaning,
+            accepted: Durability.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "),
+            defaultText: { "`\($0.durability.rawValue)`" }
+        ) { configuration, value in
+            guard let durability = Durability(rawValue: value.lowercased()) else {
+                return "expected one of \(Durability.allCases.map(\.rawValue).joined(separator: ", "))"
+            }
+            configuration.durability = durability
             return nil
         }
     }

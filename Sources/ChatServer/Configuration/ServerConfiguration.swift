@@ -1,3 +1,4 @@
+import ChatPersistence
 import Foundation
 import Logging
 import NIOCore
@@ -76,6 +77,14 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var tokenLifetime: TimeInterval = 30 * 24 * 3600
     /// The least severe level that is logged.
     public var logLevel = Logger.Level.info
+    /// `text` or `json` (one object per line).
+    public var logFormat = "text"
+    /// Whether every HTTP request is logged at `info` rather than `debug`.
+    public var accessLog = false
+    /// What an ack promises: kept across a crash of the process (default), or across a power loss too.
+    public var durability = Durability.process
+    /// Seconds between SIGTERM and closing connections, while `/readyz` already says 503.
+    public var drainSeconds = 5
     /// How long unterminated TCP bytes wait for more before they count as one command.
     public var tcpIdleFlush: TimeAmount = .milliseconds(100)
     /// The longest TCP command line.

@@ -73,7 +73,8 @@ final class TCPChatHandler: ChannelInboundHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is ChannelShouldQuiesceEvent {
-            context.close(promise: nil)
+            let channel = context.channel
+            channel.writeAndFlush(ByteBuffer(string: TCPLine.error(.serverRestarting))).whenComplete { _ in channel.close(promise: nil) }
         } else {
             context.fireUserInboundEventTriggered(event)
         }

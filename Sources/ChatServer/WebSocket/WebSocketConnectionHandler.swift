@@ -6,7 +6,7 @@ import NIOWebSocket
 /// Below it in the pipeline: NIO's frame decoder (frames over the limit → 1009), its protocol-error handler, our
 /// ``WebSocketFrameValidator`` (reserved bits and opcodes → 1002) and our ``WebSocketMessageAssembler``
 /// (fragments). This handler answers pings, runs the closing handshake, checks that text is UTF-8 (else 1007),
-/// and closes with 1001 when the server shuts down.
+/// and closes with 1012 when the server shuts down.
 ///
 /// Pongs go out through the connection's bounded outbound queue like every other frame, and a peer with more than
 /// ``maxPongsWaiting`` pongs not yet taken by its socket (it sends pings and never reads) is dropped with 1008,
@@ -25,6 +25,10 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
     private var keepalive: RepeatedTask?
     private var lastHeard = NIODeadline.now()
     private var pongsWaiting = 0
+
+    /// RFC 6455's 1012, "service restart": the close code of a shutdown, telling clients to reconnect (to another
+    /// node behind a load balancer, or to this one when it is back).
+    static let serviceRestart = WebSocketErrorCode(codeNumber: 1012)
 
     /// Pongs that may wait for the peer's socket to take them.
     static let maxPongsWaiting = 16
@@ -78,7 +82,7 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is ChannelShouldQuiesceEvent {
-            self.connection.close(.goingAway, reason: "server is shutting down", waitForPeer: true)
+            self.connection.close(Self.serviceRestart, reason: "server is restarting; reconnect", waitForPeer: true)
         } else {
             context.fireUserInboundEventTriggered(event)
         }

@@ -1,0 +1,30 @@
+import Vapor
+
+/// One line per HTTP request — method, path, status, time — at `debug` unless `--access-log true` asks for
+/// `info`. The query string is left out: `?token=` carries a bearer token (WebSocket and attachment links), and
+/// no token may reach a log.
+struct AccessLogMiddleware: AsyncMiddleware {
+    /// SwiftChat's own logger: the request's logger is Vapor's, which never logs below `info`.
+    let logger: Logger
+    let level: Logger.Level
+
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        let start = ContinuousClock.now
+        let path = request.url.path
+        do {
+            let response = try await next.respond(to: request)
+            self.log(request, path: path, status: response.status.code, since: start)
+            return response
+        } catch {
+            self.log(request, path: path, status: (error as? any AbortError)?.status.code ?? 500, since: start)
+            throw error
+        }
+    }
+
+    private func log(_ request: Request, path: String, status: UInt, since start: ContinuousClock.Instant) {
+        let milliseconds = (ContinuousClock.now - start) / .milliseconds(1)
+        self.logger.log(
+            level: self.level, "\(request.method.rawValue) \(path) \(status)",
+            metadata: ["status": "\(status)", "ms": "\(Int(milliseconds))", "proto": "http"])
+    }
+}

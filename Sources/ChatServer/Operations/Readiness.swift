@@ -1,0 +1,13 @@
+import NIOConcurrencyHelpers
+
+/// Whether this node should get new clients: false from the moment it starts draining (SIGTERM, SIGINT), so a
+/// load balancer polling `/readyz` sends new clients elsewhere while the open ones finish.
+final class Readiness: Sendable {
+    private let draining = NIOLockedValueBox(false)
+
+    var isDraining: Bool { self.draining.withLockedValue { $0 } }
+
+    func startDraining() {
+        self.draining.withLockedValue { $0 = true }
+    }
+}

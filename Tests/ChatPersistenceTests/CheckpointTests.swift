@@ -1,0 +1,72 @@
+import ChatPersistence
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import SQLKit
+import SQLiteKit
+import SQLiteNIO
+import Testing
+
+/// Commits never checkpoint; the checkpointer does, off the commit path (docs/BENCHMARKS.md, PROTOCOL.md §8.3).
+@Suite("The write-ahead log is checkpointed off the commit path")
+struct CheckpointTests {
+    private static func temporaryDatabase() -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftchat-wal-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appendingPathComponent("chat.sqlite").path
+    }
+
+    /// Rows of `t` in a copy of the database file alone, without its log: what a checkpoint has moved there.
+    private static func rowsInDatabaseFile(_ path: String) async throws -> Int {
+        let copy = path + ".copy"
+        try? FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        let connection = try await SQLiteConnection.open(storage: .file(path: copy), threadPool: .singleton, on: MultiThreadedEventLoopGroup.singleton.any()).get()
+        // Until the table's creation is checkpointed, the file alone does not even have the table.
+        let row = try? await connection.sql().raw("SELECT COUNT(*) AS n FROM t").first()
+        try await connection.close().get()
+        return (try? row?.decode(column: "n", as: Int.self)) ?? 0
+    }
+
+    @Test("the write connection never checkpoints, and the checkpointer moves commits into the database file")
+    func checkpointerMovesCommits() async throws {
+        let path = Self.temporaryDatabase()
+        let logger = Logger(label: "checkpoint-test")
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+        let writer = try await SQLiteWriteConnection.open(
+            path: path, durability: .process, threadPool: .singleton, on: eventLoop, logger: logger, checkpointing: false)
+        try await writer.writer.write([SQLRaw("CREATE TABLE t (x INTEGER)")]).get()
+        let autocheckpoint = try await writer.writer.sql.raw("PRAGMA wal_autocheckpoint").first()?.decode(column: "wal_autocheckpoint", as: Int.self)
+        #expect(autocheckpoint == 0)
+        for index in 0..<200 {
+            try await writer.writer.write([SQLRaw("INSERT INTO t VALUES (\(index))")]).get()
+        }
+        // Without a checkpointer the commits stay in the log only.
+        #expect(try await Self.rowsInDatabaseFile(path) == 0)
+
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        let checkpointer = try await WALCheckpointer.start(path: path, threadPool: pool, on: eventLoop, logger: logger)
+        var moved = 0
+        for _ in 0..<100 where moved < 200 {
+            try await Task.sleep(for: .milliseconds(100))
+            moved = try await Self.rowsInDatabaseFile(path)
+        }
+        #expect(moved == 200)
+        await checkpointer.close()
+        await writer.close()
+        try await pool.shutdownGracefully()
+    }
+
+    @Test("--durability power syncs the log at every commit: synchronous=FULL on the write connection")
+    func powerDurability() async throws {
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+        for (durability, mode) in [(Durability.process, 1), (.power, 2)] {
+            let writer = try await SQLiteWriteConnection.open(
+                path: Self.temporaryDatabase(), durability: durability, threadPool: .singleton, on: eventLoop, logger: Logger(label: "test"))
+            #expect(try await writer.synchronousMode() == mode)
+            await writer.close()
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import ChatProtocol
+import ChatServer
+import ChatTestSupport
+import Foundation
+import NIOHTTP1
+import Testing
+
+/// What an operator relies on: health and readiness, a drain before a restart, logs a machine can read and that
+/// never hold a secret (issue 16).
+@Suite("Operations: health, readiness, drain, logs (docs/OPERATIONS.md)")
+struct OperationsTests {
+    @Test("/healthz, /readyz and /health answer without a token")
+    func healthAndReadiness() async throws {
+        try await withTestServer { server in
+            #expect(try await server.raw(.GET, "/healthz").status == 200)
+            #expect(try await server.raw(.GET, "/health").status == 200)
+            let ready = try await server.raw(.GET, "/readyz")
+            #expect(ready.status == 200)
+            let report = try JSONDecoder().decode(ReadinessReport.self, from: ready.body)
+            #expect(report.status == "ready")
+            #expect(report.checks["store"] == "ok")
+            #expect(report.checks["draining"] == "no")
+        }
+    }
+
+    @Test("SIGTERM: /readyz turns 503 at once while the server still serves, then WebSockets get 1012 and TCP a last line")
+    func drainBeforeRestart() async throws {
+        let directory = TestServer.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await ServerProcess.start(dataDirectory: directory, arguments: ["--drain-seconds", "3"])
+        let base = APIClient(baseURL: "http://127.0.0.1:\(server.httpPort)")
+        let ws = try await WebSocketTestClient.connect(host: "127.0.0.1", port: server.httpPort, path: "/chat")
+        let tcp = try await LineClient.connect(host: "127.0.0.1", port: server.tcpPort)
+        try await tcp.write("iam:ann\n")
+        try await tcp.waitForLine("ann has joined")
+        #expect(try await base.get("/readyz").status == 200)
+        let stopping = Task { await server.terminate() }
+        try await eventually { (try? await base.get("/readyz"))?.status == 503 }
+        let report = try JSONDecoder().decode(ReadinessReport.self, from: try await base.get("/readyz").body)
+        #expect(report.checks["draining"] == "yes")
+        // Still serving while draining: a message goes through.
+        try await tcp.write("msg:during the drain\n")
+        try await tcp.waitForLine("ann:during the drain")
+        #expect(try await ws.nextCloseCode(timeout: .seconds(15)) == 1012)
+        try await tcp.waitForLine("err:server is restarting; reconnect", timeout: .seconds(15))
+        #expect(await stopping.value == 0)
+    }
+
+    @Test("--log-format json writes one JSON object per line, with time, level, label and message")
+    func jsonLogs() async throws {
+        let directory = TestServer.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await ServerProcess.start(dataDirectory: directory, arguments: ["--log-format", "json", "--log-level", "debug"])
+        _ = try await APIClient(baseURL: "http://127.0.0.1:\(server.httpPort)").get("/healthz")
+        await server.terminate()
+        let lines = server.output.drain()
+        #expect(!lines.isEmpty)
+        for line in lines {
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["time"] != nil && object?["level"] != nil && object?["label"] != nil && object?["message"] != nil, "\(line)")
+        }
+        #expect(lines.contains { $0.contains("GET /healthz 200") })
+    }
+
+    @Test("no token, password or message text reaches the log, even at trace with the access log on")
+    func noSecretsInLogs() async throws {
+        let directory = TestServer.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await ServerProcess.start(
+            dataDirectory: directory, arguments: ["--log-level", "trace", "--access-log", "true", "--bcrypt-cost", "4"])
+        let api = APIClient(host: "127.0.0.1", port: server.httpPort)
+        let password = "hunter2-secret-password"
+        let session = try await api.send(.POST, "/register", json: RegisterRequest(username: "ann", password: password)).decode(AuthSession.self)
+        _ = try await api.send(.POST, "/login", json: LoginRequest(username: "ann", password: "wrong-\(password)"))
+        let socket = try await WebSocketTestClient.connect(host: "127.0.0.1", port: server.httpPort, path: "/api/v1/ws?token=\(session.token)")
+        try await socket.send(text: #"{"type":"resume","rooms":{}}"#)
+        try await socket.send(text: #"{"type":"send","room":"lobby","clientMsgID":"c1","text":"a private sentence"}"#)
+        _ = try await socket.nextText()
+        _ = try await api.get("/me", token: session.token)
+        _ = try await api.get("/attachments/\(UUID())?token=\(session.token)")
+        await socket.close()
+        await server.terminate()
+        let log = server.output.drain().joined(separator: "\n")
+        #expect(log.contains("GET /api/v1/me 200"))
+        #expect(!log.contains(session.token))
+        #expect(!log.contains(password))
+        #expect(!log.contains("a private sentence"))
+        #expect(!log.contains("$2b$"))
+    }
+}
+
+/// The body of `/readyz`.
+private struct ReadinessReport: Decodable {
+    let status: String
+    let checks: [String: String]
+}
