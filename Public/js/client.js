@@ -32,6 +32,7 @@ export class ChatClient {
       onUploaded: (roomID, attachment) => this.outbox.add(
         { type: 'send', room: roomID, text: '', attachments: [attachment.id] }, { attachments: [attachment] }),
       onChange: (roomID) => this.store.emit(`room:${roomID}`),
+      maxBytes: () => this.limits.maxUploadBytes,
     });
     this.profileRequests = new Set(); // user ids whose profile was asked for (found or not: a miss is not asked again)
     this.lastSeenRequests = new Set(); // user ids whose last-seen time was asked for on this connection

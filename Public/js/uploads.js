@@ -7,9 +7,10 @@ export class Uploads {
    * upload(file): resolves with the attachment (§9.3).
    * onUploaded(roomID, attachment): the file is stored; send the message.
    * onChange(roomID): an upload of that room was added, changed or removed.
+   * maxBytes(): the server's upload limit (§9.7): a larger file fails at once with `too_large`, without uploading.
    */
-  constructor({ upload, onUploaded, onChange }) {
-    Object.assign(this, { upload, onUploaded, onChange });
+  constructor({ upload, onUploaded, onChange, maxBytes }) {
+    Object.assign(this, { upload, onUploaded, onChange, maxBytes });
     this.byRoom = new Map(); // room id → [{localID, file, previewURL, state, error, createdAt}]
   }
 
@@ -27,6 +28,12 @@ export class Uploads {
   }
 
   async run(roomID, entry) {
+    if (entry.file.size > this.maxBytes()) {
+      entry.state = 'failed';
+      entry.error = 'too_large';
+      this.onChange(roomID);
+      return;
+    }
     try {
       const attachment = await this.upload(entry.file);
       this.remove(roomID, entry);

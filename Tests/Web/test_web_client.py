@@ -1563,6 +1563,17 @@ class SmallLossTests(WebClientTestCase):
         history = api(self.base(), "GET", f"/rooms/{room_id}/messages", token=bob["token"])
         self.assertEqual([a["name"] for m in history["messages"] for a in m.get("attachments", [])], ["notes.txt"])
 
+        # A file over the server's upload limit (GET /config) fails at once, with the reason, without uploading.
+        limit = api(self.base(), "GET", "/config")["maxUploadBytes"]
+        page.js("const dropped = new DataTransfer();"
+                "dropped.items.add(new File([new Uint8Array(arguments[0] + 1)], 'huge.bin'));"
+                "document.querySelector('.chat-view').dispatchEvent(new DragEvent('drop', {dataTransfer: dropped, bubbles: true, cancelable: true}));",
+                limit)
+        page.wait_for(lambda d: page.find("#messages .message.failed .failed-status").text.startswith("That file is too large."),
+                      "the upload refused before it started")
+        uploads = page.js("return performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/v1/attachments?')).length")
+        self.assertEqual(uploads, 1, "only notes.txt was uploaded")
+
     def test_gh15_sign_out_asks_first_when_drafts_or_unsent_messages_would_be_lost(self):
         ann, bob, room_id, page = self.direct_chat()
         page.find("#composer-input").send_keys("half a thought")
