@@ -89,6 +89,49 @@ struct OperationsTests {
     }
 }
 
+@Suite("Backups while the server runs (docs/OPERATIONS.md)")
+struct BackupTests {
+    @Test("chat-server backup copies a consistent database under load; a server restored from it serves the same history")
+    func backupUnderLoad() async throws {
+        let directory = TestServer.makeTemporaryDirectory()
+        let restored = TestServer.makeTemporaryDirectory()
+        defer {
+            try? FileManager.default.removeItem(atPath: directory)
+            try? FileManager.default.removeItem(atPath: restored)
+        }
+        let server = try await ServerProcess.start(dataDirectory: directory, arguments: ["--announce-joins", "false"])
+        let writer = try await LineClient.connect(host: "127.0.0.1", port: server.tcpPort)
+        try await writer.write("iam:writer\n")
+        try await writer.waitForLine("writer has joined")
+        try await writer.write("msg:m0\n")
+        try await writer.waitForLine("writer:m0")
+        let sending = Task {
+            for index in 1..<3000 { try? await writer.write("msg:m\(index)\n") }
+        }
+        let file = restored + "/chat.sqlite"
+        let executable = try #require(ServerProcess.executableURL)
+        let backup = try await runToEnd(executable, arguments: ["backup", "--data-dir", directory, "--to", file])
+        #expect(backup.status == 0, "\(backup.output)")
+        #expect(backup.output.contains("backed up"))
+        // Refused, not overwritten, the second time.
+        #expect(try await runToEnd(executable, arguments: ["backup", "--data-dir", directory, "--to", file]).status != 0)
+        _ = await sending.value
+        await server.terminate()
+        #expect((try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int ?? 0) & 0o777 == 0o600)
+
+        // The copy is one snapshot: a prefix of what was sent, in order, with no gap.
+        let copy = try await TestServer.start(dataDirectory: restored) { $0.historyOnJoin = 5000; $0.announceJoins = false }
+        let reader = try await copy.chatClient()
+        var history: [String] = []
+        while let frame = await reader.frames.next(timeout: .seconds(2)) {
+            if let message = try? JSONDecoder().decode(TutorialMessage.self, from: Data(frame.payload)) { history.append(message.message) }
+        }
+        #expect(!history.isEmpty)
+        #expect(history == (0..<history.count).map { "m\($0)" })
+        await copy.stop()
+    }
+}
+
 /// The body of `/readyz`.
 private struct ReadinessReport: Decodable {
     let status: String

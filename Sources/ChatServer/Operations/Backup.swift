@@ -1,0 +1,58 @@
+import ChatPersistence
+import Foundation
+import Logging
+import NIOPosix
+import SQLKit
+import SQLiteKit
+import SQLiteNIO
+
+/// `chat-server backup --to FILE [--data-dir DIR]`: a consistent copy of the database, taken while the server
+/// runs. SQLite's `VACUUM INTO` reads one snapshot (WAL lets the server go on committing meanwhile) and writes it
+/// compacted into a new file, readable by this user only. Attachments are files: copy `attachments/` beside it
+/// (docs/OPERATIONS.md).
+public enum Backup {
+    /// Why a backup could not be made; the message names the setting.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Parses `--to FILE` and `--data-dir DIR` (or `CHAT_DATA_DIR`), copies, and returns a one-line report.
+    public static func run(arguments: [String], environment: [String: String]) async throws -> String {
+        var destination: String?
+        var dataDirectory = environment["CHAT_DATA_DIR"] ?? ServerConfiguration().dataDirectory
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--to": destination = remaining.popFirst()
+            case "--data-dir": dataDirectory = remaining.popFirst() ?? dataDirectory
+            default: throw Failure(description: "backup: unexpected argument '\(argument)' (usage: chat-server backup --to FILE [--data-dir DIR])")
+            }
+        }
+        guard let destination, !destination.isEmpty else { throw Failure(description: "backup: --to FILE is required") }
+        guard !FileManager.default.fileExists(atPath: destination) else {
+            throw Failure(description: "backup: --to \(destination) already exists; choose a new file")
+        }
+        var configuration = ServerConfiguration()
+        configuration.dataDirectory = dataDirectory
+        guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
+            throw Failure(description: "backup: --data-dir \(dataDirectory) holds no chat.sqlite")
+        }
+        let connection = try await SQLiteConnection.open(
+            storage: .file(path: configuration.databasePath), threadPool: .singleton, logger: Logger(label: "backup"),
+            on: MultiThreadedEventLoopGroup.singleton.any()
+        ).get()
+        do {
+            let sql = connection.sql()
+            // The server may hold the write lock for a moment: wait for it rather than fail.
+            try await sql.raw("PRAGMA busy_timeout=10000").run()
+            try await sql.raw("VACUUM INTO \(bind: destination)").run()
+            try await connection.close().get()
+        } catch {
+            try? await connection.close().get()
+            throw Failure(description: "backup: could not copy \(configuration.databasePath) to \(destination): \(error)")
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: destination)
+        let size = (try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int) ?? 0
+        return "backed up \(configuration.databasePath) to \(destination) (\(size) bytes); copy \(configuration.attachmentsDirectory) too"
+    }
+}
