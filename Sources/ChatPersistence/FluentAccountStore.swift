@@ -29,6 +29,15 @@ public struct FluentAccountStore: AccountStore {
         try await UserRecord.find(id, on: self.database)?.account()
     }
 
+    public func accounts(ids: [UUID], limit: Int) async throws -> [Account] {
+        try await UserRecord.query(on: self.database)
+            .filter(\.$id ~~ ids)
+            .sort(\.$usernameKey)
+            .limit(limit)
+            .all()
+            .map { try $0.account() }
+    }
+
     public func update(_ account: Account) async throws {
         try await UserRecord.query(on: self.database)
             .filter(\.$id == account.id)

@@ -77,6 +77,29 @@ struct IdentityTests {
         }
     }
 
+    @Test("changing the password signs out every device: old tokens refused, their sockets closed, a new session returned")
+    func passwordChange() async throws {
+        try await withTestServer { server in
+            let ann = try await server.register("ann", password: "old password")
+            let other = try await server.api.send(.POST, "/login", json: LoginRequest(username: "ann", password: "old password")).decode(AuthSession.self)
+            let otherSocket = try await server.modernClient(other)
+            let wrong = try await server.api.send(.POST, "/me/password", json: PasswordChange(password: "not it", newPassword: "new password"), token: ann.token)
+            #expect(wrong.status == 401)
+            let tooLong = try await server.api.send(
+                .POST, "/me/password", json: PasswordChange(password: "old password", newPassword: String(repeating: "x", count: 73)), token: ann.token)
+            #expect(try tooLong.decode(APIErrorBody.self).code == "invalid_password")
+            let changed = try await server.api.send(.POST, "/me/password", json: PasswordChange(password: "old password", newPassword: "new password"), token: ann.token)
+            #expect(changed.status == 200)
+            let session = try changed.decode(AuthSession.self)
+            #expect(try await otherSocket.nextCloseCode(timeout: .seconds(10)) == 4001)
+            #expect(try await server.api.send(.GET, "/me", token: ann.token).status == 401)
+            #expect(try await server.api.send(.GET, "/me", token: other.token).status == 401)
+            #expect(try await server.api.send(.GET, "/me", token: session.token).status == 200)
+            #expect(try await server.api.send(.POST, "/login", json: LoginRequest(username: "ann", password: "old password")).status == 401)
+            #expect(try await server.api.send(.POST, "/login", json: LoginRequest(username: "ann", password: "new password")).status == 200)
+        }
+    }
+
     @Test("a password over 72 bytes is refused: bcrypt would ignore its end")
     func passwordByteLimit() async throws {
         try await withTestServer { server in

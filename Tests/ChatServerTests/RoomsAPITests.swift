@@ -112,4 +112,22 @@ struct RoomsAPITests {
             #expect(try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "ann"), token: ann.token).status == 400)
         }
     }
+
+    @Test("members of a room: profiles by username, for members only, with a limit")
+    func members() async throws {
+        try await withTestServer { server in
+            let ann = try await server.register("ann")
+            _ = try await server.register("bob")
+            let carol = try await server.register("carol")
+            let group = try await server.api.send(
+                .POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "Trip", members: ["bob"]), token: ann.token
+            ).decode(RoomSummary.self)
+            let members = try await server.api.send(.GET, "/rooms/\(group.id)/members", token: ann.token).decode([UserProfile].self)
+            #expect(members.map(\.username) == ["ann", "bob"])
+            #expect(try await server.api.send(.GET, "/rooms/\(group.id)/members", token: carol.token).status == 403)
+            let one = try await server.api.send(.GET, "/rooms/\(group.id)/members?limit=1", token: ann.token).decode([UserProfile].self)
+            #expect(one.map(\.username) == ["ann"])
+            #expect(try await server.api.send(.GET, "/rooms/\(group.id)/members?limit=0", token: ann.token).status == 400)
+        }
+    }
 }

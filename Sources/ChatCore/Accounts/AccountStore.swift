@@ -24,6 +24,8 @@ public protocol AccountStore: Sendable {
     func create(_ account: Account) async throws -> Bool
     func account(username: String) async throws -> Account?
     func account(id: UUID) async throws -> Account?
+    /// The accounts with these ids, by username, at most `limit`.
+    func accounts(ids: [UUID], limit: Int) async throws -> [Account]
     /// Saves a changed display name or colour.
     func update(_ account: Account) async throws
     /// Replaces an account's password digest and revokes every token it holds, in one transaction: whoever knew

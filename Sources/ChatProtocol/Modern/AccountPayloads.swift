@@ -81,3 +81,14 @@ public struct APIErrorBody: Codable, Sendable, Equatable {
         self.message = message
     }
 }
+
+/// `POST /api/v1/me/password`: the current password and the new one.
+public struct PasswordChange: Codable, Sendable, Equatable {
+    public var password: String
+    public var newPassword: String
+
+    public init(password: String, newPassword: String) {
+        self.password = password
+        self.newPassword = newPassword
+    }
+}

@@ -24,6 +24,7 @@ struct AccountController: Sendable {
         authenticated.post("logout", use: self.logout)
         authenticated.get("me", use: self.me)
         authenticated.patch("me", use: self.updateMe)
+        authenticated.post("me", "password", use: self.changePassword)
         authenticated.get("users", use: self.searchUsers)
         authenticated.get("users", ":id", use: self.user)
     }
@@ -123,6 +124,28 @@ struct AccountController: Sendable {
         }
         try await self.accounts.update(account)
         return .json(account.profile)
+    }
+
+    /// `POST /me/password` `{password, newPassword}` → 200 a new session. Every token of the account is revoked and
+    /// every socket opened with one is closed (4001): whoever knew the old password is signed out everywhere. A
+    /// wrong current password is 401 and counts against the login limits, so this is no way around them.
+    @Sendable func changePassword(_ request: Request) async throws -> Response {
+        let account = try request.authenticated.account
+        let body = try request.content.decode(PasswordChange.self)
+        guard AccountRules.isValidPassword(body.newPassword) else {
+            throw APIError.badRequest("invalid_password", "A password is 8 to 128 characters and at most 72 bytes in UTF-8.")
+        }
+        if let wait = self.loginThrottle.attempt(username: account.username, address: request.clientAddress) {
+            throw APIError.rateLimited("Too many password attempts; try again in", wait)
+        }
+        let matches = try await self.hashed { try await self.hasher.verify(body.password, against: account.passwordHash) }
+        guard matches else {
+            throw APIError(status: .unauthorized, code: "invalid_credentials", message: "The current password is wrong.")
+        }
+        let hash = try await self.hashed { try await self.hasher.hash(body.newPassword) }
+        try await self.accounts.resetPassword(of: account.id, toHash: hash)
+        self.sessions.closeAll(account: account.id)
+        return try await self.session(for: account, status: .ok)
     }
 
     /// `GET /users?query=` → up to 200 people whose username or display name contains the query (everyone when

@@ -29,6 +29,7 @@ struct RoomsController: Sendable {
         rooms.post(":room", "invite", use: self.invite)
         rooms.get(":room", "messages", use: self.history)
         rooms.get(":room", "reads", use: self.reads)
+        rooms.get(":room", "members", use: self.members)
         authenticated.post("dms", use: self.directRoom)
     }
 
@@ -110,6 +111,16 @@ struct RoomsController: Sendable {
         try await self.directory.add(invitee.id, to: room.id)
         await self.announceJoined([invitee.id], to: room.id)
         return .noContent
+    }
+
+    /// `GET /rooms/{id}/members?limit=N` → the members' profiles by username, at most `limit` (1–1000, default 200).
+    @Sendable func members(_ request: Request) async throws -> Response {
+        let me = try request.authenticated.account
+        let room = try await self.visibleRoom(request, for: me)
+        let limit: Int = try request.integerQuery("limit", code: "invalid_limit") ?? 200
+        guard (1...1000).contains(limit) else { throw APIError.badRequest("invalid_limit", "limit is 1 to 1000.") }
+        let ids = try await self.directory.members(of: room.id)
+        return .json(try await self.accounts.accounts(ids: ids, limit: limit).map(\.profile))
     }
 
     /// `POST /dms` `{username}` → our direct room, created on first use.

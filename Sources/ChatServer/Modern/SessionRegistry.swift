@@ -20,6 +20,13 @@ final class SessionRegistry: Sendable {
         self.workers.withLockedValue { $0[account]?.count ?? 0 }
     }
 
+    /// Closes every connection of an account whose tokens were all revoked (a password change).
+    func closeAll(account: UUID) {
+        for worker in self.workers(of: account) {
+            worker.connection.closeForRevokedToken()
+        }
+    }
+
     /// Closes every connection opened with a token that was just revoked (PROTOCOL.md §6.3).
     func closeAll(tokenHash: String) {
         let revoked = self.workers.withLockedValue { workers in
