@@ -17,6 +17,7 @@ export class Api {
   constructor({ getToken, onUnauthorized }) {
     this.getToken = getToken;
     this.onUnauthorized = onUnauthorized;
+    this.tokenChanges = 0; // password changes under way: they revoke the token, so its 401s do not mean signed out
   }
 
   async request(method, path, { body, rawBody, contentType, auth = true } = {}) {
@@ -45,7 +46,10 @@ export class Api {
       throw new ApiError(response.status, response.status >= 502 ? 'unreachable' : 'internal', data?.reason);
     }
     const error = new ApiError(response.status, data.code, data.message, Number(response.headers.get('Retry-After')) || null);
-    if (response.status === 401 && data.code === 'unauthorized' && auth) this.onUnauthorized?.();
+    // A token replaced meanwhile (a password change gives a new one) was not signed out: only the current one can be.
+    if (response.status === 401 && data.code === 'unauthorized' && auth && this.tokenChanges === 0 && this.getToken() === token) {
+      this.onUnauthorized?.();
+    }
     throw error;
   }
 
@@ -61,6 +65,15 @@ export class Api {
   logout() { return this.request('POST', '/logout'); }
   me() { return this.request('GET', '/me'); }
   updateMe(changes) { return this.request('PATCH', '/me', { body: changes }); }
+  /** Resolves with a new session ({token, expiresAt, user}); the server revokes every other token of the account. */
+  async changePassword(password, newPassword) {
+    this.tokenChanges += 1;
+    try {
+      return await this.request('POST', '/me/password', { body: { password, newPassword } });
+    } finally {
+      this.tokenChanges -= 1;
+    }
+  }
   user(id) { return this.request('GET', `/users/${encodeURIComponent(id)}`); }
   users(query = '') {
     return this.request('GET', query ? `/users?query=${encodeURIComponent(query)}` : '/users');
@@ -73,6 +86,9 @@ export class Api {
   joinRoom(id) { return this.request('POST', `/rooms/${encodeURIComponent(id)}/join`); }
   leaveRoom(id) { return this.request('POST', `/rooms/${encodeURIComponent(id)}/leave`); }
   invite(id, username) { return this.request('POST', `/rooms/${encodeURIComponent(id)}/invite`, { body: { username } }); }
+  members(id, limit = 200) {
+    return this.request('GET', `/rooms/${encodeURIComponent(id)}/members?limit=${limit}`);
+  }
   openDirect(username) { return this.request('POST', '/dms', { body: { username } }); }
   history(roomID, { before, limit = 50 } = {}) {
     const query = new URLSearchParams({ limit: String(limit) });

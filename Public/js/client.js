@@ -18,10 +18,11 @@ const JOINED_FRAME_GRACE_MS = 1_500;
 const ROOM_LIST_SAVE_DELAY_MS = 500;
 
 export class ChatClient {
-  constructor({ session, api, onSignedOut }) {
+  constructor({ session, api, onSignedOut, onSessionChanged }) {
     this.session = session;
     this.api = api;
     this.onSignedOut = onSignedOut;
+    this.onSessionChanged = onSessionChanged;
     this.store = new Store(session.user);
     this.activeRoomID = null;
     this.lastTypingSent = new Map(); // room id → time
@@ -63,7 +64,7 @@ export class ChatClient {
       onStatus: (status) => this.connectionChanged(status),
       onRetryScheduled: (at) => this.store.setNextRetry(at),
       // A revoked or expired token cannot open the socket; asking over REST tells that apart from an outage.
-      onConnectFailed: () => this.api.me().catch(() => {}),
+      onConnectFailed: () => { if (!this.changingPassword) this.api.me().catch(() => {}); },
     });
   }
 
@@ -486,6 +487,32 @@ export class ChatClient {
 
   async updateProfile(changes) {
     this.updateMe(await this.api.updateMe(changes));
+  }
+
+  /** The room's members' profiles, by username (§7; members only). */
+  async members(roomID) {
+    const members = await this.api.members(roomID);
+    this.store.addProfiles(members);
+    return members;
+  }
+
+  /**
+   * Changes my password. The server revokes every token of the account and closes their sockets (4001), this
+   * device's too, and answers with a new session: it is kept where the session lives and the socket reconnects
+   * with it, so this device stays signed in.
+   */
+  async changePassword(password, newPassword) {
+    this.changingPassword = true;
+    try {
+      const session = await this.api.changePassword(password, newPassword);
+      this.session = { ...session };
+      saveSession(this.session);
+      this.onSessionChanged?.(this.session);
+      if (session.user) this.store.setMe(session.user);
+      this.socket.reconnectWithNewToken();
+    } finally {
+      this.changingPassword = false;
+    }
   }
 
   /** Whether signing out now would lose something: a message not sent yet, or a draft. */

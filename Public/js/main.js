@@ -30,7 +30,7 @@ function showSignIn() {
 }
 
 function showApp({ focusList = false } = {}) {
-  client = new ChatClient({ session, api, onSignedOut: signedOut });
+  client = new ChatClient({ session, api, onSignedOut: signedOut, onSessionChanged: (newSession) => { session = newSession; } });
   shell = new Shell(root, client, { focusList });
   client.start();
 }

@@ -59,6 +59,15 @@ export class ChatSocket {
     this.connect();
   }
 
+  /** Drops the connection (if any) and opens a new one at once, e.g. with a new token. */
+  reconnectWithNewToken() {
+    if (this.stopped) return;
+    clearTimeout(this.retryTimer);
+    this.dropConnection();
+    this.failedAttempts = 0;
+    this.connect();
+  }
+
   connect() {
     this.retryTimer = null;
     this.setStatus(Status.CONNECTING);

@@ -181,4 +181,12 @@ export const ZH_HANT = {
   theme_dark: '深色',
   unreadMessages: '以下為未讀訊息',
   waitingForConnection: '等待連線…',
+  memberList: '成員',
+  membersUnavailable: '無法載入成員。',
+  changePassword: '變更密碼',
+  currentPassword: '目前的密碼',
+  newPassword: '新密碼',
+  confirmNewPassword: '確認新密碼',
+  passwordsDiffer: '兩次輸入的新密碼不一致。',
+  passwordChanged: '密碼已變更，其他裝置已登出。',
 };

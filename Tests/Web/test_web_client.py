@@ -1636,6 +1636,71 @@ class GroupTests(WebClientTestCase):
         self.open_chat(page, room_id)
         page.wait_for(lambda d: page.find("#chat-subtitle").text == "Channel · 3 members", "the member count")
 
+    def test_gh15_the_chat_info_lists_a_groups_members_with_avatar_and_presence(self):
+        ann, bob = self.user("ann", "Ann Lee"), self.user("bob", "Bob Stone")
+        room_id = api(self.base(), "POST", "/rooms", {"kind": "group", "name": unique_name("Pair "),
+                                                       "members": [bob["user"]["username"]]}, token=ann["token"])["id"]
+        self.socket(bob)  # Bob is online
+        page = self.signed_in(ann)
+        self.open_chat(page, room_id)
+        page.find("#room-info-button").click()
+        members_js = ("return Array.from(document.querySelectorAll('#room-info-members .member-row'), (row) => ({"
+                      "username: row.dataset.username, name: row.querySelector('.member-name').textContent,"
+                      "initials: row.querySelector('.avatar').textContent,"
+                      "online: row.querySelector('.presence-dot').classList.contains('online')}));")
+        ann_row = {"username": ann["user"]["username"], "name": "Ann Lee (You)", "initials": ann["user"]["initials"], "online": True}
+        bob_row = {"username": bob["user"]["username"], "name": "Bob Stone", "initials": bob["user"]["initials"], "online": True}
+        expected = sorted([ann_row, bob_row], key=lambda row: row["username"])
+        try:
+            page.wait_for(lambda d: page.js(members_js) == expected, "both members, by username, with initials and Bob online")
+        except AssertionError:
+            self.fail(f"the chat info shows {page.js(members_js)}, not {expected}")
+        self.assert_no_alerts(page)
+
+
+class PasswordTests(WebClientTestCase):
+    """Issue 15, Me: changing the password keeps this browser signed in with the new session."""
+
+    def test_gh15_changing_the_password_keeps_this_browser_signed_in_and_the_old_one_stops_working(self):
+        ann, bob = self.user("ann"), self.user("bob")
+        room_id = self.direct_room(ann, bob)
+        page = self.signed_in(ann)
+        page.go("#/me")
+        page.wait_for(lambda d: page.find_all("#password-form"), "the password form")
+        new_password = "a much better one 42"
+        page.find("#current-password").send_keys("wrong password!")
+        page.find("#new-password").send_keys(new_password)
+        page.find("#confirm-password").send_keys(new_password)
+        page.find("#change-password").click()
+        page.wait_for(lambda d: page.find("#password-status").text == "Wrong username or password.", "the server's error")
+
+        page.find("#current-password").clear()
+        page.find("#current-password").send_keys(PASSWORD)
+        page.find("#change-password").click()
+        page.wait_for(lambda d: page.find("#password-status").text.startswith("Password changed"), "the confirmation")
+        self.assertEqual(page.find("#current-password").get_attribute("value"), "")
+        token = page.js("return JSON.parse(localStorage.getItem('swiftchat.session')).token")
+        self.assertNotEqual(token, ann["token"])
+        with self.assertRaises(ApiError) as revoked:
+            api(self.base(), "GET", "/me", token=ann["token"])
+        self.assertEqual(revoked.exception.status, 401)
+
+        # Still signed in here: the socket reconnects with the new token and sends.
+        time.sleep(1.5)
+        self.assertFalse(page.find_all("#auth-form"), "signed out after the password change")
+        self.open_chat(page, room_id)
+        self.type_and_send(page, "after the change")
+        self.wait_for_texts(page, ["after the change"], "the message sent with the new session")
+        self.assertEqual(self.history_texts(bob, room_id), ["after the change"])
+
+        with self.assertRaises(ApiError) as old:
+            api(self.base(), "POST", "/login", {"username": ann["user"]["username"], "password": PASSWORD})
+        self.assertEqual(old.exception.status, 401)
+        self.assertTrue(api(self.base(), "POST", "/login", {"username": ann["user"]["username"], "password": new_password})["token"])
+        page.js("location.reload()")
+        page.wait_for(lambda d: page.find_all(f'.chat-view[data-room-id="{room_id}"] #composer-input'), "still signed in after a reload")
+        self.assert_no_alerts(page)
+
 
 NOTIFICATION_RECORDER_JS = """
 window.__notifications = [];

@@ -1,5 +1,6 @@
-// The Me tab: my profile (display name, avatar colour), language, theme, notifications (desktop, sound),
-// connection status and server version, sign out (asking first when unsent messages or drafts would be lost).
+// The Me tab: my profile (display name, avatar colour), changing my password (this device stays signed in with the
+// new session), language, theme, notifications (desktop, sound), connection status and server version, sign out
+// (asking first when unsent messages or drafts would be lost).
 import { el, replaceChildren } from '../dom.js';
 import { currentLanguage, errorText, LANGUAGES, setLanguage, t } from '../strings.js';
 import { avatarElement, profileAvatar } from '../avatar.js';
@@ -34,6 +35,15 @@ export class MeView {
       el('span', { text: label }),
       el('input', { type: 'checkbox', id, checked, on: { change: (event) => onChange(event.target) } }));
     const notifier = this.client.notifier;
+    const passwordInput = (id, label, autocomplete) => el('input', {
+      type: 'password', id, className: 'text-input', autocomplete, required: true, maxlength: '128',
+      'aria-label': label, placeholder: label,
+    });
+    this.currentPasswordInput = passwordInput('current-password', t('currentPassword'), 'current-password');
+    this.newPasswordInput = passwordInput('new-password', t('newPassword'), 'new-password');
+    this.confirmPasswordInput = passwordInput('confirm-password', t('confirmNewPassword'), 'new-password');
+    this.passwordStatus = el('p', { className: 'form-status', id: 'password-status', role: 'status' });
+    this.passwordButton = el('button', { type: 'submit', className: 'button primary', id: 'change-password', text: t('changePassword') });
 
     this.element = el('div', { className: 'me-view' },
       this.header,
@@ -45,6 +55,13 @@ export class MeView {
         el('h3', { className: 'section-title', text: t('avatarColor') }),
         this.colorChoices,
         this.profileStatus),
+      el('form', { className: 'settings-group password-form', id: 'password-form', on: { submit: (event) => this.changePassword(event) } },
+        el('h2', { className: 'section-title', text: t('changePassword') }),
+        this.currentPasswordInput,
+        this.newPasswordInput,
+        this.confirmPasswordInput,
+        this.passwordButton,
+        this.passwordStatus),
       el('div', { className: 'settings-group' },
         select('language', t('language'), LANGUAGES, currentLanguage(), (code) => this.changeLanguage(code)),
         select('theme', t('theme'), THEMES.map((code) => ({ code, name: t(`theme_${code}`) })), currentTheme(), (code) => applyTheme(code)),
@@ -122,6 +139,30 @@ export class MeView {
       this.profileStatus.textContent = t('saved');
     } catch (error) {
       this.profileStatus.textContent = errorText(error.code);
+    }
+  }
+
+  async changePassword(event) {
+    event.preventDefault();
+    const current = this.currentPasswordInput.value;
+    const next = this.newPasswordInput.value;
+    this.passwordStatus.textContent = '';
+    if (next !== this.confirmPasswordInput.value) {
+      this.passwordStatus.textContent = t('passwordsDiffer');
+      this.confirmPasswordInput.focus();
+      return;
+    }
+    this.passwordButton.disabled = true;
+    try {
+      await this.client.changePassword(current, next);
+      for (const input of [this.currentPasswordInput, this.newPasswordInput, this.confirmPasswordInput]) input.value = '';
+      this.passwordStatus.textContent = t('passwordChanged');
+    } catch (error) {
+      this.passwordStatus.textContent = error.code === 'rate_limited' && error.retryAfter
+        ? t('error_rate_limited_seconds', { seconds: error.retryAfter })
+        : errorText(error.code);
+    } finally {
+      this.passwordButton.disabled = false;
     }
   }
 

@@ -1,7 +1,9 @@
 // A chat's details, in a modal dialog from its header: kind and member count, mute (kept in this browser), and for
-// channels and groups inviting someone by username and leaving. (The server has no endpoint to list members or to
-// rename a room yet, so neither is offered.)
+// channels and groups their members (loaded when the dialog opens, with presence), inviting someone by username and
+// leaving. (The server has no endpoint to rename a room yet, so that is not offered.)
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
+import { avatarElement, profileAvatar } from '../avatar.js';
+import { presenceText } from '../presenceText.js';
 import { errorText, t } from '../strings.js';
 import { navigate } from '../router.js';
 
@@ -22,7 +24,12 @@ export class RoomInfo {
       },
     }, this.body);
     // Only the details follow changes while the dialog is open: rebuilding it would lose what is being typed.
-    this.unsubscribe = this.store.on('rooms', () => { if (this.element.open) this.refresh(); });
+    this.unsubscribers = [
+      this.store.on('rooms', () => { if (this.element.open) this.refresh(); }),
+      this.store.on('presence', () => { if (this.element.open) this.renderMembers(); }),
+      this.store.on('connection', () => { if (this.element.open) this.renderMembers(); }),
+    ];
+    this.memberProfiles = null;
   }
 
   open(opener) {
@@ -50,6 +57,8 @@ export class RoomInfo {
       type: 'text', id: 'invite-username', className: 'text-input', autocomplete: 'off', autocapitalize: 'none',
       spellcheck: 'false', required: true, 'aria-label': t('inviteUsername'), placeholder: t('inviteUsername'),
     });
+    this.memberList = el('ul', { className: 'member-list', id: 'room-info-members', 'aria-labelledby': 'room-info-members-title' });
+    this.memberProfiles = null;
     const muted = this.client.notifier.isMuted(room.id);
     replaceChildren(this.body,
       el('header', { className: 'dialog-header' },
@@ -62,12 +71,45 @@ export class RoomInfo {
           type: 'checkbox', id: 'mute-chat', checked: muted,
           on: { change: (event) => this.client.notifier.setMuted(room.id, event.target.checked) },
         })),
+      shared && el('h3', { className: 'section-title', id: 'room-info-members-title', text: t('memberList') }),
+      shared && this.memberList,
       shared && el('form', { className: 'invite-form', id: 'invite-form', on: { submit: (event) => this.invite(event) } },
         el('h3', { className: 'section-title', text: t('invite') }),
         el('div', { className: 'inline-form-row' }, this.inviteInput, el('button', { type: 'submit', className: 'button primary', text: t('invite') }))),
       shared && this.status,
       shared && el('button', { type: 'button', className: 'button danger wide', id: 'leave-room', text: t('leave'), on: { click: () => this.leave() } }));
     this.refresh();
+    if (shared) this.loadMembers();
+  }
+
+  /** Asks the server for the members (each time the dialog opens: people join and leave). */
+  async loadMembers() {
+    const list = this.memberList;
+    try {
+      const members = await this.client.members(this.roomID);
+      if (list !== this.memberList) return; // rendered again meanwhile
+      this.memberProfiles = members;
+      this.renderMembers();
+    } catch (error) {
+      if (list !== this.memberList) return;
+      replaceChildren(list, el('li', { className: 'member-list-status', text: error.code === 'unreachable' ? errorText(error.code) : t('membersUnavailable') }));
+    }
+  }
+
+  renderMembers() {
+    if (!this.memberList || !this.memberProfiles) return;
+    replaceChildren(this.memberList, this.memberProfiles.map((profile) => {
+      const presence = this.store.presenceOf(profile.id);
+      const online = presence?.online === true;
+      const name = profile.displayName || profile.username;
+      return el('li', { className: 'member-row', dataset: { username: profile.username } },
+        el('span', { className: 'avatar-wrap' },
+          avatarElement(profileAvatar(profile)),
+          el('span', { className: `presence-dot${online ? ' online' : ''}${presence ? '' : ' unknown'}`, 'aria-hidden': 'true' })),
+        el('span', { className: 'member-main' },
+          el('span', { className: 'member-name', text: profile.id === this.store.me.id ? `${name} (${t('you')})` : name }),
+          el('span', { className: 'member-detail', text: `@${profile.username} · ${presenceText(presence)}` })));
+    }));
   }
 
   /** The name, kind and member count as they are now; closes when the room is gone (left on another device). */
@@ -110,7 +152,7 @@ export class RoomInfo {
   }
 
   destroy() {
-    this.unsubscribe();
+    this.unsubscribers.forEach((unsubscribe) => unsubscribe());
     this.close();
   }
 }
