@@ -150,7 +150,6 @@ extension ServerConfiguration.Setting {
         _ flag: String, _ variable: String, _ keyPath: WritableKeyPath<ServerConfiguration, String>, _ meaning: String,
         accepted: String, default: String? = nil
     ) -> Self {
-        nonisolated(unsafe) let keyPath = keyPath
         return Self(
             flag: flag, variable: variable, meaning: meaning, accepted: accepted,
             defaultText: { `default` ?? "`\($0[keyPath: keyPath])`" }
@@ -165,7 +164,6 @@ extension ServerConfiguration.Setting {
         _ flag: String, _ variable: String, _ keyPath: WritableKeyPath<ServerConfiguration, Int>, _ range: ClosedRange<Int>,
         _ meaning: String
     ) -> Self {
-        nonisolated(unsafe) let keyPath = keyPath
         return Self(
             flag: flag, variable: variable, meaning: meaning, accepted: "\(range.lowerBound)–\(range.upperBound)",
             defaultText: { "`\($0[keyPath: keyPath])`" }
@@ -181,7 +179,6 @@ extension ServerConfiguration.Setting {
     fileprivate static func boolean(
         _ flag: String, _ variable: String, _ keyPath: WritableKeyPath<ServerConfiguration, Bool>, _ meaning: String
     ) -> Self {
-        nonisolated(unsafe) let keyPath = keyPath
         return Self(
             flag: flag, variable: variable, meaning: meaning, accepted: "`true`/`yes`/`1`/`on`, `false`/`no`/`0`/`off`",
             defaultText: { "`\($0[keyPath: keyPath])`" }
@@ -199,7 +196,6 @@ extension ServerConfiguration.Setting {
         _ flag: String, _ variable: String, _ keyPath: WritableKeyPath<ServerConfiguration, String>, _ choices: [String],
         _ meaning: String
     ) -> Self {
-        nonisolated(unsafe) let keyPath = keyPath
         return Self(
             flag: flag, variable: variable, meaning: meaning, accepted: choices.map { "`\($0)`" }.joined(separator: ", "),
             defaultText: { "`\($0[keyPath: keyPath])`" }

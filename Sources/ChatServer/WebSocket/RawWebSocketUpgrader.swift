@@ -36,7 +36,7 @@ struct RawWebSocketUpgrader: Upgrader {
                 channel.eventLoop.makeCompletedFuture {
                     // The HTTP server's idle timeout is for requests; a WebSocket keeps itself alive with pings.
                     if let idle = try? channel.pipeline.syncOperations.handler(type: IdleStateHandler.self) {
-                        channel.pipeline.removeHandler(idle, promise: nil)
+                        channel.pipeline.syncOperations.removeHandler(idle, promise: nil)
                     }
                     try channel.syncOptions?.setOption(
                         .writeBufferWaterMark,
