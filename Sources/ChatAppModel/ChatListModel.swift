@@ -40,6 +40,15 @@ public struct ChatRow: Sendable, Equatable, Identifiable {
         self.initials = summary.peer?.initials ?? String(summary.name.prefix(1)).uppercased()
     }
 
+    /// Takes the name of a `rename` event newer than what the row stands for; a replayed older one, which the
+    /// summary's name already includes, changes nothing.
+    mutating func rename(_ event: MessagePayload) {
+        guard event.seq > self.latestSeq else { return }
+        self.latestSeq = event.seq
+        self.name = event.text
+        self.initials = String(event.text.prefix(1)).uppercased()
+    }
+
     static func preview(_ message: MessagePayload) -> String {
         if message.deleted == true { return "Message deleted" }
         if message.text.isEmpty, let attachment = message.attachments?.first { return "📎 \(attachment.name)" }
@@ -81,6 +90,7 @@ public final class ChatListModel {
         case .message(let message, _):
             guard message.kind == "message" else {
                 if message.kind == "delete" || message.kind == "edit" { self.update(message.room) { $0.latestSeq = max($0.latestSeq, message.seq) } }
+                if message.kind == "rename" { self.update(message.room) { $0.rename(message) } }
                 return
             }
             self.update(message.room) { row in

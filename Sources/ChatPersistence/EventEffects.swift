@@ -49,6 +49,10 @@ enum EventEffects {
                 SQLQueryString(
                     "DELETE FROM reactions WHERE room = \(bind: room) AND target_seq = \(bind: target) AND user_id = \(bind: event.sender.id) AND emoji = \(bind: emoji)")
             ]
+        case .rename:
+            // The room's name changes in the transaction that stores the event: summaries never disagree with
+            // the sequence.
+            return [SQLQueryString("UPDATE rooms SET name = \(bind: event.text) WHERE id = \(bind: room)")]
         }
     }
 }

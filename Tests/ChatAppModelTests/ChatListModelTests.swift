@@ -56,4 +56,19 @@ struct ChatListModelTests {
         #expect(list.rows.first?.unread == 4)
         #expect(list.rows.first?.preview == "new")
     }
+
+    @Test("a rename newer than the summary renames the row; a replayed older one does not bring the old name back")
+    func rename() {
+        let list = ChatListModel(me: self.me.id)
+        list.load([self.summary("g", name: "Kyoto", last: message(5, from: self.bob, in: "g"))])
+        var older = message(3, from: self.bob, in: "g", text: "Trip")
+        older.kind = "rename"
+        list.apply(.message(older, clientMsgID: nil))
+        #expect(list.rows.first?.name == "Kyoto")
+        var newer = message(6, from: self.bob, in: "g", text: "osaka")
+        newer.kind = "rename"
+        list.apply(.message(newer, clientMsgID: nil))
+        #expect(list.rows.first?.name == "osaka" && list.rows.first?.initials == "O")
+        #expect(list.rows.first?.unread == 0 && list.rows.first?.preview == "m5")
+    }
 }

@@ -39,6 +39,9 @@ extension MessageDraft {
             event.target = seq
             event.emoji = emoji
             event.added = !reacted
+        case .rename(let name):
+            event.kind = .rename
+            event.text = name
         }
         return event
     }

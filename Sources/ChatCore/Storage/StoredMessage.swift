@@ -52,12 +52,15 @@ public enum DraftBody: Sendable, Hashable {
     case delete(target: Int64)
     /// Toggle the sender's `emoji` reaction on message `target`.
     case reaction(target: Int64, emoji: String)
+    /// Give the room (a channel or group) a new name, already checked by the caller.
+    case rename(name: String)
 
     /// The message (or reply) this draft depends on, which the room must read before it can commit the draft.
     var target: Int64? {
         switch self {
         case .message(_, let replyTo, _): replyTo
         case .edit(let target, _), .delete(let target), .reaction(let target, _): target
+        case .rename: nil
         }
     }
 }
@@ -87,6 +90,8 @@ public enum EventKind: String, Sendable, Hashable, Codable {
     case edit
     case delete
     case reaction
+    /// The room's new name, in `text`; it targets no message.
+    case rename
 }
 
 /// The quote a reply carries.
@@ -194,7 +199,7 @@ public struct StoredMessage: Hashable, Sendable {
     public mutating func apply(_ event: StoredMessage) {
         guard event.target == self.seq, self.kind == .message else { return }
         switch event.kind {
-        case .message:
+        case .message, .rename:
             break
         case .edit:
             self.text = event.text

@@ -134,6 +134,15 @@ public struct CreateRoomRequest: Codable, Sendable, Equatable {
 }
 
 /// `POST /api/v1/rooms/{id}/invite` and `POST /api/v1/dms`.
+/// The body of `PATCH /api/v1/rooms/{id}`.
+public struct RenameRoomRequest: Codable, Sendable, Equatable {
+    public var name: String
+
+    public init(name: String) {
+        self.name = name
+    }
+}
+
 public struct UsernameRequest: Codable, Sendable, Equatable {
     public var username: String
 

@@ -16,6 +16,8 @@ struct RoomsController: Sendable {
     let sessions: SessionRegistry
     /// New groups and channels per account: 10 at once, then one a minute.
     let creationLimiter = AttemptLimiter(clock: ContinuousClock(), burst: 10, refill: .seconds(60))
+    /// Renames per account: 10 at once, then one every 10 seconds (each one is an event every member receives).
+    let renameLimiter = AttemptLimiter(clock: ContinuousClock(), burst: 10, refill: .seconds(10))
 
     static let forbidden = APIError(status: .forbidden, code: "forbidden", message: "You are not a member of that room, or it does not exist.")
 
@@ -24,6 +26,7 @@ struct RoomsController: Sendable {
         rooms.get(use: self.myRooms)
         rooms.post(use: self.create)
         rooms.get("public", use: self.publicChannels)
+        rooms.patch(":room", use: self.rename)
         rooms.post(":room", "join", use: self.join)
         rooms.post(":room", "leave", use: self.leave)
         rooms.post(":room", "invite", use: self.invite)
@@ -83,8 +86,7 @@ struct RoomsController: Sendable {
         guard let room = try await self.directory.room(try Self.roomID(request)), room.kind == .channel else { throw Self.forbidden }
         try await self.directory.add(me.id, to: room.id)
         await self.announceJoined([me.id], to: room.id)
-        let lastRead = try await self.directory.memberships(of: me.id).first { $0.room.id == room.id }?.lastReadSeq ?? 0
-        return .json(try await self.summaries.summary(of: room, for: me.id, lastReadSeq: lastRead))
+        return .json(try await self.summary(of: room, for: me))
     }
 
     /// `POST /rooms/{id}/leave` → 204.
@@ -98,6 +100,37 @@ struct RoomsController: Sendable {
             await worker.unfollow(room.id)
         }
         return .noContent
+    }
+
+    /// `PATCH /rooms/{id}` `{name}` → the summary with the new name. Any member renames a group; only its creator
+    /// renames a channel, which anyone can join. The rename is an event of the room (PROTOCOL.md §9.1), so every
+    /// member's connections receive it in order, and it is replayed and paged like a message. The same name
+    /// again stores nothing.
+    @Sendable func rename(_ request: Request) async throws -> Response {
+        let me = try request.authenticated.account
+        let room = try await self.visibleRoom(request, for: me)
+        guard let name = AccountRules.normalizedDisplayName(try request.content.decode(RenameRoomRequest.self).name) else {
+            throw APIError.badRequest("invalid_name", "A room name is 1 to 64 characters without control characters.")
+        }
+        switch room.kind {
+        case .direct:
+            throw APIError.badRequest("cannot_rename", "A direct room is named after the other member.")
+        case .channel where room.createdBy != me.id:
+            throw APIError(status: .forbidden, code: "not_allowed", message: "Only the channel's creator may rename it.")
+        case .channel, .group:
+            break
+        }
+        if name != room.name {
+            if let wait = self.renameLimiter.attempt([me.id.uuidString]) {
+                throw APIError.rateLimited("You renamed rooms often lately; try again in", wait)
+            }
+            let draft = MessageDraft(sender: Sender(name: me.username, id: me.id), body: .rename(name: name))
+            let hubRoom = try await self.hub.room(room.id)
+            _ = try await withCheckedThrowingContinuation { continuation in
+                hubRoom.submit(draft) { continuation.resume(with: $0) }
+            }
+        }
+        return .json(try await self.summary(of: RoomInfo(id: room.id, kind: room.kind, name: name, createdBy: room.createdBy), for: me))
     }
 
     /// `POST /rooms/{id}/invite` `{username}` → 204; members of a channel or group add someone.
@@ -132,8 +165,7 @@ struct RoomsController: Sendable {
         }
         let room = try await self.directory.directRoom(between: me.id, and: peer.id)
         await self.announceJoined([me.id, peer.id], to: room.id)
-        let lastRead = try await self.directory.memberships(of: me.id).first { $0.room.id == room.id }?.lastReadSeq ?? 0
-        return .json(try await self.summaries.summary(of: room, for: me.id, lastReadSeq: lastRead))
+        return .json(try await self.summary(of: room, for: me))
     }
 
     /// `GET /rooms/{id}/messages?before=SEQ&limit=N` → one page of history, oldest first, with `hasMore`.
@@ -169,6 +201,12 @@ struct RoomsController: Sendable {
                 await worker.follow(room)
             }
         }
+    }
+
+    /// The room's summary as `me` sees it, from where I have read.
+    private func summary(of room: RoomInfo, for me: Account) async throws -> RoomSummary {
+        let lastRead = try await self.directory.memberships(of: me.id).first { $0.room.id == room.id }?.lastReadSeq ?? 0
+        return try await self.summaries.summary(of: room, for: me.id, lastReadSeq: lastRead)
     }
 
     /// The account called `username`, or `404 unknown_user`.
