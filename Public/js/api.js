@@ -85,6 +85,7 @@ export class Api {
   createRoom(kind, name, members = []) { return this.request('POST', '/rooms', { body: { kind, name, members } }); }
   joinRoom(id) { return this.request('POST', `/rooms/${encodeURIComponent(id)}/join`); }
   leaveRoom(id) { return this.request('POST', `/rooms/${encodeURIComponent(id)}/leave`); }
+  renameRoom(id, name) { return this.request('PATCH', `/rooms/${encodeURIComponent(id)}`, { body: { name } }); }
   invite(id, username) { return this.request('POST', `/rooms/${encodeURIComponent(id)}/invite`, { body: { username } }); }
   members(id, limit = 200) {
     return this.request('GET', `/rooms/${encodeURIComponent(id)}/members?limit=${limit}`);

@@ -225,6 +225,7 @@ export class ChatClient {
     const room = this.store.rooms.get(roomID);
     if (!room) return;
     room.messages.clear();
+    room.renames.clear();
     room.clientMsgIDs.clear();
     room.oldestLoadedSeq = null;
     room.hasMore = true;
@@ -419,6 +420,14 @@ export class ChatClient {
   async invite(roomID, username) {
     await this.api.invite(roomID, username);
     if (this.memberCounts.has(roomID)) this.refreshMemberCounts();
+  }
+
+  /**
+   * Renames a group, or a channel I created (§7). The answer is the summary under the new name; the `rename` event
+   * that every member's connections receive shows the change in the chat.
+   */
+  async renameRoom(roomID, name) {
+    this.store.upsertRoom(await this.api.renameRoom(roomID, name));
   }
 
   async leave(roomID) {

@@ -3,7 +3,8 @@
 //
 // Topics: 'rooms' (the list and its badges), `room:<id>` (that room's messages), `typing:<id>`, 'presence',
 // 'connection', 'me', 'language', 'profiles', 'live-message' (a new message from someone else arrived live:
-// `lastLiveMessage` holds it), 'settings' (mute, notifications, theme).
+// `lastLiveMessage` holds it), 'live-rename' (a room was renamed, live: `lastLiveRename` holds {room, rename}),
+// 'settings' (mute, notifications, theme).
 
 const TYPING_VISIBLE_MS = 5_000;
 // What the offline cache keeps: the newest messages of the chats with the latest activity.
@@ -20,7 +21,9 @@ function newRoom(summary) {
     latestSeq: summary.latestSeq ?? 0,
     lastReadSeq: summary.lastReadSeq ?? 0,
     unreadCount: summary.unreadCount ?? 0,
+    nameSeq: summary.latestSeq ?? 0, // the seq up to which `name` is known to be current (a summary's, or a rename's)
     messages: new Map(), // seq → message (only `message` events; edits, deletes and reactions are applied to them)
+    renames: new Map(), // seq → `rename` event loaded (shown as a line in the chat; the newest names the room)
     clientMsgIDs: new Set(), // clientMsgIDs of loaded messages, so a pending copy is never shown beside its original
     resumeSeq: summary.latestSeq ?? 0, // the last seq of the live stream handled: where a resume continues from
     newestPageLoaded: false,
@@ -42,6 +45,7 @@ export class Store {
     this.nextRetryAt = null; // when the next attempt starts (ms), while offline
     this.serverVersion = null;
     this.lastLiveMessage = null;
+    this.lastLiveRename = null;
     this.listeners = new Map();
   }
 
@@ -79,7 +83,11 @@ export class Store {
     if (!existing) {
       this.rooms.set(summary.id, newRoom(summary));
     } else {
-      existing.name = summary.name;
+      // A summary's name is the name at its latestSeq: a rename seen since (live or in a history page) is newer.
+      if ((summary.latestSeq ?? 0) >= existing.nameSeq) {
+        existing.name = summary.name;
+        existing.nameSeq = summary.latestSeq ?? 0;
+      }
       existing.kind = summary.kind;
       existing.peer = summary.peer ?? null;
       this.advancePeerRead(existing, summary.peerLastReadSeq ?? 0);
@@ -130,12 +138,17 @@ export class Store {
     }));
   }
 
-  /** {roomID: [its newest messages]} for the offline cache, taken with roomSummaries() (see client.js). */
+  /**
+   * {roomID: [its newest messages, and the renames among them]} for the offline cache, taken with roomSummaries()
+   * (see client.js).
+   */
   recentMessages() {
     const cache = {};
     for (const room of this.sortedRooms().slice(0, CACHED_ROOMS)) {
       if (room.messages.size === 0) continue;
-      cache[room.id] = this.orderedMessages(room.id).slice(-CACHED_MESSAGES_PER_ROOM).map(({ rev, ...message }) => message);
+      const messages = this.orderedMessages(room.id).slice(-CACHED_MESSAGES_PER_ROOM).map(({ rev, ...message }) => message);
+      const renames = this.orderedRenames(room.id).filter((rename) => rename.seq > messages[0].seq);
+      cache[room.id] = [...messages, ...renames].sort((a, b) => a.seq - b.seq);
     }
     return cache;
   }
@@ -146,7 +159,9 @@ export class Store {
       const room = this.rooms.get(roomID);
       if (!room || !Array.isArray(messages)) continue;
       for (const message of messages) {
-        if (Number.isInteger(message?.seq) && message.seq <= room.resumeSeq && !room.messages.has(message.seq)) this.addMessage(room, message);
+        if (!Number.isInteger(message?.seq) || message.seq > room.resumeSeq) continue;
+        if (message.kind === 'rename') room.renames.set(message.seq, message);
+        else if (!room.messages.has(message.seq)) this.addMessage(room, message);
       }
       this.emit(`room:${roomID}`);
     }
@@ -163,7 +178,8 @@ export class Store {
 
   /**
    * Applies a `message` frame from the live stream or a replay: new messages are added, edits, deletes and
-   * reactions change their target. Frames already handled (by seq) change nothing.
+   * reactions change their target, a rename names the room anew (and shows as a line in the chat). Frames already
+   * handled (by seq) change nothing. Only messages are unread, notified and the room's last message.
    */
   applyLiveEvent(event, { live = false } = {}) {
     const room = this.rooms.get(event.room);
@@ -201,6 +217,10 @@ export class Store {
       case 'reaction':
         this.changeMessage(room, event.target, (message) => toggleReaction(message, event.emoji, event.sender.id, event.added));
         break;
+      case 'rename':
+        if (live && !room.renames.has(event.seq)) this.lastLiveRename = { room, rename: event };
+        this.addRename(room, event);
+        break;
       default:
         break; // an unknown kind still counts its seq (done above)
     }
@@ -210,17 +230,25 @@ export class Store {
       this.emit('live-message');
       this.lastLiveMessage = null;
     }
+    if (this.lastLiveRename) {
+      this.emit('live-rename');
+      this.lastLiveRename = null;
+    }
   }
 
   /**
    * Applies a history page (§7, §8.4). Its messages are already in their current state, so the edit, delete and
    * reaction events in it are skipped: applying an old edit to a message loaded in its newer state would undo it.
+   * Its renames are shown; one names the room only if it is newer than what the room's name already reflects.
    */
   applyHistoryPage(roomID, page, { newest }) {
     const room = this.rooms.get(roomID);
     if (!room) return;
+    const name = room.name;
     for (const event of page.messages) {
-      if ((event.kind ?? 'message') === 'message' && !room.messages.has(event.seq)) this.addMessage(room, event);
+      const kind = event.kind ?? 'message';
+      if (kind === 'message' && !room.messages.has(event.seq)) this.addMessage(room, event);
+      else if (kind === 'rename') this.addRename(room, event);
     }
     const firstSeq = page.messages[0]?.seq;
     if (firstSeq !== undefined && (room.oldestLoadedSeq === null || firstSeq < room.oldestLoadedSeq)) {
@@ -230,7 +258,28 @@ export class Store {
       room.hasMore = false;
     }
     if (newest) room.newestPageLoaded = true;
+    if (room.name !== name) this.emit('rooms');
     this.emit(`room:${room.id}`);
+  }
+
+  /**
+   * Keeps a rename to show in the chat, and names the room after it when it is newer than the name the room has:
+   * an older rename met again (in a history page, a replay) never brings an older name back.
+   */
+  addRename(room, event) {
+    if (typeof event.text !== 'string') return;
+    room.renames.set(event.seq, { room: room.id, kind: 'rename', seq: event.seq, id: event.id, sender: event.sender, text: event.text, date: event.date });
+    if (event.seq > room.nameSeq) {
+      room.name = event.text;
+      room.nameSeq = event.seq;
+    }
+  }
+
+  /** Renames loaded for a room, in seq order. */
+  orderedRenames(roomID) {
+    const room = this.rooms.get(roomID);
+    if (!room) return [];
+    return [...room.renames.values()].sort((a, b) => a.seq - b.seq);
   }
 
   /** A message we sent was acknowledged before its `message` frame reached us: show it from what we sent. */

@@ -189,4 +189,13 @@ export const ZH_HANT = {
   confirmNewPassword: '確認新密碼',
   passwordsDiffer: '兩次輸入的新密碼不一致。',
   passwordChanged: '密碼已變更，其他裝置已登出。',
+  rename: '修改名稱',
+  roomName_group: '群組名稱',
+  roomName_channel: '頻道名稱',
+  renamedGroup: '{name} 修改群組名稱為「{title}」',
+  renamedGroupByMe: '你修改群組名稱為「{title}」',
+  renamedChannel: '{name} 修改頻道名稱為「{title}」',
+  renamedChannelByMe: '你修改頻道名稱為「{title}」',
+  error_not_allowed: '只有頻道的建立者可以修改名稱。',
+  error_cannot_rename: '一對一聊天不能修改名稱。',
 };

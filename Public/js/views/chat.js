@@ -8,7 +8,7 @@ import { avatarElement, roomAvatar } from '../avatar.js';
 import { dayKey } from '../time.js';
 import { presenceText } from '../presenceText.js';
 import { connectionLight } from './connectionLight.js';
-import { daySeparator, messageElement, pendingElement, unreadDivider, uploadElement } from './messageItem.js';
+import { daySeparator, messageElement, pendingElement, renameLine, unreadDivider, uploadElement } from './messageItem.js';
 import { MessageMenu } from './messageMenu.js';
 import { messageSummary } from './preview.js';
 import { Composer } from './composer.js';
@@ -79,6 +79,7 @@ export class ChatView {
         this.renderMessages();
       }),
       this.store.on('live-message', () => this.announce(this.store.lastLiveMessage)),
+      this.store.on('live-rename', () => this.announceRename(this.store.lastLiveRename)),
       this.store.on('profiles', () => {
         this.renderMessages();
         this.renderTyping();
@@ -245,6 +246,19 @@ export class ChatView {
     this.announcer.textContent = t('announceMessage', { name, text: messageSummary(message) });
   }
 
+  /** A rename is announced like a message: with the words of its line. */
+  announceRename(live) {
+    if (!live || live.room.id !== this.roomID) return;
+    this.announcer.textContent = this.renameText(live.room, live.rename);
+  }
+
+  /** "Bob renamed the group to “Trip”", "You renamed the channel to “News”". */
+  renameText(room, rename) {
+    const byMe = rename.sender?.id === this.store.me.id;
+    const name = byMe ? '' : this.store.displayName(rename.sender?.id, rename.sender?.name ?? '');
+    return t(`renamed${room.kind === 'channel' ? 'Channel' : 'Group'}${byMe ? 'ByMe' : ''}`, { name, title: rename.text });
+  }
+
   openInfo() {
     this.infoPanel.open(this.infoButton);
   }
@@ -302,8 +316,22 @@ export class ChatView {
     };
     const context = this.itemContext();
     const changesByTarget = this.client.pendingChangesByTarget(this.roomID);
+    const renames = this.store.orderedRenames(this.roomID);
+    let nextRename = 0;
+    // A rename shows as a line of its own, centred, where it happened among the messages.
+    const addRenamesBefore = (seq) => {
+      for (; nextRename < renames.length && renames[nextRename].seq < seq; nextRename += 1) {
+        const rename = renames[nextRename];
+        addDay(rename.date);
+        previousSender = null;
+        if (rename.sender?.id !== me) this.client.profile(rename.sender?.id, rename.sender?.name, rename.sender?.via);
+        const text = this.renameText(room, rename);
+        items.push({ key: `rename:${rename.seq}`, signature: text, build: () => renameLine(rename, text) });
+      }
+    };
 
     for (const message of messages) {
+      addRenamesBefore(message.seq);
       addDay(message.date);
       const mine = message.sender?.id === me;
       if (!dividerPlaced && this.unreadFrom !== null && !mine && message.seq > this.unreadFrom) {
@@ -325,6 +353,7 @@ export class ChatView {
         build: () => messageElement(message, { ...context, mine, showSender, showRead, senderProfile, changes }),
       });
     }
+    addRenamesBefore(Infinity);
     for (const entry of this.client.pendingSends(this.roomID)) {
       addDay(entry.createdAt);
       items.push({ key: `pending:${entry.clientMsgID}`, signature: `${entry.state}|${context.online}`, build: () => pendingElement(entry, context) });

@@ -13,6 +13,14 @@ export function daySeparator(date) {
   return el('div', { className: 'day-separator', role: 'separator' }, el('span', { text: formatDayLabel(date) }));
 }
 
+/**
+ * A rename of the room, as a centred line of its own (`text` says who renamed it to what; the name is user data and
+ * goes in as text, like everything else).
+ */
+export function renameLine(rename, text) {
+  return el('div', { className: 'system-line rename-line', dataset: { eventSeq: String(rename.seq) } }, el('span', { text }));
+}
+
 /** Where the messages I have not read yet begin (shown while the chat stays open). */
 export function unreadDivider() {
   return el('div', { className: 'unread-divider', id: 'unread-divider', role: 'separator' }, el('span', { text: t('unreadMessages') }));

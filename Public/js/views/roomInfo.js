@@ -1,6 +1,8 @@
 // A chat's details, in a modal dialog from its header: kind and member count, mute (kept in this browser), and for
 // channels and groups their members (loaded when the dialog opens, with presence), inviting someone by username and
-// leaving. (The server has no endpoint to rename a room yet, so that is not offered.)
+// leaving. A group (any member) or a channel (its creator: the server says no to anyone else) can be renamed here:
+// Rename turns the title into a field, Enter or Save renames, Escape or Cancel goes back; a refusal is shown under
+// the field and nothing changes. Direct chats and the lobby (which nobody created) offer no Rename.
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { avatarElement, profileAvatar } from '../avatar.js';
 import { presenceText } from '../presenceText.js';
@@ -51,6 +53,11 @@ export class RoomInfo {
     }
     const shared = room.kind !== 'direct';
     this.title = el('h2', { className: 'dialog-title', id: 'room-info-title' });
+    this.renameButton = canOfferRename(room) ? el('button', {
+      type: 'button', className: 'link-button rename-button', id: 'rename-room', text: t('rename'),
+      'aria-describedby': 'room-info-title', on: { click: () => this.startRename() },
+    }) : null;
+    this.renameForm = null;
     this.kind = el('p', { className: 'room-info-kind', id: 'room-info-kind' });
     this.status = el('p', { className: 'form-status', id: 'invite-status', role: 'status' });
     this.inviteInput = el('input', {
@@ -63,6 +70,7 @@ export class RoomInfo {
     replaceChildren(this.body,
       el('header', { className: 'dialog-header' },
         this.title,
+        this.renameButton,
         el('button', { type: 'button', className: 'icon-button dialog-close', 'aria-label': t('close'), on: { click: () => this.close() } }, icon(ICONS.close))),
       this.kind,
       el('label', { className: 'settings-row toggle-row' },
@@ -80,6 +88,94 @@ export class RoomInfo {
       shared && el('button', { type: 'button', className: 'button danger wide', id: 'leave-room', text: t('leave'), on: { click: () => this.leave() } }));
     this.refresh();
     if (shared) this.loadMembers();
+  }
+
+  // MARK: renaming
+
+  /** Turns the title into a field holding the name, focused and selected. */
+  startRename() {
+    const room = this.store.rooms.get(this.roomID);
+    if (!room || this.renameForm) return;
+    const label = t(room.kind === 'channel' ? 'roomName_channel' : 'roomName_group');
+    this.renameInput = el('input', {
+      type: 'text', id: 'room-name-input', className: 'text-input', autocomplete: 'off', spellcheck: 'false',
+      'aria-label': label, 'aria-describedby': 'rename-error',
+      on: {
+        keydown: (event) => {
+          // Escape leaves the field, not the dialog.
+          if (event.key !== 'Escape') return;
+          event.preventDefault();
+          event.stopPropagation();
+          this.endRename();
+        },
+        input: () => this.showRenameError(null),
+      },
+    });
+    this.renameInput.value = room.name;
+    this.renameError = el('p', { className: 'form-error rename-error', id: 'rename-error', role: 'alert' });
+    this.renameSave = el('button', { type: 'submit', className: 'button primary', id: 'rename-save', text: t('save') });
+    this.renameForm = el('form', {
+      className: 'rename-form', id: 'rename-form', 'aria-label': label, noValidate: true,
+      on: { submit: (event) => this.saveRename(event) },
+    },
+    this.renameInput,
+    el('div', { className: 'rename-actions' },
+      this.renameError,
+      el('button', { type: 'button', className: 'button', id: 'rename-cancel', text: t('cancel'), on: { click: () => this.endRename() } }),
+      this.renameSave));
+    this.title.hidden = true;
+    this.renameButton.hidden = true;
+    this.title.after(this.renameForm);
+    this.renameInput.focus();
+    this.renameInput.select();
+  }
+
+  /** Back to the title (the name as the room has it now), with the focus on Rename. */
+  endRename() {
+    if (!this.renameForm) return;
+    this.renameForm.remove();
+    this.renameForm = null;
+    this.title.hidden = false;
+    this.renameButton.hidden = false;
+    this.refresh();
+    this.renameButton.focus();
+  }
+
+  async saveRename(event) {
+    event.preventDefault();
+    const room = this.store.rooms.get(this.roomID);
+    const form = this.renameForm;
+    const save = this.renameSave;
+    if (!room || !form || save.disabled) return;
+    const name = this.renameInput.value.trim();
+    if (name === room.name) {
+      this.endRename(); // the same name: nothing to change
+      return;
+    }
+    this.showRenameError(null);
+    save.disabled = true;
+    form.setAttribute('aria-busy', 'true');
+    try {
+      await this.client.renameRoom(this.roomID, name);
+      if (form === this.renameForm) this.endRename();
+    } catch (error) {
+      if (form !== this.renameForm) return;
+      this.showRenameError(error.code === 'rate_limited' && error.retryAfter
+        ? t('error_rate_limited_seconds', { seconds: error.retryAfter })
+        : errorText(error.code));
+      this.renameInput.focus();
+    } finally {
+      save.disabled = false;
+      form.removeAttribute('aria-busy');
+    }
+  }
+
+  /** The server's reason under the field (or none); the field is marked invalid while it shows. */
+  showRenameError(text) {
+    if (!this.renameError) return;
+    this.renameError.textContent = text ?? '';
+    if (text) this.renameInput.setAttribute('aria-invalid', 'true');
+    else this.renameInput.removeAttribute('aria-invalid');
   }
 
   /** Asks the server for the members (each time the dialog opens: people join and leave). */
@@ -155,4 +251,9 @@ export class RoomInfo {
     this.unsubscribers.forEach((unsubscribe) => unsubscribe());
     this.close();
   }
+}
+
+/** Groups can be renamed by any member, channels by their creator (not known here: the server decides), not the lobby. */
+function canOfferRename(room) {
+  return room.kind === 'group' || (room.kind === 'channel' && room.id !== 'lobby');
 }
