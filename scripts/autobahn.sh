@@ -23,7 +23,7 @@ data=$(mktemp -d)
 reports=${AUTOBAHN_REPORTS:-.build/autobahn}
 rm -rf "$reports"
 
-"$server" --port "$port" --tcp-port "$tcp_port" --data-dir "$data" --log-level warning &
+"$server" --port "$port" --tcp-port "$tcp_port" --data-dir "$data" --log-level warning --metrics-port 0 &
 server_pid=$!
 trap 'kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; rm -rf "$data"' EXIT
 for _ in $(seq 1 100); do

@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import NIOCore
 import NIOPosix
 import SQLKit
@@ -27,17 +28,18 @@ public final class SQLiteWriteConnection: Sendable {
     /// behind the queue that keeps one write's statements together.
     public let writer: SerialSQLWriter
 
-    private init(connection: SQLiteConnection, checkpoints: (WALCheckpointer, NIOThreadPool)?) {
+    private init(connection: SQLiteConnection, checkpoints: (WALCheckpointer, NIOThreadPool)?, waits: Metrics.Timer?) {
         self.connection = connection
         self.checkpoints = checkpoints
-        self.writer = SerialSQLWriter(connection.sql())
+        self.writer = SerialSQLWriter(connection.sql(), waits: waits)
     }
 
     /// Opens the database file on `eventLoop` (write results are delivered there), applies the settings and, unless
-    /// told not to (tests of the log itself), starts a ``WALCheckpointer`` on a thread of its own.
+    /// told not to (tests of the log itself), starts a ``WALCheckpointer`` on a thread of its own. `waits` records how
+    /// long each write waits for the writes before it.
     public static func open(
         path: String, durability: Durability, threadPool: NIOThreadPool, on eventLoop: any EventLoop, logger: Logger,
-        checkpointing: Bool = true
+        checkpointing: Bool = true, waits: Metrics.Timer? = nil
     ) async throws -> SQLiteWriteConnection {
         let connection = try await SQLiteConnection.open(storage: .file(path: path), threadPool: threadPool, logger: logger, on: eventLoop).get()
         let thread = NIOThreadPool(numberOfThreads: 1)
@@ -49,10 +51,10 @@ public final class SQLiteWriteConnection: Sendable {
             // Applied by the connection that writes the log, when it starts the log over after a checkpoint.
             try await sql.raw("PRAGMA journal_size_limit=\(unsafeRaw: String(WALCheckpointer.restartBytes))").run()
             try await sql.raw("PRAGMA secure_delete=ON").run()
-            guard checkpointing else { return SQLiteWriteConnection(connection: connection, checkpoints: nil) }
+            guard checkpointing else { return SQLiteWriteConnection(connection: connection, checkpoints: nil, waits: waits) }
             thread.start()
             let checkpointer = try await WALCheckpointer.start(path: path, threadPool: thread, on: eventLoop, logger: logger)
-            return SQLiteWriteConnection(connection: connection, checkpoints: (checkpointer, thread))
+            return SQLiteWriteConnection(connection: connection, checkpoints: (checkpointer, thread), waits: waits)
         } catch {
             try? await connection.close()
             try? await thread.shutdownGracefully()

@@ -1,3 +1,4 @@
+import Metrics
 import NIOConcurrencyHelpers
 import NIOCore
 import SQLKit
@@ -11,16 +12,23 @@ public final class SerialSQLWriter: Sendable {
     public let sql: any SQLDatabase
     /// The last write queued; the next one starts when it completes, successfully or not.
     private let tail: NIOLockedValueBox<EventLoopFuture<Void>>
+    /// How long each write waited for the ones queued before it.
+    private let waits: Metrics.Timer?
 
-    public init(_ sql: any SQLDatabase) {
+    public init(_ sql: any SQLDatabase, waits: Metrics.Timer? = nil) {
         self.sql = sql
+        self.waits = waits
         self.tail = NIOLockedValueBox(sql.eventLoop.makeSucceededVoidFuture())
     }
 
     /// Runs the statements after every write queued before, as one transaction when there are several.
     public func write(_ statements: [any SQLExpression]) -> EventLoopFuture<Void> {
-        self.tail.withLockedValue { tail in
-            let written = tail.flatMap { self.execute(statements) }
+        let queued = ContinuousClock.now
+        return self.tail.withLockedValue { tail in
+            let written = tail.flatMap {
+                self.waits?.record(duration: ContinuousClock.now - queued)
+                return self.execute(statements)
+            }
             tail = written.recover { _ in }
             return written
         }

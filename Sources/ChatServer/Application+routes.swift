@@ -28,7 +28,7 @@ extension Application {
         let decoder = LobbyChatDecoder(maxMessageBytes: configuration.maxMessageBytes)
         let history = configuration.historyOnJoin
         self.get(.constant(Paths.chat)) { request in
-            try request.upgradeToWebSocket(limits: chatLimits, renderer: chatRenderer) { connection in
+            try request.upgradeToWebSocket(.chat, limits: chatLimits, renderer: chatRenderer) { connection in
                 LobbyChatSession(
                     connection: connection, lobby: lobby, decoder: decoder, history: history, sendLimit: sendLimit)
             }
@@ -45,7 +45,7 @@ extension Application {
             guard let id = request.query[String.self, at: "id"], !id.isEmpty else {
                 throw Abort(.badRequest, reason: "Missing query parameter id: connect to /echo/?id=NAME.")
             }
-            return try request.upgradeToWebSocket(limits: echoLimits, renderer: verbatim) { connection in
+            return try request.upgradeToWebSocket(.echo, limits: echoLimits, renderer: verbatim) { connection in
                 EchoSession(connection: connection, relay: relay)
             }
         }

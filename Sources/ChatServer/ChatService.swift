@@ -1,5 +1,6 @@
 import ChatCore
 import ChatPersistence
+import ChatProtocol
 import Fluent
 import FluentSQLiteDriver
 import Foundation
@@ -26,6 +27,8 @@ public final class ChatService: Sendable {
     private let background: BackgroundTasks
     private let sweeper: UnsentAttachmentSweeper
     private let readiness: Readiness
+    private let metricsEndpoint: MetricsEndpoint?
+    private let loopWatch: [RepeatedTask]
     private let drainTime: Duration
     private let logger: Logger
 
@@ -35,8 +38,12 @@ public final class ChatService: Sendable {
     public let tcpPort: Int
     /// The address both listen on.
     public let host: String
+    /// The metrics listener's port, if it runs.
+    public var metricsPort: Int? { self.metricsEndpoint?.port }
 
-    private init(application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub, writer: SQLiteWriteConnection, hasher: BcryptPool, bot: EchoBot?, presence: PresenceTracker, background: BackgroundTasks, sweeper: UnsentAttachmentSweeper, readiness: Readiness, drainTime: Duration, logger: Logger, host: String, httpPort: Int, tcpPort: Int) {
+    private init(application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub, writer: SQLiteWriteConnection, hasher: BcryptPool, bot: EchoBot?, presence: PresenceTracker, background: BackgroundTasks, sweeper: UnsentAttachmentSweeper, readiness: Readiness, metrics: (endpoint: MetricsEndpoint?, loopWatch: [RepeatedTask]), drainTime: Duration, logger: Logger, host: String, httpPort: Int, tcpPort: Int) {
+        self.metricsEndpoint = metrics.endpoint
+        self.loopWatch = metrics.loopWatch
         self.bot = bot
         self.presence = presence
         self.background = background
@@ -71,10 +78,12 @@ public final class ChatService: Sendable {
         let application = try await Application.make(
             Environment(name: "production", arguments: ["chat-server"]), .shared(eventLoops))
         application.logger = Self.frameworkLogger(logger)
+        let metrics = ServerMetrics(version: SwiftChatVersion.current)
+        application.serverMetrics = metrics
         var storage: (hub: Hub, writer: SQLiteWriteConnection)?
         var bcrypt: BcryptPool?
         do {
-            let (hub, writer) = try await self.openStorage(application, configuration: configuration, logger: logger)
+            let (hub, writer) = try await self.openStorage(application, configuration: configuration, metrics: metrics, logger: logger)
             storage = (hub, writer)
             let lobby = try await hub.room(.lobby)
             let hasher = BcryptPool(cost: configuration.bcryptCost, threads: max(1, AvailableCPUs.count / 2))
@@ -83,7 +92,8 @@ public final class ChatService: Sendable {
             let endpoints = try await Self.endpoints(
                 application, hub: hub, hasher: hasher, readiness: readiness, configuration: configuration, logger: logger)
             let legacyText = LegacyText(publicURL: configuration.publicURL)
-            let sendLimit = TutorialSendLimit(burst: configuration.tutorialSendBurst, rate: configuration.tutorialSendRate)
+            let sendLimit = TutorialSendLimit(
+                burst: configuration.tutorialSendBurst, rate: configuration.tutorialSendRate, refusals: metrics.refusals(.tutorialSend))
             application.registerRoutes(
                 lobby: lobby, endpoints: endpoints, legacyText: legacyText, sendLimit: sendLimit, configuration: configuration)
             // Vapor's own request log is replaced by one that never logs a query string (tokens travel there).
@@ -104,7 +114,8 @@ public final class ChatService: Sendable {
             application.http.server.configuration.logger = httpLogger
             try await application.server.start(address: .hostname(configuration.host, port: configuration.port))
             let connections = ConnectionCounts(
-                maxTotal: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress)
+                maxTotal: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress,
+                refusals: metrics.refusals(.connections))
             guard let httpListener = application.http.server.shared.listeningChannel else {
                 throw ChatServiceError.connectionLimitsUnavailable
             }
@@ -112,7 +123,8 @@ public final class ChatService: Sendable {
             try await httpListener.eventLoop.submit { try ConnectionGate.install(on: httpListener, httpGate) }.get()
             let tcp = try await TCPListener.start(
                 host: configuration.host, port: configuration.tcpPort, group: application.eventLoopGroup, lobby: lobby,
-                legacyText: legacyText, sendLimit: sendLimit, connections: connections, configuration: configuration)
+                legacyText: legacyText, sendLimit: sendLimit, connections: connections, metrics: metrics.connections(.tcp),
+                configuration: configuration)
             let httpPort = application.http.server.shared.localAddress?.port ?? configuration.port
             let localURL = "http://\(Self.urlHost(reaching: configuration.host)):\(httpPort)"
             if configuration.publicURL.isEmpty {
@@ -121,6 +133,13 @@ public final class ChatService: Sendable {
             let tcpPort = tcp.port ?? configuration.tcpPort
             logger.notice("HTTP and WebSocket listening on http://\(configuration.host):\(httpPort) (/chat, /echo/?id=NAME, /api/v1)")
             logger.notice("TCP text protocol listening on \(configuration.host):\(tcpPort) (iam:NAME, msg:TEXT)")
+            var metricsEndpoint: MetricsEndpoint?
+            if configuration.metrics {
+                metricsEndpoint = try await MetricsEndpoint.start(
+                    host: configuration.metricsHost, port: configuration.metricsPort, group: application.eventLoopGroup, metrics: metrics)
+                logger.notice("Prometheus metrics on http://\(configuration.metricsHost):\(metricsEndpoint?.port ?? configuration.metricsPort)/metrics")
+            }
+            let loopWatch = metrics.watchEventLoops(eventLoops)
             var bot: EchoBot?
             if configuration.demoBot {
                 bot = EchoBot(
@@ -130,7 +149,7 @@ public final class ChatService: Sendable {
                     eventLoops: application.eventLoopGroup, dataDirectory: configuration.dataDirectory, logger: logger)
                 bot?.start()
             }
-            return ChatService(application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, writer: writer, hasher: hasher, bot: bot, presence: endpoints.modern.presence, background: endpoints.modern.background, sweeper: endpoints.sweeper, readiness: readiness, drainTime: .seconds(configuration.drainSeconds), logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)
+            return ChatService(application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, writer: writer, hasher: hasher, bot: bot, presence: endpoints.modern.presence, background: endpoints.modern.background, sweeper: endpoints.sweeper, readiness: readiness, metrics: (metricsEndpoint, loopWatch), drainTime: .seconds(configuration.drainSeconds), logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)
         } catch {
             await bcrypt?.shutdown()
             if let storage {
@@ -190,7 +209,7 @@ public final class ChatService: Sendable {
                 sendLimiter: AttemptLimiter(
                     clock: ContinuousClock(), burst: configuration.sendBurst, refill: .seconds(1) / configuration.sendRate),
                 maxMessageBytes: configuration.maxMessageBytes, maxReplay: configuration.maxReplay,
-                maxSocketsPerAccount: configuration.maxSocketsPerAccount))
+                maxSocketsPerAccount: configuration.maxSocketsPerAccount, metrics: application.serverMetrics))
     }
 
     /// The logger handed to Vapor, Fluent and SQLite: never below `info`, because at `debug` and `trace` they log
@@ -203,7 +222,9 @@ public final class ChatService: Sendable {
     }
 
     /// Creates and migrates the database, then opens the connection all message writes go through.
-    private static func openStorage(_ application: Application, configuration: ServerConfiguration, logger: Logger) async throws -> (Hub, SQLiteWriteConnection) {
+    private static func openStorage(
+        _ application: Application, configuration: ServerConfiguration, metrics: ServerMetrics, logger: Logger
+    ) async throws -> (Hub, SQLiteWriteConnection) {
         try DataDirectory.prepare(configuration.dataDirectory, database: configuration.databasePath)
         // No SQL in the log: its bound values are message texts, password digests and token digests.
         application.databases.use(.sqlite(.file(configuration.databasePath), sqlLogLevel: nil), as: .sqlite)
@@ -211,11 +232,11 @@ public final class ChatService: Sendable {
         try await application.autoMigrate()
         let writer = try await SQLiteWriteConnection.open(
             path: configuration.databasePath, durability: configuration.durability, threadPool: application.threadPool,
-            on: application.eventLoopGroup.next(), logger: Self.frameworkLogger(logger))
+            on: application.eventLoopGroup.next(), logger: Self.frameworkLogger(logger), waits: metrics.writerWait)
         let store = FluentMessageStore(database: application.db, writer: writer.writer)
         let hub = Hub(
             eventLoops: application.eventLoopGroup, store: store,
-            recentCapacity: max(configuration.historyOnJoin, configuration.tcpHistoryOnJoin), logger: logger)
+            recentCapacity: max(configuration.historyOnJoin, configuration.tcpHistoryOnJoin), metrics: metrics.rooms, logger: logger)
         return (hub, writer)
     }
 
@@ -247,6 +268,8 @@ public final class ChatService: Sendable {
         await self.tcpListener.withLockedValue { $0 }?.shutdown()
         self.tcpListener.withLockedValue { $0 = nil }
         await self.application.server.shutdown()
+        await self.metricsEndpoint?.close()
+        for task in self.loopWatch { task.cancel() }
         await self.presence.close()
         await self.background.close()
         await self.hub.close()

@@ -29,6 +29,7 @@ public final class ServerProcess: Sendable {
     static let testLimits = [
         "--registrations-per-hour", "100000", "--max-connections-per-address", "100000",
         "--tutorial-send-burst", "100000", "--tutorial-send-rate", "100000", "--drain-seconds", "0",
+        "--metrics-port", "0",
     ]
 
     /// Starts `chat-server` on free ports with `arguments` added, and waits for both listener lines.

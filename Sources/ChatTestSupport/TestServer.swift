@@ -34,6 +34,7 @@ public final class TestServer: Sendable {
         configuration.tutorialSendRate = 100_000
         configuration.maxConnectionsPerAddress = 100_000
         configuration.drainSeconds = 0  // a test that stops its server does not wait for a load balancer
+        configuration.metricsPort = 0  // many servers run at once
         configure(&configuration)
         let service = try await ChatService.start(configuration, logger: Logger(label: "test-server"))
         return TestServer(service: service, configuration: configuration)

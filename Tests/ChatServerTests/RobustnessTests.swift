@@ -76,6 +76,8 @@ struct RobustnessTests {
                 #expect(received.message.hasPrefix("\(index) "))
             }
             try await eventually { try await server.service.lobbyMemberCount() == 2 }
+            let scrape = try await MetricsScrape.take(server)
+            #expect(scrape.total("swiftchat_slow_consumer_evictions_total", "reason=\"outbound_queue_full\"") == 1)
             await stuck.close()
         }
     }

@@ -58,7 +58,8 @@ class ServerProcess:
              "--bcrypt-cost", "4",
              # Every browser comes from 127.0.0.1: per-address limits would count them as one person.
              "--registrations-per-hour", "100000", "--max-connections-per-address", "100000",
-             "--tutorial-send-burst", "100000", "--tutorial-send-rate", "100000", "--web-root", os.path.join(REPO, "Public")],
+             "--tutorial-send-burst", "100000", "--tutorial-send-rate", "100000", "--web-root", os.path.join(REPO, "Public"),
+             "--metrics-port", "0"],
             stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + TIMEOUT
         while time.monotonic() < deadline:

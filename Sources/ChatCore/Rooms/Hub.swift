@@ -8,14 +8,18 @@ public actor Hub {
     /// Where the rooms commit their messages; history reads go to it directly.
     public nonisolated let store: any MessageStore
     private let recentCapacity: Int
+    private let metrics: RoomMetrics
     private let logger: Logger
     private var rooms: [RoomID: Task<Room, any Error>] = [:]
 
     /// - Parameter recentCapacity: how many recent messages each room keeps in memory for history bursts.
-    public init(eventLoops: any EventLoopGroup, store: any MessageStore, recentCapacity: Int, logger: Logger) {
+    public init(
+        eventLoops: any EventLoopGroup, store: any MessageStore, recentCapacity: Int, metrics: RoomMetrics = .none, logger: Logger
+    ) {
         self.eventLoops = eventLoops
         self.store = store
         self.recentCapacity = recentCapacity
+        self.metrics = metrics
         self.logger = logger
     }
 
@@ -24,8 +28,8 @@ public actor Hub {
         if let opening = self.rooms[id] {
             return try await opening.value
         }
-        let opening = Task { [store, recentCapacity, logger, eventLoop = self.eventLoops.next()] in
-            try await Room.open(id, on: eventLoop, store: store, recentCapacity: recentCapacity, logger: logger)
+        let opening = Task { [store, recentCapacity, metrics, logger, eventLoop = self.eventLoops.next()] in
+            try await Room.open(id, on: eventLoop, store: store, recentCapacity: recentCapacity, metrics: metrics, logger: logger)
         }
         self.rooms[id] = opening
         do {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import NIOConcurrencyHelpers
 import NIOCore
 
@@ -49,6 +50,7 @@ public actor Room {
     public nonisolated let id: RoomID
     private nonisolated let eventLoop: any EventLoop
     private let store: any MessageStore
+    private let metrics: RoomMetrics
     private let logger: Logger
     private nonisolated let inbox = NIOLockedValueBox(Inbox())
     /// The room's task, kept so that ``close()`` can wait for it to end before the event loop stops.
@@ -70,24 +72,26 @@ public actor Room {
 
     /// Opens a room on `eventLoop`, reading where its sequence stands and its recent history from the store.
     public static func open(
-        _ id: RoomID, on eventLoop: any EventLoop, store: any MessageStore, recentCapacity: Int, logger: Logger
+        _ id: RoomID, on eventLoop: any EventLoop, store: any MessageStore, recentCapacity: Int, metrics: RoomMetrics = .none,
+        logger: Logger
     ) async throws -> Room {
         let lastSeq = try await store.lastSequence(in: id)
         let recent = try await store.latest(in: id, limit: recentCapacity)
         let room = Room(
             id: id, eventLoop: eventLoop, store: store, nextSeq: lastSeq + 1,
-            recent: RecentMessages(capacity: recentCapacity, messages: recent), logger: logger)
+            recent: RecentMessages(capacity: recentCapacity, messages: recent), metrics: metrics, logger: logger)
         room.runner.withLockedValue { $0 = Task { await room.run() } }
         return room
     }
 
     private init(
         id: RoomID, eventLoop: any EventLoop, store: any MessageStore, nextSeq: Int64, recent: RecentMessages,
-        logger: Logger
+        metrics: RoomMetrics, logger: Logger
     ) {
         self.id = id
         self.eventLoop = eventLoop
         self.store = store
+        self.metrics = metrics
         self.nextSeq = nextSeq
         self.recent = recent
         var logger = logger
@@ -199,6 +203,7 @@ public actor Room {
                 return inbox.commands
             }
             if commands.isEmpty { break }
+            self.metrics.queueDepth.record(commands.count)
             await self.process(commands)
         }
         let waiters = self.idleWaiters
@@ -286,6 +291,7 @@ public actor Room {
             }
         }
         events.append(.resumed(room: self.id, latestSeq: latest, complete: complete))
+        (complete ? self.metrics.resumesComplete : self.metrics.resumesIncomplete).increment()
         let payloads = events.compactMap(sink.renderer.render)
         FanOut.write(payloads, to: [sink], on: sink.eventLoop)
     }
@@ -327,8 +333,12 @@ public actor Room {
             }
         }
         guard !messages.isEmpty else { return }
+        let started = ContinuousClock.now
         do {
             try await self.store.append(messages, isolation: self)
+            self.metrics.commitDuration.record(duration: ContinuousClock.now - started)
+            self.metrics.batchSize.record(messages.count)
+            self.metrics.committed.increment(by: messages.count)
         } catch {
             self.logger.error("could not store \(messages.count) message(s): \(error)")
             for (_, completion) in committing { completion?(.failure(error)) }

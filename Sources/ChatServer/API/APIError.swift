@@ -1,4 +1,5 @@
 import ChatProtocol
+import Metrics
 import Vapor
 
 /// An error of the `/api/v1` endpoints: an HTTP status, a stable `code` for programs and a `message` for people.
@@ -7,17 +8,19 @@ struct APIError: Error {
     let code: String
     let message: String
     var headers: HTTPHeaders = [:]
+    /// Which limit refused the request, for the metrics.
+    var limit: ServerMetrics.RateLimitKind?
 
     static func badRequest(_ code: String, _ message: String) -> APIError {
         APIError(status: .badRequest, code: code, message: message)
     }
 
     /// 429 with `Retry-After` in whole seconds; `message` ends with "try again in" and gets the seconds.
-    static func rateLimited(_ message: String, _ wait: Duration) -> APIError {
+    static func rateLimited(_ limit: ServerMetrics.RateLimitKind, _ message: String, _ wait: Duration) -> APIError {
         let seconds = Int(wait.components.seconds) + 1
         return APIError(
             status: .tooManyRequests, code: "rate_limited", message: "\(message) \(seconds) s.",
-            headers: ["Retry-After": "\(seconds)"])
+            headers: ["Retry-After": "\(seconds)"], limit: limit)
     }
 
     static let unauthorized = APIError(
@@ -31,6 +34,7 @@ struct APIErrorMiddleware: AsyncMiddleware {
         do {
             return try await next.respond(to: request)
         } catch let error as APIError {
+            if let limit = error.limit { request.application.serverMetrics.refused(limit) }
             return Self.response(for: error)
         } catch is DecodingError {
             return Self.response(for: .badRequest("invalid_body", "The request body is not the JSON this endpoint expects."))

@@ -1,5 +1,6 @@
 import ChatCore
 import ChatProtocol
+import Metrics
 import Vapor
 
 /// `/api/v1`: register, log in and out, read and change my profile, find people.
@@ -53,7 +54,7 @@ struct AccountController: Sendable {
             throw Self.usernameTaken
         }
         if let wait = self.registrationLimiter.attempt([request.clientAddress]) {
-            throw APIError.rateLimited("Too many new accounts from your address; try again in", wait)
+            throw APIError.rateLimited(.registration, "Too many new accounts from your address; try again in", wait)
         }
         let hash = try await self.hashed { try await self.hasher.hash(body.password) }
         let account = Account(
@@ -62,6 +63,7 @@ struct AccountController: Sendable {
         guard try await self.accounts.create(account) else { throw Self.usernameTaken }
         // The lobby is where the tutorial clients talk: every account starts in it.
         try await self.directory.add(account.id, to: .lobby)
+        request.application.serverMetrics.registrations.increment()
         return try await self.session(for: account, status: .created)
     }
 
@@ -70,13 +72,14 @@ struct AccountController: Sendable {
     @Sendable func login(_ request: Request) async throws -> Response {
         let body = try request.content.decode(LoginRequest.self)
         if let wait = self.loginThrottle.attempt(username: body.username, address: request.clientAddress) {
-            throw APIError.rateLimited("Too many login attempts; try again in", wait)
+            throw APIError.rateLimited(.login, "Too many login attempts; try again in", wait)
         }
         let account = try await self.accounts.account(username: body.username)
         // Verify against a real digest even for unknown users, so the answer takes as long either way.
         let digest = account?.passwordHash ?? self.unknownUserDigest
         let matches = try await self.hashed { try await self.hasher.verify(body.password, against: digest) }
         guard let account, matches else {
+            request.application.serverMetrics.loginFailures.increment()
             throw APIError(status: .unauthorized, code: "invalid_credentials", message: "Wrong username or password.")
         }
         return try await self.session(for: account, status: .ok)
@@ -136,7 +139,7 @@ struct AccountController: Sendable {
             throw APIError.badRequest("invalid_password", "A password is 8 to 128 characters and at most 72 bytes in UTF-8.")
         }
         if let wait = self.loginThrottle.attempt(username: account.username, address: request.clientAddress) {
-            throw APIError.rateLimited("Too many password attempts; try again in", wait)
+            throw APIError.rateLimited(.password, "Too many password attempts; try again in", wait)
         }
         let matches = try await self.hashed { try await self.hasher.verify(body.password, against: account.passwordHash) }
         guard matches else {

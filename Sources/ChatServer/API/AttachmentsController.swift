@@ -1,6 +1,7 @@
 import ChatCore
 import ChatProtocol
 import Foundation
+import Metrics
 import Vapor
 
 /// `POST /api/v1/attachments` and `GET /api/v1/attachments/{id}` (PROTOCOL.md §9.3).
@@ -26,7 +27,7 @@ struct AttachmentsController: Sendable {
     @Sendable func upload(_ request: Request) async throws -> Response {
         let me = try request.authenticated.account
         guard self.uploads.begin(me.id) else {
-            throw APIError.rateLimited("You have \(UploadSlots.perAccount) uploads in progress; try again in", .seconds(1))
+            throw APIError.rateLimited(.uploads, "You have \(UploadSlots.perAccount) uploads in progress; try again in", .seconds(1))
         }
         defer { self.uploads.end(me.id) }
         let used = try await self.attachments.bytesStored(by: me.id)
@@ -46,6 +47,8 @@ struct AttachmentsController: Sendable {
                 id: UUID(), name: Self.cleanName(received.name), contentType: detected.contentType, size: Int64(received.size),
                 width: detected.width, height: detected.height)
             try await self.attachments.save(StoredAttachment(attachment: attachment, uploader: me.id, sha256: received.sha256))
+            request.application.serverMetrics.uploads.increment()
+            request.application.serverMetrics.uploadBytes.increment(by: received.size)
             return .json(attachment.payload, status: .created)
         } catch {
             try? FileManager.default.removeItem(atPath: received.temporaryPath)

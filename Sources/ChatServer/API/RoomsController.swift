@@ -58,7 +58,7 @@ struct RoomsController: Sendable {
             throw APIError.badRequest("invalid_name", "A room name is 1 to 64 characters without control characters.")
         }
         if let wait = self.creationLimiter.attempt([me.id.uuidString]) {
-            throw APIError.rateLimited("You created many rooms lately; try again in", wait)
+            throw APIError.rateLimited(.roomCreation, "You created many rooms lately; try again in", wait)
         }
         var members = [me.id]
         for username in body.members ?? [] {
@@ -116,13 +116,14 @@ struct RoomsController: Sendable {
         case .direct:
             throw APIError.badRequest("cannot_rename", "A direct room is named after the other member.")
         case .channel where room.createdBy != me.id:
-            throw APIError(status: .forbidden, code: "not_allowed", message: "Only the channel's creator may rename it.")
+            let reason = room.createdBy == nil ? "No one created this channel (the lobby), so no one renames it." : "Only the channel's creator may rename it."
+            throw APIError(status: .forbidden, code: "not_allowed", message: reason)
         case .channel, .group:
             break
         }
         if name != room.name {
             if let wait = self.renameLimiter.attempt([me.id.uuidString]) {
-                throw APIError.rateLimited("You renamed rooms often lately; try again in", wait)
+                throw APIError.rateLimited(.rename, "You renamed rooms often lately; try again in", wait)
             }
             let draft = MessageDraft(sender: Sender(name: me.username, id: me.id), body: .rename(name: name))
             let hubRoom = try await self.hub.room(room.id)

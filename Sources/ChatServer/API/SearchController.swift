@@ -1,5 +1,6 @@
 import ChatCore
 import ChatProtocol
+import Metrics
 import Vapor
 
 /// `GET /api/v1/search?q=&room=&limit=` (PROTOCOL.md §9.7): messages of my rooms, ranked, with snippets.
@@ -28,7 +29,11 @@ struct SearchController: Sendable {
         }
         // Only letters and digits are searched for: a query without any (`"`, `*`, `👍`) finds nothing.
         guard let terms = SearchTerms(text) else { return .json(SearchResults(results: [])) }
+        let metrics = request.application.serverMetrics
+        let started = ContinuousClock.now
         let matches = try await self.search.search(terms, for: me.id, in: room, limit: limit)
+        metrics.searches.increment()
+        metrics.searchDuration.record(duration: ContinuousClock.now - started)
         return .json(SearchResults(results: matches.map { match in
             SearchHit(message: match.message.payload, snippet: match.snippet.map { SnippetPiece(text: $0.text, match: $0.isMatch ? true : nil) })
         }))

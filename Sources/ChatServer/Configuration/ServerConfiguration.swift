@@ -73,6 +73,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// How clients outside reach this server (for attachment URLs shown to tutorial clients); empty means
     /// `http://HOST:PORT` as bound.
     public var publicURL = ""
+    /// Whether `/metrics` is served (on its own listener, never the public port).
+    public var metrics = true
+    /// The address the metrics listener binds to: this machine only unless told otherwise.
+    public var metricsHost = "127.0.0.1"
+    /// The metrics listener's port (9464, the port Prometheus exporters commonly use); 0 picks a free one.
+    public var metricsPort = 9464
     /// How long a bearer token from register or login stays valid.
     public var tokenLifetime: TimeInterval = 30 * 24 * 3600
     /// The least severe level that is logged.

@@ -1,3 +1,4 @@
+import Metrics
 import NIOConcurrencyHelpers
 import NIOCore
 
@@ -5,11 +6,14 @@ import NIOCore
 final class ConnectionCounts: Sendable {
     let maxTotal: Int
     let maxPerAddress: Int
+    /// Counts the connections turned away.
+    private let refusals: Counter
     private let state = NIOLockedValueBox((total: 0, perAddress: [String: Int]()))
 
-    init(maxTotal: Int, maxPerAddress: Int) {
+    init(maxTotal: Int, maxPerAddress: Int, refusals: Counter) {
         self.maxTotal = maxTotal
         self.maxPerAddress = maxPerAddress
+        self.refusals = refusals
     }
 
     /// Counts a new connection until it closes; `false` when it is over a limit (it is counted all the same, and
@@ -28,6 +32,7 @@ final class ConnectionCounts: Sendable {
                 if state.perAddress[address] == 0 { state.perAddress[address] = nil }
             }
         }
+        if !admitted { self.refusals.increment() }
         return admitted
     }
 
@@ -70,12 +75,23 @@ final class ConnectionGate: ChannelInboundHandler, Sendable {
         // come first in its pipeline.
         if self.counts.admit(child) {
             if let (deadline, end) = self.firstRequest {
-                _ = child.pipeline.addHandler(FirstRequestDeadline(deadline: deadline, end: end), position: .first)
+                Self.addFirst(to: child) { FirstRequestDeadline(deadline: deadline, end: end) }
             }
         } else {
-            _ = child.pipeline.addHandler(RefuseConnection(answer: self.refusal), position: .first)
+            let refusal = self.refusal
+            Self.addFirst(to: child) { RefuseConnection(answer: refusal) }
         }
         context.fireChannelRead(data)
+    }
+
+    /// Puts a handler first in a new connection's pipeline before its set-up: at once when it shares the
+    /// listener's event loop (the set-up then runs right after this), else as a task its loop runs first.
+    private static func addFirst(to child: any Channel, _ make: @escaping @Sendable () -> any ChannelHandler) {
+        if child.eventLoop.inEventLoop {
+            try? child.pipeline.syncOperations.addHandler(make(), position: .first)
+        } else {
+            child.eventLoop.execute { try? child.pipeline.syncOperations.addHandler(make(), position: .first) }
+        }
     }
 
     /// Installs a gate and accept back-off in front of a listening channel. Call on its event loop.
@@ -96,7 +112,8 @@ private final class RefuseConnection: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        context.writeAndFlush(NIOAny(self.answer)).whenComplete { _ in context.close(promise: nil) }
+        let channel = context.channel
+        context.writeAndFlush(NIOAny(self.answer)).whenComplete { _ in channel.close(promise: nil) }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {}

@@ -1,4 +1,5 @@
 import ChatCore
+import Metrics
 import NIOCore
 
 /// The send rate limit of the tutorial protocols (`/chat` and TCP), which have no accounts: each connection,
@@ -8,8 +9,11 @@ import NIOCore
 struct TutorialSendLimit: Sendable {
     private let perConnection: AttemptLimiter<ContinuousClock>
     private let perAddress: AttemptLimiter<ContinuousClock>
+    /// Counts the messages refused.
+    private let refusals: Counter
 
-    init(burst: Int, rate: Int) {
+    init(burst: Int, rate: Int, refusals: Counter) {
+        self.refusals = refusals
         self.perConnection = AttemptLimiter(clock: ContinuousClock(), burst: burst, refill: .seconds(1) / rate)
         self.perAddress = AttemptLimiter(clock: ContinuousClock(), burst: 4 * burst, refill: .seconds(1) / (4 * rate))
     }
@@ -19,6 +23,8 @@ struct TutorialSendLimit: Sendable {
         let wait =
             self.perConnection.attempt(["\(connection.hashValue)"])
             ?? self.perAddress.attempt([address?.ipAddress ?? "unknown"])
-        return wait.map { Int($0.components.seconds) + 1 }
+        guard let wait else { return nil }
+        self.refusals.increment()
+        return Int(wait.components.seconds) + 1
     }
 }

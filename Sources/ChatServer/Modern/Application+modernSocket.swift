@@ -17,10 +17,10 @@ extension Application {
             guard let token = request.bearerToken(allowingQuery: true), let signedIn = try await authenticate(token: token)
             else { throw APIError.unauthorized }
             guard context.sessions.count(of: signedIn.account.id) < context.maxSocketsPerAccount else {
-                throw APIError.rateLimited("This account has too many connections open; close one or try again in", .seconds(4))
+                throw APIError.rateLimited(.socketsPerAccount, "This account has too many connections open; close one or try again in", .seconds(4))
             }
             let rooms = try await context.directory.memberships(of: signedIn.account.id).map(\.room.id)
-            return try request.upgradeToWebSocket(limits: limits, renderer: renderer, accountID: signedIn.account.id) { connection in
+            return try request.upgradeToWebSocket(.modern, limits: limits, renderer: renderer, accountID: signedIn.account.id) { connection in
                 ModernSession(connection: connection, context: context, signedIn: signedIn, rooms: rooms)
             }
         }

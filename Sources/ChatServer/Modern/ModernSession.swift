@@ -1,6 +1,7 @@
 import ChatCore
 import ChatProtocol
 import Foundation
+import Metrics
 import NIOCore
 import NIOWebSocket
 
@@ -66,6 +67,7 @@ final class ModernSession: WebSocketSession {
             return
         }
         guard self.backlog.added() else {
+            self.connection.metrics.evicted(.inboundBacklog)
             self.connection.close(.policyViolation, reason: "too many frames waiting; wait for answers", waitForPeer: false)
             return
         }

@@ -1,6 +1,7 @@
 import ChatCore
 import ChatProtocol
 import Foundation
+import Metrics
 import NIOCore
 
 /// The frames that become events of a room: `send`, `edit`, `delete`, `react` (PROTOCOL.md §8.3, §9.2). Each is
@@ -136,7 +137,10 @@ extension ModernWorker {
 
     /// Hands a checked draft to its room (after the send rate limit) and answers with the ack or the error.
     private func submit(_ body: DraftBody, to id: RoomID, clientMsgID: String) async {
+        let received = ContinuousClock.now
+        let metrics = self.context.metrics
         if let wait = self.context.sendLimiter.attempt(["user:\(self.account.id.uuidString)"]) {
+            metrics.refused(.send)
             let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
             return self.reply(ErrorFrame(code: "rate_limited", message: "Too many messages; wait \(String(format: "%.1f", seconds)) s.", ref: clientMsgID))
         }
@@ -172,6 +176,7 @@ extension ModernWorker {
                     ErrorFrame(code: "unavailable", message: "The message could not be stored; retry with the same clientMsgID.", ref: clientMsgID)
                 }
                 ModernSession.send(answer, on: connection)
+                if case .success = result { metrics.ackLatency.record(duration: ContinuousClock.now - received) }
             }
         }
     }

@@ -1,5 +1,6 @@
 import ChatCore
 import ChatProtocol
+import Metrics
 import NIOCore
 
 /// One TCP client of the DogeChat text protocol (`iam:NAME`, `msg:TEXT`), usable with `nc`.
@@ -18,6 +19,7 @@ final class TCPChatHandler: ChannelInboundHandler {
     private let sendLimit: TutorialSendLimit
     /// How long a client may stay without `iam:` before it is closed.
     private let joinDeadline: TimeAmount
+    private let metrics: ConnectionMetrics
     private var joinTimer: Scheduled<Void>?
     private var framer: TCPLineFramer
     private var connection: TCPConnection?
@@ -26,9 +28,10 @@ final class TCPChatHandler: ChannelInboundHandler {
 
     init(
         lobby: Room, renderer: TCPLineRenderer, maxLineBytes: Int, idleFlush: TimeAmount, history: Int, sendLimit: TutorialSendLimit,
-        joinDeadline: TimeAmount
+        joinDeadline: TimeAmount, metrics: ConnectionMetrics
     ) {
         self.lobby = lobby
+        self.metrics = metrics
         self.sendLimit = sendLimit
         self.joinDeadline = joinDeadline
         self.renderer = renderer
@@ -38,7 +41,8 @@ final class TCPChatHandler: ChannelInboundHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        self.connection = TCPConnection(channel: context.channel, renderer: self.renderer)
+        self.metrics.open.increment()
+        self.connection = TCPConnection(channel: context.channel, renderer: self.renderer, metrics: self.metrics)
         let channel = context.channel
         self.joinTimer = context.eventLoop.scheduleTask(in: self.joinDeadline) {
             let line = TCPLine.error(.joinTimedOut)
@@ -58,6 +62,10 @@ final class TCPChatHandler: ChannelInboundHandler {
                 loopBound.value.flushPendingLine()
             }
         }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.metrics.open.decrement()
     }
 
     func channelInactive(context: ChannelHandlerContext) {

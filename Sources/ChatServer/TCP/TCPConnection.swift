@@ -6,16 +6,19 @@ import NIOCore
 final class TCPConnection: EventSink {
     let channel: any Channel
     let renderer: any EventRenderer
+    private let metrics: ConnectionMetrics
 
     var eventLoop: any EventLoop { self.channel.eventLoop }
 
-    init(channel: any Channel, renderer: any EventRenderer) {
+    init(channel: any Channel, renderer: any EventRenderer, metrics: ConnectionMetrics) {
         self.channel = channel
         self.renderer = renderer
+        self.metrics = metrics
     }
 
     func write(_ payload: ByteBuffer) {
         guard self.channel.isWritable else {
+            self.metrics.evicted(.outboundQueueFull)
             self.channel.close(promise: nil)
             return
         }

@@ -19,7 +19,7 @@ final class TCPListener: Sendable {
 
     static func start(
         host: String, port: Int, group: any EventLoopGroup, lobby: Room, legacyText: LegacyText,
-        sendLimit: TutorialSendLimit, connections: ConnectionCounts, configuration: ServerConfiguration
+        sendLimit: TutorialSendLimit, connections: ConnectionCounts, metrics: ConnectionMetrics, configuration: ServerConfiguration
     ) async throws -> TCPListener {
         let quiesce = ServerQuiescingHelper(group: group)
         let renderer = TCPLineRenderer(legacyText: legacyText)
@@ -40,7 +40,7 @@ final class TCPListener: Sendable {
                         TCPChatHandler(
                             lobby: lobby, renderer: renderer, maxLineBytes: configuration.maxTCPLineBytes,
                             idleFlush: configuration.tcpIdleFlush, history: configuration.tcpHistoryOnJoin,
-                            sendLimit: sendLimit, joinDeadline: .seconds(Int64(configuration.idleTimeout))))
+                            sendLimit: sendLimit, joinDeadline: .seconds(Int64(configuration.idleTimeout)), metrics: metrics))
                 }
             }
             .bind(host: host, port: port)

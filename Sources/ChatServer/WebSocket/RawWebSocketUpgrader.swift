@@ -21,12 +21,14 @@ struct RawWebSocketUpgrader: Upgrader {
     let limits: WebSocketLimits
     let renderer: any EventRenderer
     let accountID: UUID?
+    let metrics: ConnectionMetrics
     let makeSession: @Sendable (WebSocketConnection) -> any WebSocketSession
 
     func applyUpgrade(req: Request, res: Response) -> any HTTPServerProtocolUpgrader {
         let limits = self.limits
         let renderer = self.renderer
         let accountID = self.accountID
+        let metrics = self.metrics
         let makeSession = self.makeSession
         return NIOWebSocketServerUpgrader(
             maxFrameSize: limits.maxMessageBytes,
@@ -43,7 +45,7 @@ struct RawWebSocketUpgrader: Upgrader {
                         value: .init(low: limits.outboundQueueBytes / 2, high: limits.outboundQueueBytes))
                     let rawWriter = RawFrameWriter()
                     try channel.pipeline.syncOperations.addHandler(rawWriter, position: .first)
-                    let connection = WebSocketConnection(channel: channel, renderer: renderer, rawWriter: rawWriter, accountID: accountID)
+                    let connection = WebSocketConnection(channel: channel, renderer: renderer, rawWriter: rawWriter, accountID: accountID, metrics: metrics)
                     try channel.pipeline.syncOperations.addHandlers([
                         WebSocketFrameValidator(),
                         WebSocketMessageAssembler(maxMessageBytes: limits.maxMessageBytes),
@@ -55,9 +57,10 @@ struct RawWebSocketUpgrader: Upgrader {
 }
 
 extension Request {
-    /// Answers a WebSocket handshake on this request with our own handlers, or 426 if it is not one.
+    /// Answers a WebSocket handshake on this request with our own handlers, or 426 if it is not one. The
+    /// connection counts under `transport` in the metrics.
     func upgradeToWebSocket(
-        limits: WebSocketLimits, renderer: any EventRenderer, accountID: UUID? = nil,
+        _ transport: ServerMetrics.Transport, limits: WebSocketLimits, renderer: any EventRenderer, accountID: UUID? = nil,
         makeSession: @escaping @Sendable (WebSocketConnection) -> any WebSocketSession
     ) throws -> Response {
         let connection = Set(self.headers[canonicalForm: "connection"].map { $0.lowercased() })
@@ -73,7 +76,9 @@ extension Request {
             throw Abort(.badRequest, reason: "Sec-WebSocket-Key must be 16 bytes in base64.")
         }
         let response = Response(status: .switchingProtocols)
-        response.upgrader = RawWebSocketUpgrader(limits: limits, renderer: renderer, accountID: accountID, makeSession: makeSession)
+        response.upgrader = RawWebSocketUpgrader(
+            limits: limits, renderer: renderer, accountID: accountID, metrics: self.application.serverMetrics.connections(transport),
+            makeSession: makeSession)
         return response
     }
 }

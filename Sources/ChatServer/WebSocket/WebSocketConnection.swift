@@ -1,5 +1,6 @@
 import ChatCore
 import Foundation
+import Metrics
 import NIOCore
 import NIOWebSocket
 
@@ -16,16 +17,19 @@ final class WebSocketConnection: EventSink {
     let renderer: any EventRenderer
     /// The signed-in account, for modern connections.
     let accountID: UUID?
+    /// The endpoint's open-connection gauge and slow-consumer counters.
+    let metrics: ConnectionMetrics
     private let closing: NIOLoopBoundBox<Bool>
     private let rawWriter: NIOLoopBound<RawFrameWriter>
 
     var eventLoop: any EventLoop { self.channel.eventLoop }
 
     /// Call on the channel's event loop, once `rawWriter` is in the pipeline.
-    init(channel: any Channel, renderer: any EventRenderer, rawWriter: RawFrameWriter, accountID: UUID?) {
+    init(channel: any Channel, renderer: any EventRenderer, rawWriter: RawFrameWriter, accountID: UUID?, metrics: ConnectionMetrics) {
         self.channel = channel
         self.renderer = renderer
         self.accountID = accountID
+        self.metrics = metrics
         self.closing = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
         self.rawWriter = NIOLoopBound(rawWriter, eventLoop: channel.eventLoop)
     }
@@ -73,6 +77,7 @@ final class WebSocketConnection: EventSink {
     private func admitWrite() -> Bool {
         guard !self.closing.value else { return false }
         guard self.channel.isWritable else {
+            self.metrics.evicted(.outboundQueueFull)
             self.close(.policyViolation, reason: "client is not reading fast enough", waitForPeer: false)
             return false
         }

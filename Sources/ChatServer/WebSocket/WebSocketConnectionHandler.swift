@@ -1,3 +1,4 @@
+import Metrics
 import NIOCore
 import NIOWebSocket
 
@@ -43,6 +44,7 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        self.connection.metrics.open.increment()
         self.session = self.makeSession(self.connection)
         self.startKeepalive(context: context)
     }
@@ -65,6 +67,7 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
         case .ping:
             guard !self.connection.isClosing else { return }
             guard self.pongsWaiting < Self.maxPongsWaiting else {
+                self.connection.metrics.evicted(.pongBacklog)
                 self.connection.close(.policyViolation, reason: "pings sent faster than pongs are read", waitForPeer: false)
                 return
             }
@@ -104,6 +107,10 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
                 .unexpectedServerError
             }
         self.connection.close(code, waitForPeer: false)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.connection.metrics.open.decrement()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
