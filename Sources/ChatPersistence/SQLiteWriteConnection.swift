@@ -49,7 +49,7 @@ public final class SQLiteWriteConnection: Sendable {
             try await sql.raw("PRAGMA synchronous=\(unsafeRaw: durability == .power ? "FULL" : "NORMAL")").run()
             try await sql.raw("PRAGMA wal_autocheckpoint=0").run()
             // Applied by the connection that writes the log, when it starts the log over after a checkpoint.
-            try await sql.raw("PRAGMA journal_size_limit=\(unsafeRaw: String(WALCheckpointer.restartBytes))").run()
+            try await sql.raw("PRAGMA journal_size_limit=\(unsafeRaw: String(WALCheckpointer.logLimitBytes))").run()
             try await sql.raw("PRAGMA secure_delete=ON").run()
             guard checkpointing else { return SQLiteWriteConnection(connection: connection, checkpoints: nil, waits: waits) }
             thread.start()

@@ -59,6 +59,37 @@ struct CheckpointTests {
         try await pool.shutdownGracefully()
     }
 
+    @Test("under steady writes the log starts over instead of growing: it stays near its limit")
+    func logStaysBounded() async throws {
+        let path = Self.temporaryDatabase()
+        let logger = Logger(label: "checkpoint-test")
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+        let writer = try await SQLiteWriteConnection.open(
+            path: path, durability: .process, threadPool: .singleton, on: eventLoop, logger: logger, checkpointing: false)
+        try await writer.writer.write([SQLRaw("CREATE TABLE t (x INTEGER, pad BLOB)")]).get()
+        // Started over past 1,000 pages (4 MiB) and truncated to 4 MiB here, so the test need not write 64 MiB.
+        try await writer.writer.write([SQLRaw("PRAGMA journal_size_limit=4194304")]).get()
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        let checkpointer = try await WALCheckpointer.start(path: path, threadPool: pool, on: eventLoop, restartFrames: 1000, logger: logger)
+        // About 8 MiB of log a second, 40 MiB in all if it were never started over: each commit writes whole pages.
+        let deadline = ContinuousClock.now + .seconds(5)
+        var commits = 0
+        while ContinuousClock.now < deadline {
+            for _ in 0..<10 {
+                try await writer.writer.write([SQLRaw("INSERT INTO t VALUES (\(commits), randomblob(3000))")]).get()
+                commits += 1
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let logBytes = (try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        #expect(commits > 2_000)
+        #expect(logBytes <= 16 * 1024 * 1024, "the log grew to \(logBytes) bytes over \(commits) commits")
+        await checkpointer.close()
+        await writer.close()
+        try await pool.shutdownGracefully()
+    }
+
     @Test("--durability power syncs the log at every commit: synchronous=FULL on the write connection")
     func powerDurability() async throws {
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
