@@ -8,6 +8,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import NIOSSL
 import SQLKit
 import Vapor
 
@@ -28,6 +29,8 @@ public final class ChatService: Sendable {
     private let sweeper: UnsentAttachmentSweeper
     private let readiness: Readiness
     private let metricsEndpoint: MetricsEndpoint?
+    /// The certificates of the TLS listeners, reloaded on SIGHUP.
+    private let tls: TLSCertificates?
     private let loopWatch: [RepeatedTask]
     private let drainTime: Duration
     private let logger: Logger
@@ -41,7 +44,8 @@ public final class ChatService: Sendable {
     /// The metrics listener's port, if it runs.
     public var metricsPort: Int? { self.metricsEndpoint?.port }
 
-    private init(application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub, writer: SQLiteWriteConnection, hasher: BcryptPool, bot: EchoBot?, presence: PresenceTracker, background: BackgroundTasks, sweeper: UnsentAttachmentSweeper, readiness: Readiness, metrics: (endpoint: MetricsEndpoint?, loopWatch: [RepeatedTask]), drainTime: Duration, logger: Logger, host: String, httpPort: Int, tcpPort: Int) {
+    private init(application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub, writer: SQLiteWriteConnection, hasher: BcryptPool, bot: EchoBot?, presence: PresenceTracker, background: BackgroundTasks, sweeper: UnsentAttachmentSweeper, readiness: Readiness, metrics: (endpoint: MetricsEndpoint?, loopWatch: [RepeatedTask]), tls: TLSCertificates?, drainTime: Duration, logger: Logger, host: String, httpPort: Int, tcpPort: Int) {
+        self.tls = tls
         self.metricsEndpoint = metrics.endpoint
         self.loopWatch = metrics.loopWatch
         self.bot = bot
@@ -83,6 +87,9 @@ public final class ChatService: Sendable {
         var storage: (hub: Hub, writer: SQLiteWriteConnection)?
         var bcrypt: BcryptPool?
         do {
+            // Read before anything starts: a missing or mismatched file stops start-up with a message naming it.
+            let tls = try configuration.tlsCertificate.isEmpty
+                ? nil : TLSCertificates(certificatePath: configuration.tlsCertificate, keyPath: configuration.tlsKey)
             let (hub, writer) = try await self.openStorage(application, configuration: configuration, metrics: metrics, logger: logger)
             storage = (hub, writer)
             let lobby = try await hub.room(.lobby)
@@ -119,20 +126,21 @@ public final class ChatService: Sendable {
             guard let httpListener = application.http.server.shared.listeningChannel else {
                 throw ChatServiceError.connectionLimitsUnavailable
             }
-            let httpGate = ConnectionGate.http(counts: connections, headDeadline: .seconds(Int64(configuration.idleTimeout)))
+            let httpGate = ConnectionGate.http(counts: connections, tls: tls, headDeadline: .seconds(Int64(configuration.idleTimeout)))
             try await httpListener.eventLoop.submit { try ConnectionGate.install(on: httpListener, httpGate) }.get()
             let tcp = try await TCPListener.start(
                 host: configuration.host, port: configuration.tcpPort, group: application.eventLoopGroup, lobby: lobby,
                 legacyText: legacyText, sendLimit: sendLimit, connections: connections, metrics: metrics.connections(.tcp),
-                configuration: configuration)
+                tls: configuration.tcpTLS ? tls : nil, configuration: configuration)
             let httpPort = application.http.server.shared.localAddress?.port ?? configuration.port
-            let localURL = "http://\(Self.urlHost(reaching: configuration.host)):\(httpPort)"
+            let scheme = tls == nil ? "http" : "https"
+            let localURL = "\(scheme)://\(Self.urlHost(reaching: configuration.host)):\(httpPort)"
             if configuration.publicURL.isEmpty {
                 legacyText.setPublicURL(localURL)
             }
             let tcpPort = tcp.port ?? configuration.tcpPort
-            logger.notice("HTTP and WebSocket listening on http://\(configuration.host):\(httpPort) (/chat, /echo/?id=NAME, /api/v1)")
-            logger.notice("TCP text protocol listening on \(configuration.host):\(tcpPort) (iam:NAME, msg:TEXT)")
+            logger.notice("HTTP and WebSocket listening on \(scheme)://\(configuration.host):\(httpPort) (/chat, /echo/?id=NAME, /api/v1)")
+            logger.notice("TCP text protocol listening on \(configuration.host):\(tcpPort) (iam:NAME, msg:TEXT)\(configuration.tcpTLS ? " over TLS" : "")")
             var metricsEndpoint: MetricsEndpoint?
             if configuration.metrics {
                 metricsEndpoint = try await MetricsEndpoint.start(
@@ -142,14 +150,16 @@ public final class ChatService: Sendable {
             let loopWatch = metrics.watchEventLoops(eventLoops)
             var bot: EchoBot?
             if configuration.demoBot {
+                if tls != nil { application.http.client.configuration.tlsConfiguration = Self.selfTLS }
                 bot = EchoBot(
                     baseURL: localURL, client: application.client,
                     accounts: endpoints.accounts.accounts, directory: endpoints.accounts.directory,
                     hashPassword: { try await hasher.hash($0) },
-                    eventLoops: application.eventLoopGroup, dataDirectory: configuration.dataDirectory, logger: logger)
+                    eventLoops: application.eventLoopGroup, selfTLS: tls.map { _ in Self.selfTLS }, dataDirectory: configuration.dataDirectory,
+                    logger: logger)
                 bot?.start()
             }
-            return ChatService(application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, writer: writer, hasher: hasher, bot: bot, presence: endpoints.modern.presence, background: endpoints.modern.background, sweeper: endpoints.sweeper, readiness: readiness, metrics: (metricsEndpoint, loopWatch), drainTime: .seconds(configuration.drainSeconds), logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)
+            return ChatService(application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, writer: writer, hasher: hasher, bot: bot, presence: endpoints.modern.presence, background: endpoints.modern.background, sweeper: endpoints.sweeper, readiness: readiness, metrics: (metricsEndpoint, loopWatch), tls: tls, drainTime: .seconds(configuration.drainSeconds), logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)
         } catch {
             await bcrypt?.shutdown()
             if let storage {
@@ -238,6 +248,33 @@ public final class ChatService: Sendable {
             eventLoops: application.eventLoopGroup, store: store,
             recentCapacity: max(configuration.historyOnJoin, configuration.tcpHistoryOnJoin), metrics: metrics.rooms, logger: logger)
         return (hub, writer)
+    }
+
+    /// How the demo bot reaches its own server over TLS: on the loopback address, which no certificate names, so the
+    /// certificate is not checked (the bot talks to its own process; nothing else is on that path).
+    private static let selfTLS: TLSConfiguration = {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateVerification = .none
+        return configuration
+    }()
+
+    /// Reads `--tls-cert` and `--tls-key` again (on SIGHUP): new connections get the new certificate, open ones keep
+    /// theirs. Files that do not load leave the old certificate in use, and the log says why. Returns whether a new
+    /// certificate is in use.
+    @discardableResult
+    public func reloadCertificates() -> Bool {
+        guard let tls = self.tls else {
+            self.logger.notice("SIGHUP: no --tls-cert to reload; nothing changes")
+            return false
+        }
+        do {
+            try tls.reload()
+            self.logger.notice("reloaded the TLS certificate from \(tls.certificatePath) and its key")
+            return true
+        } catch {
+            self.logger.error("kept the TLS certificate in use: \(error)")
+            return false
+        }
     }
 
     /// How many connections are in the lobby right now (for tests and diagnostics).

@@ -47,6 +47,7 @@ public struct ServerCommand: AsyncParsableCommand {
         // Whatever the server creates (the database, its journal, attachments) is readable by its own user only.
         umask(0o077)
         let service = try await ChatService.start(configuration)
+        ReloadSignal.handle { service.reloadCertificates() }
         await ShutdownSignal.wait()
         await service.shutdown()
     }

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 /// A TCP client of the text protocol, as `nc` or the DogeChat app would be: writes raw bytes, reads lines.
 public final class LineClient: Sendable {
@@ -12,11 +13,15 @@ public final class LineClient: Sendable {
         self.lines = lines
     }
 
-    public static func connect(host: String, port: Int) async throws -> LineClient {
+    /// Connects, over TLS when given a client context (checked against `host`).
+    public static func connect(host: String, port: Int, tls: NIOSSLContext? = nil) async throws -> LineClient {
         let lines = Inbox<String>()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: host.first?.isNumber == true ? nil : host))
+                    }
                     try channel.pipeline.syncOperations.addHandler(LineCollector(lines: lines))
                 }
             }

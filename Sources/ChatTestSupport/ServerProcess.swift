@@ -51,10 +51,23 @@ public final class ServerProcess: Sendable {
                 child.signal(SIGKILL)
                 throw TestClientError("chat-server did not report its listeners")
             }
-            if line.contains("HTTP and WebSocket listening on") { httpPort = Self.port(in: line, after: "http://127.0.0.1:") }
+            if line.contains("HTTP and WebSocket listening on") { httpPort = Self.port(in: line, after: "://127.0.0.1:") }
             if line.contains("TCP text protocol listening on") { tcpPort = Self.port(in: line, after: "listening on 127.0.0.1:") }
         }
         return ServerProcess(child: child, httpPort: httpPort!, tcpPort: tcpPort!, output: lines)
+    }
+
+    /// Waits for a line of output that contains `text`.
+    public func waitForOutput(_ text: String, timeout: Duration = .seconds(10)) async throws {
+        while let line = await self.output.next(timeout: timeout) {
+            if line.contains(text) { return }
+        }
+        throw TestClientError("no output line containing \(text)")
+    }
+
+    /// Sends a signal (SIGHUP, say) and returns at once.
+    public func send(_ signal: Int32) {
+        self.child.signal(signal)
     }
 
     /// SIGKILL: no shutdown code runs at all.

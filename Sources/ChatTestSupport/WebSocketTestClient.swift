@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 /// One WebSocket frame as the test client saw it.
 public struct ReceivedFrame: Sendable, Equatable {
@@ -39,12 +40,16 @@ public final class WebSocketTestClient: Sendable {
 
     /// Opens a TCP connection and completes the handshake for `path` (e.g. `/chat` or `/echo/?id=a`).
     /// Throws with the HTTP status line when the server refuses the upgrade.
-    public static func connect(host: String, port: Int, path: String) async throws -> WebSocketTestClient {
+    /// Over TLS (`wss:`) when given a client context.
+    public static func connect(host: String, port: Int, path: String, tls: NIOSSLContext? = nil) async throws -> WebSocketTestClient {
         let frames = Inbox<ReceivedFrame>()
         let handshake = Inbox<String>()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: host.first?.isNumber == true ? nil : host))
+                    }
                     try channel.pipeline.syncOperations.addHandler(FrameCollector(handshake: handshake, frames: frames))
                 }
             }

@@ -63,6 +63,9 @@ extension ServerConfiguration {
         .text("public-url", "CHAT_PUBLIC_URL", \.publicURL, "How clients reach this server, for the attachment links tutorial clients see", accepted: "a URL without a trailing `/`", default: "`http://HOST:PORT` as bound"),
         .durability("durability", "CHAT_DURABILITY", "What an acknowledgement promises: `process` (kept across a crash of the server; the disk syncs off the commit path) or `power` (kept across a power loss: one sync per commit batch)"),
         .integer("drain-seconds", "CHAT_DRAIN_SECONDS", \.drainSeconds, 0...3600, "On SIGTERM or SIGINT: seconds `/readyz` answers 503 while the server still serves, before it closes connections (WebSockets with 1012)"),
+        .optionalPath("tls-cert", "CHAT_TLS_CERT", \.tlsCertificate, "PEM certificate chain: with `--tls-key`, HTTPS and WSS on `--port` (SIGHUP reloads both files)"),
+        .optionalPath("tls-key", "CHAT_TLS_KEY", \.tlsKey, "PEM private key of `--tls-cert`"),
+        .boolean("tcp-tls", "CHAT_TCP_TLS", \.tcpTLS, "TLS on the TCP text-protocol port too, with the same certificate"),
         .boolean("metrics", "CHAT_METRICS", \.metrics, "Serve Prometheus metrics at `/metrics` on their own listener (docs/OPERATIONS.md)"),
         .text("metrics-host", "CHAT_METRICS_HOST", \.metricsHost, "Address the metrics listener binds to (never the public port; only this machine by default)", accepted: "any non-empty address"),
         .integer("metrics-port", "CHAT_METRICS_PORT", \.metricsPort, 0...65535, "Port of the metrics listener (`0` = any free port)"),
@@ -92,6 +95,12 @@ extension ServerConfiguration {
             if let problem = setting.apply(&configuration, value) {
                 problems.append("\(setting.option) / \(setting.variable): \(problem) (got '\(value)' from \(source))")
             }
+        }
+        if configuration.tlsCertificate.isEmpty != configuration.tlsKey.isEmpty {
+            problems.append("--tls-cert / CHAT_TLS_CERT and --tls-key / CHAT_TLS_KEY go together: give both or neither")
+        }
+        if configuration.tcpTLS && configuration.tlsCertificate.isEmpty {
+            problems.append("--tcp-tls / CHAT_TCP_TLS needs --tls-cert and --tls-key")
         }
         if !problems.isEmpty {
             throw InvalidSettings(problems: problems)
@@ -158,6 +167,17 @@ extension ServerConfiguration.Setting {
             defaultText: { `default` ?? "`\($0[keyPath: keyPath])`" }
         ) { configuration, value in
             guard !value.isEmpty else { return "must not be empty" }
+            configuration[keyPath: keyPath] = value
+            return nil
+        }
+    }
+
+    /// A file path that may be left out (empty: the feature it names is off).
+    fileprivate static func optionalPath(
+        _ flag: String, _ variable: String, _ keyPath: WritableKeyPath<ServerConfiguration, String>, _ meaning: String
+    ) -> Self {
+        return Self(flag: flag, variable: variable, meaning: meaning, accepted: "a readable file", defaultText: { _ in "none" }) {
+            configuration, value in
             configuration[keyPath: keyPath] = value
             return nil
         }

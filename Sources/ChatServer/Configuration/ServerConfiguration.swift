@@ -73,6 +73,11 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// How clients outside reach this server (for attachment URLs shown to tutorial clients); empty means
     /// `http://HOST:PORT` as bound.
     public var publicURL = ""
+    /// The PEM certificate chain and private key for TLS on the HTTP port; both empty: plain HTTP.
+    public var tlsCertificate = ""
+    public var tlsKey = ""
+    /// Whether the TCP text protocol speaks TLS too (with the same certificate).
+    public var tcpTLS = false
     /// Whether `/metrics` is served (on its own listener, never the public port).
     public var metrics = true
     /// The address the metrics listener binds to: this machine only unless told otherwise.

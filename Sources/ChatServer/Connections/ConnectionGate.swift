@@ -1,6 +1,7 @@
 import Metrics
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOSSL
 
 /// Counts the open connections of the whole server and of each IP address, shared by every listener.
 final class ConnectionCounts: Sendable {
@@ -42,7 +43,8 @@ final class ConnectionCounts: Sendable {
 
 /// Sits first in a listening channel's pipeline and sees every accepted connection before it is set up: counts
 /// it, turns it away with a short answer when it is over ``ConnectionCounts``' limits, and gives it the
-/// listener's first-request deadline. Behind it, NIO's `AcceptBackoffHandler` stops accepting for a moment when
+/// listener's first-request deadline. With TLS it puts the TLS handler first, so that the deadline, the refusal
+/// and everything the listener sets up see plain bytes (the same mechanism for HTTP and TCP). Behind it, NIO's `AcceptBackoffHandler` stops accepting for a moment when
 /// the process runs out of file descriptors, instead of retrying in a busy loop.
 final class ConnectionGate: ChannelInboundHandler, Sendable {
     typealias InboundIn = any Channel
@@ -53,44 +55,57 @@ final class ConnectionGate: ChannelInboundHandler, Sendable {
     private let refusal: ByteBuffer
     /// How long a new connection has to send the bytes that end its first request, if it must.
     private let firstRequest: (deadline: TimeAmount, end: [UInt8])?
+    /// The certificates of a TLS listener.
+    private let tls: TLSCertificates?
 
-    init(counts: ConnectionCounts, refusal: String, firstRequestDeadline: TimeAmount? = nil, firstRequestEnd: String = "") {
+    init(
+        counts: ConnectionCounts, refusal: String, tls: TLSCertificates?, firstRequestDeadline: TimeAmount? = nil,
+        firstRequestEnd: String = ""
+    ) {
         self.counts = counts
+        self.tls = tls
         self.refusal = ByteBuffer(string: refusal)
         self.firstRequest = firstRequestDeadline.map { ($0, Array(firstRequestEnd.utf8)) }
     }
 
     /// A gate for HTTP: a 503 for connections over the limit, and the first request's head within `deadline`.
-    static func http(counts: ConnectionCounts, headDeadline: TimeAmount) -> ConnectionGate {
+    static func http(counts: ConnectionCounts, tls: TLSCertificates?, headDeadline: TimeAmount) -> ConnectionGate {
         let body = "Too many connections; try again later.\n"
         let refusal =
             "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nContent-Type: text/plain; charset=utf-8\r\n"
             + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
-        return ConnectionGate(counts: counts, refusal: refusal, firstRequestDeadline: headDeadline, firstRequestEnd: "\r\n\r\n")
+        return ConnectionGate(
+            counts: counts, refusal: refusal, tls: tls, firstRequestDeadline: headDeadline, firstRequestEnd: "\r\n\r\n")
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let child = Self.unwrapInboundIn(data)
         // Added before the listener's own set-up, on the child's event loop in submission order, so these handlers
         // come first in its pipeline.
-        if self.counts.admit(child) {
-            if let (deadline, end) = self.firstRequest {
-                Self.addFirst(to: child) { FirstRequestDeadline(deadline: deadline, end: end) }
+        let tlsContext = self.tls?.context
+        let admitted = self.counts.admit(child)
+        let firstRequest = self.firstRequest
+        let refusal = self.refusal
+        Self.addFirst(to: child) {
+            var handlers: [any ChannelHandler] = []
+            if let tlsContext { handlers.append(NIOSSLServerHandler(context: tlsContext)) }
+            if !admitted {
+                handlers.append(RefuseConnection(answer: refusal))
+            } else if let (deadline, end) = firstRequest {
+                handlers.append(FirstRequestDeadline(deadline: deadline, end: end))
             }
-        } else {
-            let refusal = self.refusal
-            Self.addFirst(to: child) { RefuseConnection(answer: refusal) }
+            return handlers
         }
         context.fireChannelRead(data)
     }
 
-    /// Puts a handler first in a new connection's pipeline before its set-up: at once when it shares the
+    /// Puts handlers first in a new connection's pipeline, in order, before its set-up: at once when it shares the
     /// listener's event loop (the set-up then runs right after this), else as a task its loop runs first.
-    private static func addFirst(to child: any Channel, _ make: @escaping @Sendable () -> any ChannelHandler) {
+    private static func addFirst(to child: any Channel, _ make: @escaping @Sendable () -> [any ChannelHandler]) {
         if child.eventLoop.inEventLoop {
-            try? child.pipeline.syncOperations.addHandler(make(), position: .first)
+            try? child.pipeline.syncOperations.addHandlers(make(), position: .first)
         } else {
-            child.eventLoop.execute { try? child.pipeline.syncOperations.addHandler(make(), position: .first) }
+            child.eventLoop.execute { try? child.pipeline.syncOperations.addHandlers(make(), position: .first) }
         }
     }
 

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOSSL
 import Vapor
 
 /// The demo account `echo-bot`, which answers every direct message about a second later (PROTOCOL.md §9.9), so a
@@ -23,6 +24,8 @@ final class EchoBot: Sendable {
     private let directory: any RoomDirectory
     private let hashPassword: @Sendable (String) async throws -> String
     private let eventLoops: any EventLoopGroup
+    /// How the bot's socket speaks TLS to its own server, when the server speaks TLS.
+    private let selfTLS: TLSConfiguration?
     private let secretPath: String
     private let logger: Logger
     private let runner = NIOLockedValueBox<Task<Void, Never>?>(nil)
@@ -33,8 +36,9 @@ final class EchoBot: Sendable {
     init(
         baseURL: String, client: any Client, accounts: any AccountStore, directory: any RoomDirectory,
         hashPassword: @escaping @Sendable (String) async throws -> String, eventLoops: any EventLoopGroup,
-        dataDirectory: String, logger: Logger
+        selfTLS: TLSConfiguration?, dataDirectory: String, logger: Logger
     ) {
+        self.selfTLS = selfTLS
         self.baseURL = baseURL
         self.client = client
         self.accounts = accounts
@@ -130,7 +134,7 @@ final class EchoBot: Sendable {
     private func converse(token: String) async throws {
         let (texts, incoming) = AsyncStream.makeStream(of: String.self)
         let url = self.baseURL.replacingOccurrences(of: "http", with: "ws") + "/api/v1/ws?token=" + token
-        try await WebSocket.connect(to: url, on: self.eventLoops) { socket in
+        try await WebSocket.connect(to: url, configuration: .init(tlsConfiguration: self.selfTLS), on: self.eventLoops) { socket in
             self.socket.withLockedValue { $0 = socket }
             socket.onText { _, text in incoming.yield(text) }
             socket.onClose.whenComplete { _ in incoming.finish() }

@@ -19,7 +19,8 @@ final class TCPListener: Sendable {
 
     static func start(
         host: String, port: Int, group: any EventLoopGroup, lobby: Room, legacyText: LegacyText,
-        sendLimit: TutorialSendLimit, connections: ConnectionCounts, metrics: ConnectionMetrics, configuration: ServerConfiguration
+        sendLimit: TutorialSendLimit, connections: ConnectionCounts, metrics: ConnectionMetrics, tls: TLSCertificates?,
+        configuration: ServerConfiguration
     ) async throws -> TCPListener {
         let quiesce = ServerQuiescingHelper(group: group)
         let renderer = TCPLineRenderer(legacyText: legacyText)
@@ -30,7 +31,7 @@ final class TCPListener: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(quiesce.makeServerChannelHandler(channel: channel))
                     let refusal = TCPLine.error(.tooManyConnections)
-                    try ConnectionGate.install(on: channel, ConnectionGate(counts: connections, refusal: refusal))
+                    try ConnectionGate.install(on: channel, ConnectionGate(counts: connections, refusal: refusal, tls: tls))
                 }
             }
             .childChannelOption(.writeBufferWaterMark, value: .init(low: configuration.outboundQueueBytes / 2, high: configuration.outboundQueueBytes))

@@ -2,6 +2,7 @@ import ChatCore
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import NIOWebSocket
 import Vapor
 
@@ -44,7 +45,9 @@ struct RawWebSocketUpgrader: Upgrader {
                         .writeBufferWaterMark,
                         value: .init(low: limits.outboundQueueBytes / 2, high: limits.outboundQueueBytes))
                     let rawWriter = RawFrameWriter()
-                    try channel.pipeline.syncOperations.addHandler(rawWriter, position: .first)
+                    // Next to the head, or with TLS next to the TLS handler, which must encrypt every byte.
+                    let tls = try? channel.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self)
+                    try channel.pipeline.syncOperations.addHandler(rawWriter, position: tls.map { .after($0) } ?? .first)
                     let connection = WebSocketConnection(channel: channel, renderer: renderer, rawWriter: rawWriter, accountID: accountID, metrics: metrics)
                     try channel.pipeline.syncOperations.addHandlers([
                         WebSocketFrameValidator(),
