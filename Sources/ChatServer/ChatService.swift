@@ -77,6 +77,8 @@ public final class ChatService: Sendable {
     public static func start(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "swiftchat")) async throws -> ChatService {
         var logger = logger
         logger.logLevel = configuration.logLevel
+        // Which server a line comes from, once several run behind one load balancer.
+        logger[metadataKey: "node"] = "\(ProcessInfo.processInfo.hostName)"
         let threads = configuration.eventLoops > 0 ? configuration.eventLoops : AvailableCPUs.count
         let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let application = try await Application.make(
@@ -131,7 +133,7 @@ public final class ChatService: Sendable {
             let tcp = try await TCPListener.start(
                 host: configuration.host, port: configuration.tcpPort, group: application.eventLoopGroup, lobby: lobby,
                 legacyText: legacyText, sendLimit: sendLimit, connections: connections, metrics: metrics.connections(.tcp),
-                tls: configuration.tcpTLS ? tls : nil, configuration: configuration)
+                tls: configuration.tcpTLS ? tls : nil, configuration: configuration, logger: logger)
             let httpPort = application.http.server.shared.localAddress?.port ?? configuration.port
             let scheme = tls == nil ? "http" : "https"
             let localURL = "\(scheme)://\(Self.urlHost(reaching: configuration.host)):\(httpPort)"

@@ -57,10 +57,11 @@ public final class ServerProcess: Sendable {
         return ServerProcess(child: child, httpPort: httpPort!, tcpPort: tcpPort!, output: lines)
     }
 
-    /// Waits for a line of output that contains `text`.
-    public func waitForOutput(_ text: String, timeout: Duration = .seconds(10)) async throws {
+    /// Waits for a line of output that contains `text`, and returns it.
+    @discardableResult
+    public func waitForOutput(_ text: String, timeout: Duration = .seconds(10)) async throws -> String {
         while let line = await self.output.next(timeout: timeout) {
-            if line.contains(text) { return }
+            if line.contains(text) { return line }
         }
         throw TestClientError("no output line containing \(text)")
     }

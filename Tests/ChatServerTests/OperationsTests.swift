@@ -2,6 +2,7 @@ import ChatProtocol
 import ChatServer
 import ChatTestSupport
 import Foundation
+import NIOCore
 import NIOHTTP1
 import Testing
 
@@ -60,6 +61,27 @@ struct OperationsTests {
             #expect(object?["time"] != nil && object?["level"] != nil && object?["label"] != nil && object?["message"] != nil, "\(line)")
         }
         #expect(lines.contains { $0.contains("GET /healthz 200") })
+    }
+
+    @Test("a dropped slow client is logged at notice, in JSON, with conn, proto, node and the reason")
+    func evictionLogged() async throws {
+        let directory = TestServer.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let server = try await ServerProcess.start(
+            dataDirectory: directory, arguments: ["--log-format", "json", "--outbound-queue-bytes", "16384"])
+        // A client that sends pings and never reads the pongs (ExhaustionTests.pingFlood).
+        let flooder = try await StalledClient.connect(host: "127.0.0.1", port: server.httpPort, path: "/echo/?id=flood")
+        let ping = WebSocketTestClient.frame(opcode: WebSocketTestClient.Opcode.ping, payload: Array(repeating: 0x61, count: 125))
+        let burst = Array((0..<100).map { _ in ping }.joined())
+        for _ in 0..<3000 {
+            do { try await flooder.channel.writeAndFlush(ByteBuffer(bytes: burst)) } catch { break }
+        }
+        await flooder.close()
+        let line = try await server.waitForOutput("dropped a slow client")
+        await server.terminate()
+        let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
+        #expect(object["proto"] as? String == "echo" && object["reason"] as? String == "pong_backlog", "\(line)")
+        #expect(object["conn"] != nil && object["node"] != nil && object["level"] as? String == "notice", "\(line)")
     }
 
     @Test("no token, password or message text reaches the log, even at trace with the access log on")

@@ -37,6 +37,24 @@ private func httpsStatus(_ url: String, trusting certificates: TestCertificates)
     }
 }
 
+/// Registers over HTTPS (the test server's API client speaks plain HTTP).
+private func httpsRegister(_ username: String, port: Int, trusting certificates: TestCertificates) async throws -> AuthSession {
+    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: try certificates.clientConfiguration()))
+    do {
+        var request = HTTPClientRequest(url: "https://127.0.0.1:\(port)/api/v1/register")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(RegisterRequest(username: username, password: "correct horse battery"))))
+        let response = try await client.execute(request, timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 1 << 16)
+        try await client.shutdown()
+        return try JSONDecoder().decode(AuthSession.self, from: Data(body.readableBytesView))
+    } catch {
+        try? await client.shutdown()
+        throw error
+    }
+}
+
 @Suite("TLS: HTTPS, WSS and TLS on the TCP port with --tls-cert and --tls-key; SIGHUP reloads (docs/OPERATIONS.md §4)")
 struct TLSTests {
     @Test("every protocol speaks TLS with the configured certificate; a client that does not trust it gets nowhere")
@@ -54,12 +72,23 @@ struct TLSTests {
                 let text = try await chat.nextText()
                 if text.contains("over TLS") { break }
             }
+            // /echo relays over WSS; the modern socket signs in and resumes over WSS.
+            let echoA = try await WebSocketTestClient.connect(host: "127.0.0.1", port: server.httpPort, path: "/echo/?id=a", tls: context)
+            let echoB = try await WebSocketTestClient.connect(host: "127.0.0.1", port: server.httpPort, path: "/echo/?id=b", tls: context)
+            try await echoA.send(text: "relayed over TLS")
+            #expect(try await echoB.nextText() == "relayed over TLS")
+            let ann = try await httpsRegister("ann", port: server.httpPort, trusting: certificates)
+            let modern = try await WebSocketTestClient.connect(
+                host: "127.0.0.1", port: server.httpPort, path: "/api/v1/ws?token=\(ann.token)", tls: context)
+            _ = try await modern.next("hello", as: HelloFrame.self)
+            try await modern.send(frame: ClientFrame(type: "resume", rooms: ["lobby": 0]))
+            _ = try await modern.next("resumed", as: ResumedFrame.self)
             // Plain HTTP on the TLS port gets no HTTP answer; a client trusting another authority fails its handshake.
             let plain = try? await APIClient(baseURL: "http://127.0.0.1:\(server.httpPort)").get("/healthz")
             #expect(plain == nil)
             let stranger = try TestCertificates.make(in: TestServer.makeTemporaryDirectory(), name: "Someone else")
             await #expect(throws: (any Error).self) { try await httpsStatus("https://127.0.0.1:\(server.httpPort)/healthz", trusting: stranger) }
-            await chat.close()
+            for client in [chat, echoA, echoB, modern] { await client.close() }
             await tcp.close()
         }
     }

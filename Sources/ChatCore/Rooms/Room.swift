@@ -95,7 +95,7 @@ public actor Room {
         self.nextSeq = nextSeq
         self.recent = recent
         var logger = logger
-        logger[metadataKey: "chat.room"] = "\(id)"
+        logger[metadataKey: "room"] = "\(id)"
         self.logger = logger
     }
 

@@ -20,7 +20,9 @@ extension Application {
                 throw APIError.rateLimited(.socketsPerAccount, "This account has too many connections open; close one or try again in", .seconds(4))
             }
             let rooms = try await context.directory.memberships(of: signedIn.account.id).map(\.room.id)
-            return try request.upgradeToWebSocket(.modern, limits: limits, renderer: renderer, accountID: signedIn.account.id) { connection in
+            return try request.upgradeToWebSocket(
+                .modern, limits: limits, renderer: renderer, accountID: signedIn.account.id, username: signedIn.account.username
+            ) { connection in
                 ModernSession(connection: connection, context: context, signedIn: signedIn, rooms: rooms)
             }
         }

@@ -67,8 +67,7 @@ final class ModernSession: WebSocketSession {
             return
         }
         guard self.backlog.added() else {
-            self.connection.metrics.evicted(.inboundBacklog)
-            self.connection.close(.policyViolation, reason: "too many frames waiting; wait for answers", waitForPeer: false)
+            self.connection.evict(.inboundBacklog, reason: "too many frames waiting; wait for answers")
             return
         }
         self.frames.yield(frame)

@@ -1,5 +1,6 @@
 import ChatCore
 import ChatProtocol
+import Logging
 import Metrics
 import NIOCore
 
@@ -20,6 +21,7 @@ final class TCPChatHandler: ChannelInboundHandler {
     /// How long a client may stay without `iam:` before it is closed.
     private let joinDeadline: TimeAmount
     private let metrics: ConnectionMetrics
+    private let logger: Logger
     private var joinTimer: Scheduled<Void>?
     private var framer: TCPLineFramer
     private var connection: TCPConnection?
@@ -28,10 +30,11 @@ final class TCPChatHandler: ChannelInboundHandler {
 
     init(
         lobby: Room, renderer: TCPLineRenderer, maxLineBytes: Int, idleFlush: TimeAmount, history: Int, sendLimit: TutorialSendLimit,
-        joinDeadline: TimeAmount, metrics: ConnectionMetrics
+        joinDeadline: TimeAmount, metrics: ConnectionMetrics, logger: Logger
     ) {
         self.lobby = lobby
         self.metrics = metrics
+        self.logger = logger
         self.sendLimit = sendLimit
         self.joinDeadline = joinDeadline
         self.renderer = renderer
@@ -42,7 +45,8 @@ final class TCPChatHandler: ChannelInboundHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.metrics.open.increment()
-        self.connection = TCPConnection(channel: context.channel, renderer: self.renderer, metrics: self.metrics)
+        self.connection = TCPConnection(
+            channel: context.channel, renderer: self.renderer, metrics: self.metrics, log: ConnectionLogger(self.logger, proto: .tcp))
         let channel = context.channel
         self.joinTimer = context.eventLoop.scheduleTask(in: self.joinDeadline) {
             let line = TCPLine.error(.joinTimedOut)

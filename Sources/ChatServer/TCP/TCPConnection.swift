@@ -1,4 +1,5 @@
 import ChatCore
+import Logging
 import NIOCore
 
 /// The sending side of one TCP client. Like ``WebSocketConnection`` its queue is bounded by the channel's
@@ -7,18 +8,21 @@ final class TCPConnection: EventSink {
     let channel: any Channel
     let renderer: any EventRenderer
     private let metrics: ConnectionMetrics
+    private let log: ConnectionLogger
 
     var eventLoop: any EventLoop { self.channel.eventLoop }
 
-    init(channel: any Channel, renderer: any EventRenderer, metrics: ConnectionMetrics) {
+    init(channel: any Channel, renderer: any EventRenderer, metrics: ConnectionMetrics, log: ConnectionLogger) {
         self.channel = channel
         self.renderer = renderer
         self.metrics = metrics
+        self.log = log
     }
 
     func write(_ payload: ByteBuffer) {
         guard self.channel.isWritable else {
             self.metrics.evicted(.outboundQueueFull)
+            self.log.logger.notice("dropped a slow client", metadata: ["reason": "\(ServerMetrics.EvictionReason.outboundQueueFull.rawValue)"])
             self.channel.close(promise: nil)
             return
         }

@@ -1,5 +1,6 @@
 import ChatCore
 import ChatProtocol
+import Logging
 import NIOCore
 import NIOExtras
 import NIOPosix
@@ -20,7 +21,7 @@ final class TCPListener: Sendable {
     static func start(
         host: String, port: Int, group: any EventLoopGroup, lobby: Room, legacyText: LegacyText,
         sendLimit: TutorialSendLimit, connections: ConnectionCounts, metrics: ConnectionMetrics, tls: TLSCertificates?,
-        configuration: ServerConfiguration
+        configuration: ServerConfiguration, logger: Logger
     ) async throws -> TCPListener {
         let quiesce = ServerQuiescingHelper(group: group)
         let renderer = TCPLineRenderer(legacyText: legacyText)
@@ -41,7 +42,8 @@ final class TCPListener: Sendable {
                         TCPChatHandler(
                             lobby: lobby, renderer: renderer, maxLineBytes: configuration.maxTCPLineBytes,
                             idleFlush: configuration.tcpIdleFlush, history: configuration.tcpHistoryOnJoin,
-                            sendLimit: sendLimit, joinDeadline: .seconds(Int64(configuration.idleTimeout)), metrics: metrics))
+                            sendLimit: sendLimit, joinDeadline: .seconds(Int64(configuration.idleTimeout)), metrics: metrics,
+                            logger: logger))
                 }
             }
             .bind(host: host, port: port)

@@ -23,6 +23,7 @@ struct RawWebSocketUpgrader: Upgrader {
     let renderer: any EventRenderer
     let accountID: UUID?
     let metrics: ConnectionMetrics
+    let log: ConnectionLogger
     let makeSession: @Sendable (WebSocketConnection) -> any WebSocketSession
 
     func applyUpgrade(req: Request, res: Response) -> any HTTPServerProtocolUpgrader {
@@ -30,6 +31,7 @@ struct RawWebSocketUpgrader: Upgrader {
         let renderer = self.renderer
         let accountID = self.accountID
         let metrics = self.metrics
+        let log = self.log
         let makeSession = self.makeSession
         return NIOWebSocketServerUpgrader(
             maxFrameSize: limits.maxMessageBytes,
@@ -48,7 +50,7 @@ struct RawWebSocketUpgrader: Upgrader {
                     // Next to the head, or with TLS next to the TLS handler, which must encrypt every byte.
                     let tls = try? channel.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self)
                     try channel.pipeline.syncOperations.addHandler(rawWriter, position: tls.map { .after($0) } ?? .first)
-                    let connection = WebSocketConnection(channel: channel, renderer: renderer, rawWriter: rawWriter, accountID: accountID, metrics: metrics)
+                    let connection = WebSocketConnection(channel: channel, renderer: renderer, rawWriter: rawWriter, accountID: accountID, metrics: metrics, log: log)
                     try channel.pipeline.syncOperations.addHandlers([
                         WebSocketFrameValidator(),
                         WebSocketMessageAssembler(maxMessageBytes: limits.maxMessageBytes),
@@ -61,9 +63,10 @@ struct RawWebSocketUpgrader: Upgrader {
 
 extension Request {
     /// Answers a WebSocket handshake on this request with our own handlers, or 426 if it is not one. The
-    /// connection counts under `transport` in the metrics.
+    /// connection counts under `transport` in the metrics and logs with `proto` and, for an account, `user`.
     func upgradeToWebSocket(
         _ transport: ServerMetrics.Transport, limits: WebSocketLimits, renderer: any EventRenderer, accountID: UUID? = nil,
+        username: String? = nil,
         makeSession: @escaping @Sendable (WebSocketConnection) -> any WebSocketSession
     ) throws -> Response {
         let connection = Set(self.headers[canonicalForm: "connection"].map { $0.lowercased() })
@@ -81,7 +84,7 @@ extension Request {
         let response = Response(status: .switchingProtocols)
         response.upgrader = RawWebSocketUpgrader(
             limits: limits, renderer: renderer, accountID: accountID, metrics: self.application.serverMetrics.connections(transport),
-            makeSession: makeSession)
+            log: ConnectionLogger(self.application.logger, proto: transport, user: username), makeSession: makeSession)
         return response
     }
 }

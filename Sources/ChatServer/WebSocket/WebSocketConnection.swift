@@ -1,5 +1,6 @@
 import ChatCore
 import Foundation
+import Logging
 import Metrics
 import NIOCore
 import NIOWebSocket
@@ -19,17 +20,23 @@ final class WebSocketConnection: EventSink {
     let accountID: UUID?
     /// The endpoint's open-connection gauge and slow-consumer counters.
     let metrics: ConnectionMetrics
+    /// Logs with `conn`, `proto` and `user`.
+    let log: ConnectionLogger
     private let closing: NIOLoopBoundBox<Bool>
     private let rawWriter: NIOLoopBound<RawFrameWriter>
 
     var eventLoop: any EventLoop { self.channel.eventLoop }
 
     /// Call on the channel's event loop, once `rawWriter` is in the pipeline.
-    init(channel: any Channel, renderer: any EventRenderer, rawWriter: RawFrameWriter, accountID: UUID?, metrics: ConnectionMetrics) {
+    init(
+        channel: any Channel, renderer: any EventRenderer, rawWriter: RawFrameWriter, accountID: UUID?, metrics: ConnectionMetrics,
+        log: ConnectionLogger
+    ) {
         self.channel = channel
         self.renderer = renderer
         self.accountID = accountID
         self.metrics = metrics
+        self.log = log
         self.closing = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
         self.rawWriter = NIOLoopBound(rawWriter, eventLoop: channel.eventLoop)
     }
@@ -77,11 +84,18 @@ final class WebSocketConnection: EventSink {
     private func admitWrite() -> Bool {
         guard !self.closing.value else { return false }
         guard self.channel.isWritable else {
-            self.metrics.evicted(.outboundQueueFull)
-            self.close(.policyViolation, reason: "client is not reading fast enough", waitForPeer: false)
+            self.evict(.outboundQueueFull, reason: "client is not reading fast enough")
             return false
         }
         return true
+    }
+
+    /// Drops a client that does not keep up, with 1008: counted, and logged at `notice` (an operator acts on many).
+    func evict(_ cause: ServerMetrics.EvictionReason, reason: String) {
+        guard !self.closing.value else { return }
+        self.metrics.evicted(cause)
+        self.log.logger.notice("dropped a slow client", metadata: ["reason": "\(cause.rawValue)"])
+        self.close(.policyViolation, reason: reason, waitForPeer: false)
     }
 
     /// Records that a close frame was sent by another handler, so nothing more is written.

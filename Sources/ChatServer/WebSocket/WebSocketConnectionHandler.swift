@@ -67,8 +67,7 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
         case .ping:
             guard !self.connection.isClosing else { return }
             guard self.pongsWaiting < Self.maxPongsWaiting else {
-                self.connection.metrics.evicted(.pongBacklog)
-                self.connection.close(.policyViolation, reason: "pings sent faster than pongs are read", waitForPeer: false)
+                self.connection.evict(.pongBacklog, reason: "pings sent faster than pongs are read")
                 return
             }
             self.pongsWaiting += 1
