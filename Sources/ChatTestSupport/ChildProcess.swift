@@ -206,6 +206,9 @@ final class ExitStatus: Sendable {
         return nil
     }
 
+    /// Whether the program has exited (and is reaped): a pid no longer its own is never signalled.
+    var hasExited: Bool { self.reaped() != nil }
+
     private func reaped() -> Int32? {
         self.status.withLockedValue { status in
             if status == nil {

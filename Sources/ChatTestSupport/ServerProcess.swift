@@ -20,6 +20,11 @@ public final class ServerProcess: Sendable {
         self.output = output
     }
 
+    /// A test that fails before it stops its server must not leave the server running after the tests.
+    deinit {
+        if !self.child.exit.hasExited { self.child.signal(SIGKILL) }
+    }
+
     /// Where `swift build` put `chat-server`: beside the test bundle.
     public static var executableURL: URL? {
         builtExecutable(named: "chat-server")

@@ -120,21 +120,63 @@ func eventually(_ condition: () async throws -> Bool, sourceLocation: SourceLoca
 struct StalledClient {
     let channel: any Channel
 
+    /// Connects and waits for the `101` before returning: RFC 6455 §4.1 has a client wait for the handshake's
+    /// answer before it sends a frame, and a frame sent earlier may reach the server's HTTP parser instead.
     static func connect(host: String, port: Int, path: String = "/chat") async throws -> StalledClient {
+        let handshake = HandshakeAnswer()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.autoRead, value: false)
             // A small receive window, so what the server sends piles up on its side soon.
             .channelOption(.socketOption(.so_rcvbuf), value: 4096)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(handshake) }
+            }
             .connect(host: host, port: port)
             .get()
         let request =
             "GET \(path) HTTP/1.1\r\nHost: \(host)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         try await channel.writeAndFlush(ByteBuffer(string: request))
+        let head = try await handshake.head(on: channel)
+        guard head.hasPrefix("HTTP/1.1 101") else { throw TestClientError("no upgrade: \(head)") }
         return StalledClient(channel: channel)
     }
 
     func close() async {
         try? await self.channel.close()
+    }
+}
+
+/// Reads, one `read()` at a time (the channel does not read by itself), up to the end of the handshake's answer,
+/// and no further: what the server sends after it stays unread.
+private final class HandshakeAnswer: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = ByteBuffer
+
+    private var received = ""
+    private var promise: EventLoopPromise<String>?
+
+    /// The answer's head, once its blank line has arrived.
+    func head(on channel: any Channel) async throws -> String {
+        try await channel.eventLoop.flatSubmit {
+            let promise = channel.eventLoop.makePromise(of: String.self)
+            self.promise = promise
+            channel.read()
+            return promise.futureResult
+        }.get()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        self.received += String(buffer: Self.unwrapInboundIn(data))
+        if self.received.contains("\r\n\r\n") {
+            self.promise?.succeed(self.received)
+            self.promise = nil
+        } else {
+            context.read()
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        self.promise?.fail(TestClientError("closed during the handshake: \(self.received)"))
+        self.promise = nil
     }
 }
