@@ -18,7 +18,7 @@ extension Application {
         self.registerModernSocket(on: api, authenticate: authenticate, context: endpoints.modern, configuration: configuration)
         // Anything else under /api/v1 is a 404 in the API's own shape, not Vapor's.
         for method in [HTTPMethod.GET, .POST, .PUT, .PATCH, .DELETE] {
-            api.on(method, "**") { _ -> Response in throw APIError(status: .notFound, code: "not_found", message: "No such endpoint.") }
+            api.on(method, "**") { _ -> Response in throw APIError(status: .notFound, code: .notFound, message: "No such endpoint.") }
         }
 
         let chatLimits = WebSocketLimits(

@@ -1,3 +1,4 @@
+import ChatProtocol
 import Vapor
 
 extension Application {
@@ -39,7 +40,7 @@ struct ControlCharactersInPathMiddleware: AsyncMiddleware {
         let path = request.url.path.removingPercentEncoding ?? request.url.path
         guard !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             // In the API's error shape (PROTOCOL.md §6.1) whatever the path, `/api/v1` or a file.
-            return APIErrorMiddleware.response(for: .badRequest("bad_request", "The path holds a control character."))
+            return APIErrorMiddleware.response(for: .badRequest(.badRequest, "The path holds a control character."))
         }
         return try await next.respond(to: request)
     }

@@ -76,6 +76,31 @@ struct ConversationModelTests {
         #expect(model.items.count == 120)
     }
 
+    @Test("an old edit met in an older page never undoes the newer edit the message was loaded with")
+    func olderPageKeepsNewestEdit() async throws {
+        // As the server pages it: message 1 in its current state (its second edit, seq 61, applied), its first
+        // edit at seq 2, other messages, and the second edit at seq 61.
+        var first = message(1, from: self.bob, text: "final words")
+        first.editedAt = 61_000
+        let firstEdit = MessagePayload(
+            room: "lobby", seq: 2, id: UUID(), sender: self.bob, kind: "edit", text: "second thoughts", date: 2000, target: 1)
+        let secondEdit = MessagePayload(
+            room: "lobby", seq: 61, id: UUID(), sender: self.bob, kind: "edit", text: "final words", date: 61_000, target: 1)
+        let stored = [first, firstEdit] + (3...60).map { message(Int64($0), from: self.bob) } + [secondEdit]
+        let model = ConversationModel(room: "lobby", me: self.ann.id, backend: FakeBackend(room: "lobby", me: self.ann, stored: stored))
+        await model.loadLatest()
+        #expect(model.items.first?.id == "seq-12")
+        await model.loadOlder()
+        let shown = try #require(model.items.first)
+        #expect(shown.id == "seq-1")
+        #expect(shown.text == "final words")
+        #expect(shown.message?.editedAt == 61_000)
+        // A live edit after the page is newer, and applies.
+        model.apply(.message(MessagePayload(
+            room: "lobby", seq: 62, id: UUID(), sender: self.bob, kind: "edit", text: "really final", date: 62_000, target: 1), clientMsgID: nil))
+        #expect(model.items.first?.text == "really final")
+    }
+
     @Test("typing shows for 5 seconds after the last signal, and ends when the typist's message arrives")
     func typing() {
         let model = ConversationModel(room: "lobby", me: self.ann.id, backend: FakeBackend(room: "lobby", me: self.ann))

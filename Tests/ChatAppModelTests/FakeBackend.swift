@@ -26,7 +26,7 @@ actor FakeBackend: ChatBackend {
         self.sent.append((text, clientMsgID))
         if self.failNextSends > 0 {
             self.failNextSends -= 1
-            throw ChatClientError.rejected(code: "unavailable", message: "try again")
+            throw ChatClientError.rejected(code: .unavailable, message: "try again")
         }
         let seq = (self.stored.last?.seq ?? 0) + 1
         let message = MessagePayload(room: room, seq: seq, id: UUID(), sender: self.me, text: text, date: seq * 1000)

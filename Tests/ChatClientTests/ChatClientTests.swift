@@ -18,7 +18,7 @@ struct ChatClientTests {
                 try await client.login(username: "ann", password: "not the password")
             }
             // validate
-            #expect(error == .server(status: 401, code: "invalid_credentials", message: "Wrong username or password."))
+            #expect(error == .server(status: 401, code: .invalidCredentials, message: "Wrong username or password."))
             #expect(await client.session == nil)
             await #expect(throws: ChatClientError.notSignedIn) { try await client.send("hi", to: "lobby") }
         }
@@ -85,12 +85,12 @@ struct ChatClientTests {
             let ann = try await server.client(registering: "ann")
             let events = EventRecorder(await ann.connect())
             try await events.waitUntilConnected()
-            await #expect(throws: ChatClientError.rejected(code: "forbidden", message: "You are not a member of that room, or it does not exist.")) {
+            await #expect(throws: ChatClientError.rejected(code: .forbidden, message: "You are not a member of that room, or it does not exist.")) {
                 try await ann.send("hello?", to: "no-such-room")
             }
             let tooLong = String(repeating: "x", count: 5000)
             let error = await #expect(throws: ChatClientError.self) { try await ann.send(tooLong, to: "lobby") }
-            #expect(error?.code == "too_long")
+            #expect(error?.code == .tooLong)
             #expect(await ann.pendingCount == 0)
             await ann.stop()
         }

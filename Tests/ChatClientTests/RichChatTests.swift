@@ -34,8 +34,7 @@ struct RichChatTests {
             }
             #expect(events.map(\.kind) == ["message", "edit", "reaction", "message", "delete", "message"])
             var live = Timeline()
-            live.apply(page: events)
-            live.apply(page: events)
+            for event in events + events { live.apply(event) }
             var loaded = Timeline()
             loaded.apply(page: try await bob.history(room: "lobby").messages)
             #expect(live.messages.map(\.seq) == [original.seq, reply.seq, last.seq])
@@ -46,6 +45,22 @@ struct RichChatTests {
             await ann.stop()
             await bob.stop()
         }
+    }
+
+    @Test("a page applies its edits to messages loaded before it (a newer page), never to messages it brings (an older one)")
+    func pagesAndEdits() {
+        let ann = SenderPayload(id: UUID(), name: "ann")
+        let edit = MessagePayload(room: "r", seq: 2, id: UUID(), sender: ann, kind: "edit", text: "v2", date: 2, target: 1)
+        // Newer page: message 1 was loaded as it was at seq 1; the page's edit is newer than that state.
+        var newer = Timeline()
+        newer.apply(page: [MessagePayload(room: "r", seq: 1, id: UUID(), sender: ann, text: "v1", date: 1)])
+        newer.apply(page: [edit, MessagePayload(room: "r", seq: 3, id: UUID(), sender: ann, text: "next", date: 3)])
+        #expect(newer.message(seq: 1)?.text == "v2")
+        // Older page: message 1 arrives in its current state (edited again at seq 9); its old edit must not undo that.
+        var older = Timeline()
+        older.apply(page: [MessagePayload(room: "r", seq: 9, id: UUID(), sender: ann, kind: "edit", text: "v3", date: 9, target: 1)])
+        older.apply(page: [MessagePayload(room: "r", seq: 1, id: UUID(), sender: ann, text: "v3", date: 1, editedAt: 9), edit])
+        #expect(older.message(seq: 1)?.text == "v3")
     }
 
     @Test("an edit and a reaction before the delete show in the timeline")

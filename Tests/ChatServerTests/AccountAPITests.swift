@@ -36,7 +36,7 @@ struct AccountAPITests {
             _ = try await server.register("ann")
             let again = try await server.api.send(.POST, "/register", json: RegisterRequest(username: "ANN", password: "another one"))
             #expect(again.status == 409)
-            #expect(try again.decode(APIErrorBody.self).code == "username_taken")
+            #expect(try again.decode(APIErrorBody.self).code == .usernameTaken)
         }
     }
 
@@ -55,7 +55,7 @@ struct AccountAPITests {
         try await withTestServer { server in
             let reply = try await server.api.send(.POST, "/register", raw: body)
             #expect(reply.status == 400)
-            #expect(try reply.decode(APIErrorBody.self).code == code)
+            #expect(try reply.decode(APIErrorBody.self).code.rawValue == code)
             let login = try await server.api.send(.POST, "/login", json: LoginRequest(username: "ann", password: "long enough"))
             #expect(login.status == 401)
         }
@@ -72,7 +72,7 @@ struct AccountAPITests {
             for attempt in [LoginRequest(username: "bob", password: "wrong password"), LoginRequest(username: "nobody", password: "s3cret password")] {
                 let bad = try await server.api.send(.POST, "/login", json: attempt)
                 #expect(bad.status == 401)
-                #expect(try bad.decode(APIErrorBody.self).code == "invalid_credentials")
+                #expect(try bad.decode(APIErrorBody.self).code == .invalidCredentials)
             }
         }
     }
@@ -86,7 +86,7 @@ struct AccountAPITests {
             #expect(try await server.api.send(.POST, "/logout", token: session.token).status == 204)
             let revoked = try await server.api.send(.GET, "/me", token: session.token)
             #expect(revoked.status == 401)
-            #expect(try revoked.decode(APIErrorBody.self).code == "unauthorized")
+            #expect(try revoked.decode(APIErrorBody.self).code == .unauthorized)
             #expect(revoked.headers.first(name: "WWW-Authenticate") == "Bearer")
         }
         try await withTestServer({ $0.tokenLifetime = -1 }) { server in
@@ -116,7 +116,7 @@ struct AccountAPITests {
             #expect(profile.displayName == "Fay Wray" && profile.avatarColor == "#12AB9F" && profile.initials == "FW")
             let bad = try await server.api.send(.PATCH, "/me", json: ProfileUpdate(avatarColor: "red"), token: session.token)
             #expect(bad.status == 400)
-            #expect(try bad.decode(APIErrorBody.self).code == "invalid_avatar_color")
+            #expect(try bad.decode(APIErrorBody.self).code == .invalidAvatarColor)
             #expect(try await server.api.send(.GET, "/me", token: session.token).decode(UserProfile.self) == profile)
         }
     }
@@ -147,7 +147,7 @@ struct AccountAPITests {
             }
             let limited = try await server.api.send(.POST, "/login", json: LoginRequest(username: "jon", password: "right password"))
             #expect(limited.status == 429)
-            #expect(try limited.decode(APIErrorBody.self).code == "rate_limited")
+            #expect(try limited.decode(APIErrorBody.self).code == .rateLimited)
             #expect(Int(limited.headers.first(name: "Retry-After") ?? "") ?? 0 > 0)
         }
     }

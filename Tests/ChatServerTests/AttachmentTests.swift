@@ -48,8 +48,8 @@ struct AttachmentTests {
             #expect(try await server.api.get("/attachments/\(UUID())", token: bob.token).status == 403)
             // Carol cannot send what she cannot see.
             let carolSocket = try await server.modernClient(carol)
-            #expect(try await carolSocket.errorCode(for: ClientFrame(type: "send", room: "lobby", clientMsgID: "c1", text: "look", attachments: [attachment.id.uuidString])) == "bad_attachment")
-            #expect(try await carolSocket.errorCode(for: ClientFrame(type: "send", room: "lobby", clientMsgID: "c2", text: "look", attachments: ["not-an-id"])) == "bad_attachment")
+            #expect(try await carolSocket.errorCode(for: ClientFrame(type: "send", room: "lobby", clientMsgID: "c1", text: "look", attachments: [attachment.id.uuidString])) == .badAttachment)
+            #expect(try await carolSocket.errorCode(for: ClientFrame(type: "send", room: "lobby", clientMsgID: "c2", text: "look", attachments: ["not-an-id"])) == .badAttachment)
         }
     }
 
@@ -105,13 +105,13 @@ struct AttachmentTests {
             let ann = try await server.register("ann")
             let lie = try await server.api.send(.POST, "/attachments?name=cat.png", bytes: Array("not a picture".utf8), contentType: "image/png", token: ann.token)
             #expect(lie.status == 415)
-            #expect(try lie.decode(APIErrorBody.self).code == "unsupported_type")
+            #expect(try lie.decode(APIErrorBody.self).code == .unsupportedType)
             let empty = try await server.api.send(.POST, "/attachments", bytes: [], contentType: "image/png", token: ann.token)
             #expect(empty.status == 400)
-            #expect(try empty.decode(APIErrorBody.self).code == "empty_upload")
+            #expect(try empty.decode(APIErrorBody.self).code == .emptyUpload)
             let big = try await server.api.send(.POST, "/attachments", bytes: Array(repeating: 7, count: 4096), contentType: "application/octet-stream", token: ann.token)
             #expect(big.status == 413)
-            #expect(try big.decode(APIErrorBody.self).code == "too_large")
+            #expect(try big.decode(APIErrorBody.self).code == .tooLarge)
             let form = try await server.api.send(.POST, "/attachments", bytes: Array("--b\r\n\r\n".utf8), contentType: "multipart/form-data; boundary=b", token: ann.token)
             #expect(form.status == 400)
             let anonymous = try await server.api.send(.POST, "/attachments", bytes: [1, 2, 3], contentType: "application/octet-stream")

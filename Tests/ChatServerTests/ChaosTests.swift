@@ -68,7 +68,7 @@ final class ChaosClient {
             } else if let ack = try? JSONDecoder().decode(AckFrame.self, from: data), ack.type == "ack" {
                 self.outbox[ack.clientMsgID] = nil
                 self.acked.insert(ack.clientMsgID)
-            } else if let error = try? JSONDecoder().decode(ErrorFrame.self, from: data), error.type == "error", error.code != "rate_limited" {
+            } else if let error = try? JSONDecoder().decode(ErrorFrame.self, from: data), error.type == "error", error.code != .rateLimited {
                 self.problems.append("\(self.session.user.username) got error \(error.code) for \(error.ref ?? "-")")
             }
         }

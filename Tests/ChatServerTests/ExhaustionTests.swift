@@ -72,7 +72,7 @@ struct ExhaustionTests {
             let rooms = Dictionary(uniqueKeysWithValues: (0..<1500).map { ("room-\($0)", Int64(0)) })
             try await client.send(frame: ClientFrame(type: "resume", rooms: rooms, ref: "big"))
             let error = try await client.next("error", as: ErrorFrame.self)
-            #expect(error.code == "bad_frame")
+            #expect(error.code == .badFrame)
             #expect(error.ref == "big")
             // The connection still works: a proper resume and a send.
             try await client.send(frame: ClientFrame(type: "resume", rooms: ["lobby": 0]))
@@ -125,7 +125,7 @@ struct ExhaustionTests {
             for name in ["ann", "bob", "cat"] { _ = try await server.register(name) }
             let fourth = try await server.api.send(.POST, "/register", json: RegisterRequest(username: "dan", password: "correct horse"))
             #expect(fourth.status == 429)
-            #expect(try fourth.decode(APIErrorBody.self).code == "rate_limited")
+            #expect(try fourth.decode(APIErrorBody.self).code == .rateLimited)
             #expect(Int(fourth.headers.first(name: "Retry-After") ?? "") ?? 0 > 0)
         }
     }

@@ -57,7 +57,7 @@ struct HardeningTests {
             let stored = try await socket.nextEvent("message")
             #expect(stored.text == "a forged bc\nd")
             // A message of nothing but control characters is empty.
-            #expect(try await socket.errorCode(for: ClientFrame(type: "send", room: "lobby", clientMsgID: "m2", text: "\u{1B}\u{0}")) == "empty_message")
+            #expect(try await socket.errorCode(for: ClientFrame(type: "send", room: "lobby", clientMsgID: "m2", text: "\u{1B}\u{0}")) == .emptyMessage)
             // Search snippets cannot be forged: the markers were never stored.
             let hits = try await server.api.send(.GET, "/search?q=forged", token: ann.token).decode(SearchResults.self)
             #expect(hits.results.count == 1)
@@ -70,13 +70,13 @@ struct HardeningTests {
         try await withTestServer { server in
             let empty = try await server.api.send(.POST, "/register", bytes: [], contentType: "application/json")
             #expect(empty.status == 400)
-            #expect(try empty.decode(APIErrorBody.self).code == "invalid_body")
+            #expect(try empty.decode(APIErrorBody.self).code == .invalidBody)
             let untyped = try await server.api.send(.POST, "/login", bytes: Array(#"{"username":"a","password":"b"}"#.utf8), contentType: nil)
             #expect(untyped.status == 400)
-            #expect(try untyped.decode(APIErrorBody.self).code == "invalid_body")
+            #expect(try untyped.decode(APIErrorBody.self).code == .invalidBody)
             let unknown = try await server.api.get("/no/such/thing")
             #expect(unknown.status == 404)
-            #expect(try unknown.decode(APIErrorBody.self).code == "not_found")
+            #expect(try unknown.decode(APIErrorBody.self).code == .notFound)
 
             let ann = try await server.register("ann")
             let upload = try await server.api.send(.POST, "/attachments?name=a.bin", bytes: [1, 2, 3, 4], contentType: "application/octet-stream", token: ann.token)
@@ -84,14 +84,14 @@ struct HardeningTests {
             let beyond = try await server.api.get("/attachments/\(id)", token: ann.token, headers: [("Range", "bytes=10-20")])
             #expect(beyond.status == 416)
             #expect(beyond.headers.first(name: "Content-Range") == "bytes */4")
-            #expect(try beyond.decode(APIErrorBody.self).code == "range_not_satisfiable")
+            #expect(try beyond.decode(APIErrorBody.self).code == .rangeNotSatisfiable)
             let inside = try await server.api.get("/attachments/\(id)", token: ann.token, headers: [("Range", "bytes=1-2")])
             #expect(inside.status == 206)
 
             for path in ["/rooms/lobby/messages?limit=x", "/rooms/lobby/messages?before=soon", "/search?q=a&limit=ten"] {
                 let reply = try await server.api.send(.GET, path, token: ann.token)
                 #expect(reply.status == 400, "\(path)")
-                #expect(try reply.decode(APIErrorBody.self).code.hasPrefix("invalid_"), "\(path)")
+                #expect(try reply.decode(APIErrorBody.self).code.rawValue.hasPrefix("invalid_"), "\(path)")
             }
         }
     }
@@ -103,7 +103,7 @@ struct HardeningTests {
             let socket = try await server.modernClient(ann)
             try await socket.send(text: #"{"type":"send","room":"lobby","clientMsgID":"c1","text":5}"#)
             let error = try await socket.next("error", as: ErrorFrame.self)
-            #expect(error.code == "bad_frame")
+            #expect(error.code == .badFrame)
             #expect(error.ref == "c1")
             #expect(error.message.contains("\"text\""))
             try await socket.send(text: #"{"type":"history","room":"lobby","limit":"x","ref":"h1"}"#)
@@ -174,7 +174,7 @@ struct HardeningTests {
             let third = try await server.api.send(
                 .POST, "/attachments?name=2.bin", bytes: Array(repeating: 2, count: 1000), contentType: "application/octet-stream", token: ann.token)
             #expect(third.status == 413)
-            #expect(try third.decode(APIErrorBody.self).code == "quota_exceeded")
+            #expect(try third.decode(APIErrorBody.self).code == .quotaExceeded)
             let files = FileManager.default.enumerator(atPath: server.configuration.attachmentsDirectory)?.compactMap { $0 as? String } ?? []
             #expect(files.filter { $0.count > 40 }.count == 2)
         }
@@ -192,9 +192,15 @@ struct HardeningTests {
                         + "Content-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "x", count: 1000))
                 stalled.append(client)
             }
+            var seen: [Int] = []
             try await eventually {
-                try await server.api.send(.POST, "/attachments", bytes: [1], contentType: "application/octet-stream", token: ann.token).status == 429
+                let status = try await server.api.send(.POST, "/attachments", bytes: [1], contentType: "application/octet-stream", token: ann.token).status
+                seen.append(status)
+                return status == 429
             }
+            var answers: [String] = []
+            for client in stalled { answers.append("\(client.lines.drain())") }
+            #expect(seen.last == 429, "statuses seen: \(Set(seen)), first \(seen.prefix(5)); the stalled uploads got \(answers)")
             for client in stalled { await client.close() }
             try await eventually {
                 try await server.api.send(.POST, "/attachments", bytes: [1], contentType: "application/octet-stream", token: ann.token).status == 201

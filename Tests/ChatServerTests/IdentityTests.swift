@@ -26,8 +26,8 @@ struct IdentityTests {
             #expect(seen.sender.via == "chat")
             #expect(seen.sender.id != ann.user.id)
             // And Ann cannot edit or delete it as hers.
-            #expect(try await annSocket.errorCode(for: ClientFrame(type: "edit", room: "lobby", clientMsgID: "e1", text: "x", target: seen.seq)) == "not_yours")
-            #expect(try await annSocket.errorCode(for: ClientFrame(type: "delete", room: "lobby", clientMsgID: "d1", target: seen.seq)) == "not_yours")
+            #expect(try await annSocket.errorCode(for: ClientFrame(type: "edit", room: "lobby", clientMsgID: "e1", text: "x", target: seen.seq)) == .notYours)
+            #expect(try await annSocket.errorCode(for: ClientFrame(type: "delete", room: "lobby", clientMsgID: "d1", target: seen.seq)) == .notYours)
             // It does not count as hers in her unread count either.
             let rooms = try await server.api.send(.GET, "/rooms", token: ann.token).decode([RoomSummary].self)
             #expect(rooms.first { $0.id == "lobby" }?.unreadCount == 1)
@@ -87,7 +87,7 @@ struct IdentityTests {
             #expect(wrong.status == 401)
             let tooLong = try await server.api.send(
                 .POST, "/me/password", json: PasswordChange(password: "old password", newPassword: String(repeating: "x", count: 73)), token: ann.token)
-            #expect(try tooLong.decode(APIErrorBody.self).code == "invalid_password")
+            #expect(try tooLong.decode(APIErrorBody.self).code == .invalidPassword)
             let changed = try await server.api.send(.POST, "/me/password", json: PasswordChange(password: "old password", newPassword: "new password"), token: ann.token)
             #expect(changed.status == 200)
             let session = try changed.decode(AuthSession.self)
@@ -106,7 +106,7 @@ struct IdentityTests {
             let long = String(repeating: "A", count: 72) + "secret tail"
             let refused = try await server.api.send(.POST, "/register", json: RegisterRequest(username: "ann", password: long))
             #expect(refused.status == 400)
-            #expect(try refused.decode(APIErrorBody.self).code == "invalid_password")
+            #expect(try refused.decode(APIErrorBody.self).code == .invalidPassword)
             let multibyte = String(repeating: "é", count: 37)  // 37 characters, 74 bytes
             #expect(try await server.api.send(.POST, "/register", json: RegisterRequest(username: "bob", password: multibyte)).status == 400)
             _ = try await server.register("cat", password: String(repeating: "A", count: 72))

@@ -163,11 +163,11 @@ struct LiveStateTests {
             for name in ["echo-bot", "Echo-Bot"] {
                 let taken = try await server.api.send(.POST, "/register", json: RegisterRequest(username: name, password: "pretend to be a bot"))
                 #expect(taken.status == 409)
-                #expect(try taken.decode(APIErrorBody.self).code == "username_taken")
+                #expect(try taken.decode(APIErrorBody.self).code == .usernameTaken)
             }
             let dm = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "echo-bot"), token: ann.token)
             #expect(dm.status == 404)
-            #expect(try dm.decode(APIErrorBody.self).code == "unknown_user")
+            #expect(try dm.decode(APIErrorBody.self).code == .unknownUser)
         }
     }
 }

@@ -151,9 +151,9 @@ struct ModernSocketTests {
             let eve = try await server.api.send(.POST, "/login", json: LoginRequest(username: "eve", password: "correct horse")).decode(AuthSession.self)
             let socket = try await server.modernClient(eve, resume: nil)
             try await socket.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "x", text: "let me in"))
-            #expect(try await socket.next("error", as: ErrorFrame.self) == ErrorFrame(code: "forbidden", message: "You are not a member of that room, or it does not exist.", ref: "x"))
+            #expect(try await socket.next("error", as: ErrorFrame.self) == ErrorFrame(code: .forbidden, message: "You are not a member of that room, or it does not exist.", ref: "x"))
             try await socket.send(frame: ClientFrame(type: "history", room: dm.id, ref: "h"))
-            #expect(try await socket.next("error", as: ErrorFrame.self).code == "forbidden")
+            #expect(try await socket.next("error", as: ErrorFrame.self).code == .forbidden)
             try await socket.send(frame: ClientFrame(type: "resume", rooms: [dm.id: 0]))
             #expect(try await socket.next("error", as: ErrorFrame.self).ref == dm.id)
             let history = try await server.api.send(.GET, "/rooms/\(dm.id)/messages", token: bob.token).decode(HistoryPage.self)
@@ -211,7 +211,7 @@ struct ModernSocketTests {
             while let frame = await bobSocket.frames.next(timeout: .milliseconds(300)) { bobSaw.append(frame.text) }
             #expect(!bobSaw.contains { $0.contains("bob is gone") })
             try await bobSocket.send(frame: ClientFrame(type: "send", room: group.id, clientMsgID: "b", text: "still here?"))
-            #expect(try await bobSocket.next("error", as: ErrorFrame.self).code == "forbidden")
+            #expect(try await bobSocket.next("error", as: ErrorFrame.self).code == .forbidden)
         }
     }
 
@@ -249,13 +249,13 @@ struct ModernSocketTests {
             #expect(annsView?.peerLastReadSeq == 2)
 
             try await bobPhone.send(frame: ClientFrame(type: "read", room: dm.id, seq: 9, ref: "beyond"))
-            #expect(try await bobPhone.next("error", as: ErrorFrame.self).code == "bad_seq")
+            #expect(try await bobPhone.next("error", as: ErrorFrame.self).code == .badSeq)
             try await bobPhone.send(frame: ClientFrame(type: "read", room: dm.id, seq: 1, ref: "back"))
-            #expect(try await bobPhone.next("error", as: ErrorFrame.self).code == "stale_read")
+            #expect(try await bobPhone.next("error", as: ErrorFrame.self).code == .staleRead)
             let eve = try await server.register("eve")
             let eveSocket = try await server.modernClient(eve, resume: nil)
             try await eveSocket.send(frame: ClientFrame(type: "read", room: dm.id, seq: 1))
-            #expect(try await eveSocket.next("error", as: ErrorFrame.self).code == "forbidden")
+            #expect(try await eveSocket.next("error", as: ErrorFrame.self).code == .forbidden)
             bobsView = try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self).first { $0.id == dm.id }
             #expect(bobsView?.lastReadSeq == 2)
         }
@@ -335,7 +335,7 @@ struct ModernSocketTests {
             let ann = try await server.register("ann")
             let socket = try await server.modernClient(ann, resume: nil)
             try await socket.send(text: frame)
-            #expect(try await socket.next("error", as: ErrorFrame.self).code == code)
+            #expect(try await socket.next("error", as: ErrorFrame.self).code.rawValue == code)
             try await socket.send(text: #"{"type":"ping"}"#)
             _ = try await socket.next("pong", as: FrameType.self)
         }
@@ -355,7 +355,7 @@ struct ModernSocketTests {
             while acked.count + limited.count < 30 {
                 let text = try await socket.nextText()
                 if let ack = try? JSONDecoder().decode(AckFrame.self, from: Data(text.utf8)), ack.type == "ack" { acked.insert(ack.clientMsgID) }
-                if let error = try? JSONDecoder().decode(ErrorFrame.self, from: Data(text.utf8)), error.code == "rate_limited" { limited.insert(error.ref ?? "") }
+                if let error = try? JSONDecoder().decode(ErrorFrame.self, from: Data(text.utf8)), error.code == .rateLimited { limited.insert(error.ref ?? "") }
             }
             #expect(!limited.isEmpty && acked.count >= 5)
             let history = try await server.api.send(.GET, "/rooms/lobby/messages?limit=200", token: ann.token).decode(HistoryPage.self)

@@ -35,7 +35,7 @@ extension WebSocketTestClient {
     }
 
     /// Sends a frame and returns the code of the error it gets.
-    func errorCode(for frame: ClientFrame) async throws -> String {
+    func errorCode(for frame: ClientFrame) async throws -> ErrorCode {
         try await self.send(frame: frame)
         return try await self.next("error", as: ErrorFrame.self).code
     }
@@ -105,7 +105,7 @@ struct RichChatTests {
             #expect(page.messages[0].deleted == true && page.messages[0].text.isEmpty)
             #expect(page.messages[2].replyTo?.text == "")
             #expect(try await server.api.send(.GET, "/search?q=swordfish2", token: bob.token).decode(SearchResults.self).results.isEmpty)
-            #expect(try await annSocket.errorCode(for: ClientFrame(type: "edit", room: dm.id, clientMsgID: "e2", text: "undo", target: 1)) == "bad_target")
+            #expect(try await annSocket.errorCode(for: ClientFrame(type: "edit", room: dm.id, clientMsgID: "e2", text: "undo", target: 1)) == .badTarget)
             _ = ann
         }
     }
@@ -117,19 +117,19 @@ struct RichChatTests {
             let carol = try await server.register("carol")
             let carolSocket = try await server.modernClient(carol)
             _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "m1", text: "mine"))
-            #expect(try await bobSocket.errorCode(for: ClientFrame(type: "edit", room: dm.id, clientMsgID: "x1", text: "yours now", target: 1)) == "not_yours")
-            #expect(try await bobSocket.errorCode(for: ClientFrame(type: "delete", room: dm.id, clientMsgID: "x2", target: 1)) == "not_yours")
+            #expect(try await bobSocket.errorCode(for: ClientFrame(type: "edit", room: dm.id, clientMsgID: "x1", text: "yours now", target: 1)) == .notYours)
+            #expect(try await bobSocket.errorCode(for: ClientFrame(type: "delete", room: dm.id, clientMsgID: "x2", target: 1)) == .notYours)
             for emoji in ["", "ok", "👍👍", "1", "<script>"] {
-                #expect(try await bobSocket.errorCode(for: ClientFrame(type: "react", room: dm.id, clientMsgID: "x3", target: 1, emoji: emoji)) == "bad_emoji")
+                #expect(try await bobSocket.errorCode(for: ClientFrame(type: "react", room: dm.id, clientMsgID: "x3", target: 1, emoji: emoji)) == .badEmoji)
             }
-            #expect(try await bobSocket.errorCode(for: ClientFrame(type: "react", room: dm.id, clientMsgID: "x4", target: 42, emoji: "👍")) == "bad_target")
-            #expect(try await bobSocket.errorCode(for: ClientFrame(type: "send", room: dm.id, clientMsgID: "x5", text: "re", replyTo: 42)) == "bad_target")
-            #expect(try await annSocket.errorCode(for: ClientFrame(type: "edit", room: dm.id, clientMsgID: "x6", text: "  ", target: 1)) == "empty_message")
-            #expect(try await annSocket.errorCode(for: ClientFrame(type: "edit", room: dm.id, clientMsgID: "x7", text: "no target")) == "bad_frame")
-            #expect(try await carolSocket.errorCode(for: ClientFrame(type: "react", room: dm.id, clientMsgID: "x8", target: 1, emoji: "👍")) == "forbidden")
-            #expect(try await carolSocket.errorCode(for: ClientFrame(type: "delete", room: dm.id, clientMsgID: "x9", target: 1)) == "forbidden")
-            #expect(try await carolSocket.errorCode(for: ClientFrame(type: "typing", room: dm.id)) == "forbidden")
-            #expect(try await carolSocket.errorCode(for: ClientFrame(type: "read", room: dm.id, seq: 1)) == "forbidden")
+            #expect(try await bobSocket.errorCode(for: ClientFrame(type: "react", room: dm.id, clientMsgID: "x4", target: 42, emoji: "👍")) == .badTarget)
+            #expect(try await bobSocket.errorCode(for: ClientFrame(type: "send", room: dm.id, clientMsgID: "x5", text: "re", replyTo: 42)) == .badTarget)
+            #expect(try await annSocket.errorCode(for: ClientFrame(type: "edit", room: dm.id, clientMsgID: "x6", text: "  ", target: 1)) == .emptyMessage)
+            #expect(try await annSocket.errorCode(for: ClientFrame(type: "edit", room: dm.id, clientMsgID: "x7", text: "no target")) == .badFrame)
+            #expect(try await carolSocket.errorCode(for: ClientFrame(type: "react", room: dm.id, clientMsgID: "x8", target: 1, emoji: "👍")) == .forbidden)
+            #expect(try await carolSocket.errorCode(for: ClientFrame(type: "delete", room: dm.id, clientMsgID: "x9", target: 1)) == .forbidden)
+            #expect(try await carolSocket.errorCode(for: ClientFrame(type: "typing", room: dm.id)) == .forbidden)
+            #expect(try await carolSocket.errorCode(for: ClientFrame(type: "read", room: dm.id, seq: 1)) == .forbidden)
             let page = try await server.api.send(.GET, "/rooms/\(dm.id)/messages", token: server.register("dave").token)
             #expect(page.status == 403)
             // Nothing of the refused frames was stored: the room still ends at seq 1, unchanged.

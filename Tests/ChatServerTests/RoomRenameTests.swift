@@ -58,7 +58,7 @@ struct RoomRenameTests {
 
             func code(_ room: String, _ body: String, _ session: AuthSession) async throws -> (Int, String) {
                 let response = try await server.api.send(.PATCH, "/rooms/\(room)", raw: body, token: session.token)
-                return (response.status, (try? response.decode(APIErrorBody.self).code) ?? "")
+                return (response.status, (try? response.decode(APIErrorBody.self).code.rawValue) ?? "")
             }
             #expect(try await code(channel.id, #"{"name":"Mine"}"#, bob) == (403, "not_allowed"))
             #expect(try await code("lobby", #"{"name":"Mine"}"#, ann) == (403, "not_allowed"))

@@ -107,7 +107,7 @@ struct RoomsAPITests {
             let ann = try await server.register("ann")
             let reply = try await server.api.send(.POST, "/rooms", json: request, token: ann.token)
             #expect(reply.status == status)
-            #expect(try reply.decode(APIErrorBody.self).code == code)
+            #expect(try reply.decode(APIErrorBody.self).code.rawValue == code)
             #expect(try await server.api.send(.GET, "/rooms", token: ann.token).decode([RoomSummary].self).map(\.id) == ["lobby"])
             #expect(try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "ann"), token: ann.token).status == 400)
         }

@@ -44,7 +44,7 @@ struct SearchTests {
             let reply = try await server.api.send(.GET, "/search?q=\(encoded)", token: ann.token)
             #expect(reply.status == 200 || reply.status == 400)
             if reply.status == 400 {
-                #expect(try reply.decode(APIErrorBody.self).code == "invalid_query")
+                #expect(try reply.decode(APIErrorBody.self).code == .invalidQuery)
             } else {
                 _ = try reply.decode(SearchResults.self)
             }
@@ -58,7 +58,7 @@ struct SearchTests {
             for query in ["", "%20%20", String(repeating: "a", count: 201)] {
                 let reply = try await server.api.send(.GET, "/search?q=\(query)", token: ann.token)
                 #expect(reply.status == 400)
-            #expect(try reply.decode(APIErrorBody.self).code == "invalid_query")
+            #expect(try reply.decode(APIErrorBody.self).code == .invalidQuery)
             }
             #expect(try await server.api.send(.GET, "/search?q=x").status == 401)
         }

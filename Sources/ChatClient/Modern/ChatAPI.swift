@@ -39,7 +39,7 @@ public struct ChatAPI: Sendable {
         try await self.call(.POST, "/register", body: RegisterRequest(username: username, password: password, displayName: displayName))
     }
 
-    /// `POST /login`. A wrong password or an unknown user is `.server(status: 401, code: "invalid_credentials")`.
+    /// `POST /login`. A wrong password or an unknown user is `.server(status: 401, code: .invalidCredentials)`.
     public func login(username: String, password: String) async throws -> AuthSession {
         try await self.call(.POST, "/login", body: LoginRequest(username: username, password: password))
     }
@@ -188,7 +188,7 @@ public struct ChatAPI: Sendable {
         }
         guard (200..<300).contains(status) else {
             if let error = try? JSONDecoder().decode(APIErrorBody.self, from: data) {
-                if status == 401, error.code == "unauthorized" { throw ChatClientError.unauthorized }
+                if status == 401, error.code == .unauthorized { throw ChatClientError.unauthorized }
                 throw ChatClientError.server(status: status, code: error.code, message: error.message)
             }
             throw ChatClientError.unexpectedResponse(status: status, body: String(decoding: data, as: UTF8.self))

@@ -47,7 +47,7 @@ extension ChatClient {
 
     /// Queues any acknowledged frame (send, edit, delete, react) and waits for its ack.
     func submit(_ frame: ClientFrame) async throws -> Ack {
-        guard let clientMsgID = frame.clientMsgID else { throw ChatClientError.rejected(code: "bad_frame", message: "no clientMsgID") }
+        guard let clientMsgID = frame.clientMsgID else { throw ChatClientError.rejected(code: .badFrame, message: "no clientMsgID") }
         _ = try self.token()
         // A refused session never reconnects by itself: queueing would wait forever.
         if case .failed(let error) = self.connectionState { throw error }

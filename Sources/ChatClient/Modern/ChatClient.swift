@@ -90,7 +90,7 @@ public actor ChatClient {
         return session
     }
 
-    /// Signs in and keeps the session. A wrong password throws `.server(status: 401, code: "invalid_credentials")`.
+    /// Signs in and keeps the session. A wrong password throws `.server(status: 401, code: .invalidCredentials)`.
     @discardableResult
     public func login(username: String, password: String) async throws -> AuthSession {
         let session = try await self.api.login(username: username, password: password)

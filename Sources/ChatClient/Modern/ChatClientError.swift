@@ -1,3 +1,4 @@
+import ChatProtocol
 import Foundation
 
 /// Everything that can go wrong for a client of SwiftChat, in a form a program can decide on.
@@ -5,13 +6,13 @@ public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible
     /// The server could not be reached: nothing listens, the name does not resolve, the connection broke.
     case unreachable(String)
     /// `/api/v1` answered with its error body (PROTOCOL.md §6.1): `code` is stable, `message` is for people.
-    case server(status: Int, code: String, message: String)
+    case server(status: Int, code: ErrorCode, message: String)
     /// An answer that is not what a SwiftChat server sends (not a SwiftChat server, or a proxy in the way).
     case unexpectedResponse(status: Int, body: String)
     /// The server refused the token: it is unknown, expired or revoked. Sign in again.
     case unauthorized
     /// The server refused one frame (an `error` frame, PROTOCOL.md §8.6 and §9.2), such as `forbidden` or `too_long`.
-    case rejected(code: String, message: String)
+    case rejected(code: ErrorCode, message: String)
     /// A frame from the server that could not be decoded; the connection goes on.
     case malformedFrame(String, reason: String)
     /// The client was stopped before the answer arrived.
@@ -22,10 +23,10 @@ public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidAddress(String)
 
     /// The protocol error code, when the server gave one.
-    public var code: String? {
+    public var code: ErrorCode? {
         switch self {
         case .server(_, let code, _), .rejected(let code, _): code
-        case .unauthorized: "unauthorized"
+        case .unauthorized: .unauthorized
         default: nil
         }
     }
@@ -34,10 +35,10 @@ public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         switch self {
         case .unreachable(let reason): "cannot reach the server: \(reason)"
-        case .server(let status, let code, let message): "\(message) (\(code), HTTP \(status))"
+        case .server(let status, let code, let message): "\(message) (\(code.rawValue), HTTP \(status))"
         case .unexpectedResponse(let status, let body): "unexpected answer from the server (HTTP \(status)): \(body.prefix(200))"
         case .unauthorized: "the server refused the session token; sign in again"
-        case .rejected(let code, let message): "\(message) (\(code))"
+        case .rejected(let code, let message): "\(message) (\(code.rawValue))"
         case .malformedFrame(let text, let reason): "malformed frame from the server (\(reason)): \(text.prefix(200))"
         case .stopped: "the client was stopped"
         case .notSignedIn: "not signed in"
@@ -49,7 +50,7 @@ public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible
     public var isTransient: Bool {
         switch self {
         case .unreachable: true
-        case .rejected(let code, _), .server(_, let code, _): code == "rate_limited" || code == "unavailable"
+        case .rejected(let code, _), .server(_, let code, _): code == .rateLimited || code == .unavailable
         default: false
         }
     }

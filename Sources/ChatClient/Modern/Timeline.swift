@@ -6,9 +6,15 @@ import Foundation
 ///
 /// Applying an event twice changes nothing, so a page of history and the live stream can overlap. An event
 /// whose target is not loaded is ignored: history always shows a message in its current state.
+///
+/// A message from a page of history is in its state when the page was read, which already includes every change
+/// in that page and may include later ones. So each message remembers the `seq` its state is known to include,
+/// and a change applies only when it is newer: an old edit met in an older page never undoes a newer edit.
 public struct Timeline: Sendable, Equatable {
     /// The loaded messages, oldest first.
     public private(set) var messages: [MessagePayload] = []
+    /// For each loaded message's `seq`, the newest event its state is known to include.
+    private var stateSeq: [Int64: Int64] = [:]
 
     /// An empty timeline.
     public init() {}
@@ -24,28 +30,42 @@ public struct Timeline: Sendable, Equatable {
     /// Applies one event; returns the `seq` of the message it added or changed, or `nil` if nothing changed.
     @discardableResult
     public mutating func apply(_ event: MessagePayload) -> Int64? {
+        self.apply(event, stateIncludes: event.seq)
+    }
+
+    /// Applies a page of history (oldest first), older or newer than what is loaded.
+    public mutating func apply(page: [MessagePayload]) {
+        guard let newest = page.map(\.seq).max() else { return }
+        for event in page { self.apply(event, stateIncludes: newest) }
+    }
+
+    /// Applies one event; a message it adds is known to include every event up to `stateIncludes`.
+    @discardableResult
+    private mutating func apply(_ event: MessagePayload, stateIncludes: Int64) -> Int64? {
         switch event.kind {
         case "message":
             guard self.index(of: event.seq) == nil else { return nil }
             let position = self.messages.firstIndex { $0.seq > event.seq } ?? self.messages.endIndex
             self.messages.insert(event, at: position)
+            self.stateSeq[event.seq] = stateIncludes
             return event.seq
         case "edit":
-            return self.update(event.target) { message in
+            return self.update(event) { message in
                 guard message.deleted != true else { return }
                 message.text = event.text
                 message.editedAt = event.date
             }
         case "delete":
-            return self.update(event.target) { message in
+            return self.update(event) { message in
                 message.deleted = true
                 message.text = ""
+                message.editedAt = nil
                 message.attachments = nil
                 message.reactions = nil
             }
         case "reaction":
             guard let emoji = event.emoji else { return nil }
-            return self.update(event.target) { message in
+            return self.update(event) { message in
                 var reactions = message.reactions ?? []
                 var users = reactions.first { $0.emoji == emoji }?.users ?? []
                 if event.added == false {
@@ -65,11 +85,6 @@ public struct Timeline: Sendable, Equatable {
         }
     }
 
-    /// Applies a page of history (oldest first), older or newer than what is loaded.
-    public mutating func apply(page: [MessagePayload]) {
-        for event in page { self.apply(event) }
-    }
-
     private func index(of seq: Int64) -> Int? {
         // Binary search: messages are sorted by seq.
         var low = 0
@@ -83,8 +98,11 @@ public struct Timeline: Sendable, Equatable {
         return nil
     }
 
-    private mutating func update(_ target: Int64?, _ change: (inout MessagePayload) -> Void) -> Int64? {
-        guard let target, let index = self.index(of: target) else { return nil }
+    /// Applies a change to its target, if loaded and if its state does not include the change already.
+    private mutating func update(_ event: MessagePayload, _ change: (inout MessagePayload) -> Void) -> Int64? {
+        guard let target = event.target, let index = self.index(of: target), event.seq > self.stateSeq[target, default: 0]
+        else { return nil }
+        self.stateSeq[target] = event.seq
         let before = self.messages[index]
         change(&self.messages[index])
         return self.messages[index] == before ? nil : target

@@ -73,10 +73,10 @@ public struct AuthSession: Codable, Sendable, Equatable {
 
 /// The body of every error from `/api/v1`: a stable `code` for programs and a `message` for people.
 public struct APIErrorBody: Codable, Sendable, Equatable {
-    public var code: String
+    public var code: ErrorCode
     public var message: String
 
-    public init(code: String, message: String) {
+    public init(code: ErrorCode, message: String) {
         self.code = code
         self.message = message
     }

@@ -148,12 +148,12 @@ public struct HistoryFrame: Codable, Sendable, Equatable {
 /// `{"type":"error"}`: what went wrong with one frame; the connection stays open.
 public struct ErrorFrame: Codable, Sendable, Equatable {
     public var type = "error"
-    public var code: String
+    public var code: ErrorCode
     public var message: String
     /// The `clientMsgID` or `ref` of the frame it answers.
     public var ref: String?
 
-    public init(code: String, message: String, ref: String?) {
+    public init(code: ErrorCode, message: String, ref: String?) {
         self.code = code
         self.message = message
         self.ref = ref

@@ -5,13 +5,13 @@ import Vapor
 /// An error of the `/api/v1` endpoints: an HTTP status, a stable `code` for programs and a `message` for people.
 struct APIError: Error {
     let status: HTTPResponseStatus
-    let code: String
+    let code: ErrorCode
     let message: String
     var headers: HTTPHeaders = [:]
     /// Which limit refused the request, for the metrics.
     var limit: ServerMetrics.RateLimitKind?
 
-    static func badRequest(_ code: String, _ message: String) -> APIError {
+    static func badRequest(_ code: ErrorCode, _ message: String) -> APIError {
         APIError(status: .badRequest, code: code, message: message)
     }
 
@@ -19,12 +19,17 @@ struct APIError: Error {
     static func rateLimited(_ limit: ServerMetrics.RateLimitKind, _ message: String, _ wait: Duration) -> APIError {
         let seconds = Int(wait.components.seconds) + 1
         return APIError(
-            status: .tooManyRequests, code: "rate_limited", message: "\(message) \(seconds) s.",
+            status: .tooManyRequests, code: .rateLimited, message: "\(message) \(seconds) s.",
             headers: ["Retry-After": "\(seconds)"], limit: limit)
     }
 
+    /// 503 with `Retry-After: 1`: the database failed, and the same request may succeed in a moment.
+    static let unavailable = APIError(
+        status: .serviceUnavailable, code: .unavailable, message: "The server could not read its database; try again.",
+        headers: ["Retry-After": "1"])
+
     static let unauthorized = APIError(
-        status: .unauthorized, code: "unauthorized", message: "A valid bearer token is required.",
+        status: .unauthorized, code: .unauthorized, message: "A valid bearer token is required.",
         headers: ["WWW-Authenticate": "Bearer"])
 }
 
@@ -36,13 +41,18 @@ struct APIErrorMiddleware: AsyncMiddleware {
         } catch let error as APIError {
             if let limit = error.limit { request.application.serverMetrics.refused(limit) }
             return Self.response(for: error)
+        } catch RoomAccessDenied.forbidden {
+            return Self.response(for: RoomsController.forbidden)
+        } catch RoomAccessDenied.unavailable(let error) {
+            request.logger.error("membership could not be checked: \(String(reflecting: error))")
+            return Self.response(for: .unavailable)
         } catch is DecodingError {
-            return Self.response(for: .badRequest("invalid_body", "The request body is not the JSON this endpoint expects."))
+            return Self.response(for: .badRequest(.invalidBody, "The request body is not the JSON this endpoint expects."))
         } catch let abort as any AbortError {
             return Self.response(for: Self.apiError(for: abort))
         } catch {
             request.logger.error("unexpected error: \(String(reflecting: error))")
-            return Self.response(for: APIError(status: .internalServerError, code: "internal", message: "Something went wrong on the server."))
+            return Self.response(for: APIError(status: .internalServerError, code: .`internal`, message: "Something went wrong on the server."))
         }
     }
 
@@ -51,17 +61,20 @@ struct APIErrorMiddleware: AsyncMiddleware {
     static func apiError(for abort: any AbortError) -> APIError {
         switch abort.status {
         case .unsupportedMediaType, .unprocessableEntity:
-            .badRequest("invalid_body", "The request body is not the JSON this endpoint expects.")
+            .badRequest(.invalidBody, "The request body is not the JSON this endpoint expects.")
         case .badRequest:
-            .badRequest("bad_request", abort.reason)
+            .badRequest(.badRequest, abort.reason)
         case .notFound:
-            APIError(status: .notFound, code: "not_found", message: "There is nothing at this address.")
+            APIError(status: .notFound, code: .notFound, message: "There is nothing at this address.")
         case .payloadTooLarge:
-            APIError(status: .payloadTooLarge, code: "too_large", message: abort.reason, headers: abort.headers)
+            APIError(status: .payloadTooLarge, code: .tooLarge, message: abort.reason, headers: abort.headers)
         case .upgradeRequired:
-            APIError(status: .upgradeRequired, code: "upgrade_required", message: abort.reason, headers: abort.headers)
+            APIError(status: .upgradeRequired, code: .upgradeRequired, message: abort.reason, headers: abort.headers)
         default:
-            APIError(status: abort.status, code: "http_\(abort.status.code)", message: abort.reason, headers: abort.headers)
+            // Any other refusal of the HTTP layer keeps its status, with the one code PROTOCOL.md lists for it.
+            APIError(
+                status: abort.status, code: abort.status.code >= 500 ? .internal : .badRequest, message: abort.reason,
+                headers: abort.headers)
         }
     }
 

@@ -17,7 +17,7 @@ struct AccountController: Sendable {
     /// A digest of a random password at the configured cost, verified against when the username is unknown.
     let unknownUserDigest: String
 
-    static let usernameTaken = APIError(status: .conflict, code: "username_taken", message: "That username is taken.")
+    static let usernameTaken = APIError(status: .conflict, code: .usernameTaken, message: "That username is taken.")
 
     func register(on api: any RoutesBuilder, authenticated: any RoutesBuilder) {
         api.post("register", use: self.register)
@@ -38,15 +38,15 @@ struct AccountController: Sendable {
     @Sendable func register(_ request: Request) async throws -> Response {
         let body = try request.content.decode(RegisterRequest.self)
         guard AccountRules.isValidUsername(body.username) else {
-            throw APIError.badRequest("invalid_username", "A username is 3 to 32 characters from A-Z, a-z, 0-9, '_', '.', '-', starting with a letter or digit.")
+            throw APIError.badRequest(.invalidUsername, "A username is 3 to 32 characters from A-Z, a-z, 0-9, '_', '.', '-', starting with a letter or digit.")
         }
         guard AccountRules.isValidPassword(body.password) else {
-            throw APIError.badRequest("invalid_password", "A password is 8 to 128 characters and at most 72 bytes in UTF-8.")
+            throw APIError.badRequest(.invalidPassword, "A password is 8 to 128 characters and at most 72 bytes in UTF-8.")
         }
         var displayName = body.username
         if let raw = body.displayName {
             guard let name = AccountRules.normalizedDisplayName(raw) else {
-                throw APIError.badRequest("invalid_display_name", "A display name is 1 to 64 characters without control characters.")
+                throw APIError.badRequest(.invalidDisplayName, "A display name is 1 to 64 characters without control characters.")
             }
             displayName = name
         }
@@ -80,7 +80,7 @@ struct AccountController: Sendable {
         let matches = try await self.hashed { try await self.hasher.verify(body.password, against: digest) }
         guard let account, matches else {
             request.application.serverMetrics.loginFailures.increment()
-            throw APIError(status: .unauthorized, code: "invalid_credentials", message: "Wrong username or password.")
+            throw APIError(status: .unauthorized, code: .invalidCredentials, message: "Wrong username or password.")
         }
         return try await self.session(for: account, status: .ok)
     }
@@ -91,7 +91,7 @@ struct AccountController: Sendable {
             return try await work()
         } catch is BcryptPool.Busy {
             throw APIError(
-                status: .serviceUnavailable, code: "unavailable", message: "The server is busy; try again in a second.",
+                status: .serviceUnavailable, code: .unavailable, message: "The server is busy; try again in a second.",
                 headers: ["Retry-After": "1"])
         }
     }
@@ -115,13 +115,13 @@ struct AccountController: Sendable {
         var account = try request.authenticated.account
         if let raw = update.displayName {
             guard let name = AccountRules.normalizedDisplayName(raw) else {
-                throw APIError.badRequest("invalid_display_name", "A display name is 1 to 64 characters without control characters.")
+                throw APIError.badRequest(.invalidDisplayName, "A display name is 1 to 64 characters without control characters.")
             }
             account.displayName = name
         }
         if let raw = update.avatarColor {
             guard let color = AccountRules.normalizedColor(raw) else {
-                throw APIError.badRequest("invalid_avatar_color", "An avatar colour is #RRGGBB.")
+                throw APIError.badRequest(.invalidAvatarColor, "An avatar colour is #RRGGBB.")
             }
             account.avatarColor = color
         }
@@ -136,14 +136,14 @@ struct AccountController: Sendable {
         let account = try request.authenticated.account
         let body = try request.content.decode(PasswordChange.self)
         guard AccountRules.isValidPassword(body.newPassword) else {
-            throw APIError.badRequest("invalid_password", "A password is 8 to 128 characters and at most 72 bytes in UTF-8.")
+            throw APIError.badRequest(.invalidPassword, "A password is 8 to 128 characters and at most 72 bytes in UTF-8.")
         }
         if let wait = self.loginThrottle.attempt(username: account.username, address: request.clientAddress) {
             throw APIError.rateLimited(.password, "Too many password attempts; try again in", wait)
         }
         let matches = try await self.hashed { try await self.hasher.verify(body.password, against: account.passwordHash) }
         guard matches else {
-            throw APIError(status: .unauthorized, code: "invalid_credentials", message: "The current password is wrong.")
+            throw APIError(status: .unauthorized, code: .invalidCredentials, message: "The current password is wrong.")
         }
         let hash = try await self.hashed { try await self.hasher.hash(body.newPassword) }
         try await self.accounts.resetPassword(of: account.id, toHash: hash)
@@ -156,7 +156,7 @@ struct AccountController: Sendable {
     @Sendable func searchUsers(_ request: Request) async throws -> Response {
         let query = (try? request.query.get(String.self, at: "query")) ?? ""
         guard query.count <= 64 else {
-            throw APIError.badRequest("invalid_query", "A search is at most 64 characters.")
+            throw APIError.badRequest(.invalidQuery, "A search is at most 64 characters.")
         }
         return .json(try await self.accounts.search(query, limit: 200).map(\.profile))
     }
@@ -172,7 +172,7 @@ struct AccountController: Sendable {
     /// `GET /users/{id}` → the profile with presence and last seen (PROTOCOL.md §9.5).
     @Sendable func user(_ request: Request) async throws -> Response {
         guard let id = request.parameters.get("id").flatMap(UUID.init(uuidString:)), let account = try await self.accounts.account(id: id) else {
-            throw APIError(status: .notFound, code: "unknown_user", message: "No such user.")
+            throw APIError(status: .notFound, code: .unknownUser, message: "No such user.")
         }
         let lastSeen = try await self.accounts.lastSeen(id)
         return .json(UserDetails(account.profile, online: self.presence.isOnline(id), lastSeen: lastSeen?.milliseconds))

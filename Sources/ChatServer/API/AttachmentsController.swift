@@ -34,12 +34,12 @@ struct AttachmentsController: Sendable {
         guard used < self.quotaBytes else { throw Self.quotaExceeded(self.quotaBytes) }
         let received = try await self.receive(request)
         do {
-            guard received.size > 0 else { throw APIError.badRequest("empty_upload", "The upload is empty.") }
+            guard received.size > 0 else { throw APIError.badRequest(.emptyUpload, "The upload is empty.") }
             guard used + Int64(received.size) <= self.quotaBytes else { throw Self.quotaExceeded(self.quotaBytes) }
             let detected = ContentSniffer.detect(received.prefix)
             if received.declaredType?.type == "image", !detected.isImage {
                 throw APIError(
-                    status: .unsupportedMediaType, code: "unsupported_type",
+                    status: .unsupportedMediaType, code: .unsupportedType,
                     message: "The upload is declared as an image but is not a PNG, JPEG, GIF or WebP image.")
             }
             try await self.files.keep(received)
@@ -78,16 +78,16 @@ struct AttachmentsController: Sendable {
             switch failure {
             case .tooLarge: throw Self.tooLarge(limit)
             case .noFilePart, .malformedMultipart:
-                throw APIError.badRequest("invalid_body", "A multipart upload needs a part named \"file\".")
+                throw APIError.badRequest(.invalidBody, "A multipart upload needs a part named \"file\".")
             case .timedOut:
-                throw APIError(status: .requestTimeout, code: "timed_out", message: "The upload took too long.")
+                throw APIError(status: .requestTimeout, code: .timedOut, message: "The upload took too long.")
             }
         }
     }
 
     /// `GET /attachments/{id}` with a Bearer header or `?token=` → the bytes, to those who may read them.
     @Sendable func download(_ request: Request) async throws -> Response {
-        let forbidden = APIError(status: .forbidden, code: "forbidden", message: "You cannot see that attachment, or it does not exist.")
+        let forbidden = APIError(status: .forbidden, code: .forbidden, message: "You cannot see that attachment, or it does not exist.")
         guard let id = request.parameters.get("id").flatMap(UUID.init(uuidString:)),
             let stored = try await self.attachments.attachment(id)
         else { throw forbidden }
@@ -96,7 +96,7 @@ struct AttachmentsController: Sendable {
         let attachment = stored.attachment
         if let range = request.headers.range, !Self.isSatisfiable(range, size: attachment.size) {
             throw APIError(
-                status: .rangeNotSatisfiable, code: "range_not_satisfiable",
+                status: .rangeNotSatisfiable, code: .rangeNotSatisfiable,
                 message: "The attachment has \(attachment.size) bytes; the range asked for is outside them.",
                 headers: ["Content-Range": "bytes */\(attachment.size)"])
         }
@@ -127,12 +127,12 @@ struct AttachmentsController: Sendable {
     }
 
     static func tooLarge(_ limit: Int) -> APIError {
-        APIError(status: .payloadTooLarge, code: "too_large", message: "An upload is at most \(limit) bytes.")
+        APIError(status: .payloadTooLarge, code: .tooLarge, message: "An upload is at most \(limit) bytes.")
     }
 
     static func quotaExceeded(_ quota: Int) -> APIError {
         APIError(
-            status: .payloadTooLarge, code: "quota_exceeded",
+            status: .payloadTooLarge, code: .quotaExceeded,
             message: "Your uploads may take at most \(quota) bytes in all; this one would go over.")
     }
 

@@ -19,7 +19,7 @@ struct RoomsController: Sendable {
     /// Renames per account: 10 at once, then one every 10 seconds (each one is an event every member receives).
     let renameLimiter = AttemptLimiter(clock: ContinuousClock(), burst: 10, refill: .seconds(10))
 
-    static let forbidden = APIError(status: .forbidden, code: "forbidden", message: "You are not a member of that room, or it does not exist.")
+    static let forbidden = APIError(status: .forbidden, code: .forbidden, message: "You are not a member of that room, or it does not exist.")
 
     func register(on authenticated: any RoutesBuilder) {
         let rooms = authenticated.grouped("rooms")
@@ -52,10 +52,10 @@ struct RoomsController: Sendable {
         let me = try request.authenticated.account
         let body = try request.content.decode(CreateRoomRequest.self)
         guard let kind = RoomKind(rawValue: body.kind), kind != .direct else {
-            throw APIError.badRequest("invalid_kind", "A room is a \"channel\" or a \"group\"; direct rooms come from POST /dms.")
+            throw APIError.badRequest(.invalidKind, "A room is a \"channel\" or a \"group\"; direct rooms come from POST /dms.")
         }
         guard let name = AccountRules.normalizedDisplayName(body.name) else {
-            throw APIError.badRequest("invalid_name", "A room name is 1 to 64 characters without control characters.")
+            throw APIError.badRequest(.invalidName, "A room name is 1 to 64 characters without control characters.")
         }
         if let wait = self.creationLimiter.attempt([me.id.uuidString]) {
             throw APIError.rateLimited(.roomCreation, "You created many rooms lately; try again in", wait)
@@ -110,14 +110,14 @@ struct RoomsController: Sendable {
         let me = try request.authenticated.account
         let room = try await self.visibleRoom(request, for: me)
         guard let name = AccountRules.normalizedDisplayName(try request.content.decode(RenameRoomRequest.self).name) else {
-            throw APIError.badRequest("invalid_name", "A room name is 1 to 64 characters without control characters.")
+            throw APIError.badRequest(.invalidName, "A room name is 1 to 64 characters without control characters.")
         }
         switch room.kind {
         case .direct:
-            throw APIError.badRequest("cannot_rename", "A direct room is named after the other member.")
+            throw APIError.badRequest(.cannotRename, "A direct room is named after the other member.")
         case .channel where room.createdBy != me.id:
             let reason = room.createdBy == nil ? "No one created this channel (the lobby), so no one renames it." : "Only the channel's creator may rename it."
-            throw APIError(status: .forbidden, code: "not_allowed", message: reason)
+            throw APIError(status: .forbidden, code: .notAllowed, message: reason)
         case .channel, .group:
             break
         }
@@ -139,7 +139,7 @@ struct RoomsController: Sendable {
         let me = try request.authenticated.account
         let room = try await self.visibleRoom(request, for: me)
         guard room.kind != .direct else {
-            throw APIError.badRequest("cannot_invite", "A direct room always has exactly two members.")
+            throw APIError.badRequest(.cannotInvite, "A direct room always has exactly two members.")
         }
         let invitee = try await self.account(named: request.content.decode(UsernameRequest.self).username)
         try await self.directory.add(invitee.id, to: room.id)
@@ -151,8 +151,8 @@ struct RoomsController: Sendable {
     @Sendable func members(_ request: Request) async throws -> Response {
         let me = try request.authenticated.account
         let room = try await self.visibleRoom(request, for: me)
-        let limit: Int = try request.integerQuery("limit", code: "invalid_limit") ?? 200
-        guard (1...1000).contains(limit) else { throw APIError.badRequest("invalid_limit", "limit is 1 to 1000.") }
+        let limit: Int = try request.integerQuery("limit", code: .invalidLimit) ?? 200
+        guard (1...1000).contains(limit) else { throw APIError.badRequest(.invalidLimit, "limit is 1 to 1000.") }
         let ids = try await self.directory.members(of: room.id)
         return .json(try await self.accounts.accounts(ids: ids, limit: limit).map(\.profile))
     }
@@ -162,7 +162,7 @@ struct RoomsController: Sendable {
         let me = try request.authenticated.account
         let peer = try await self.account(named: request.content.decode(UsernameRequest.self).username)
         guard peer.id != me.id else {
-            throw APIError.badRequest("invalid_peer", "A direct room is with someone else.")
+            throw APIError.badRequest(.invalidPeer, "A direct room is with someone else.")
         }
         let room = try await self.directory.directRoom(between: me.id, and: peer.id)
         await self.announceJoined([me.id, peer.id], to: room.id)
@@ -173,10 +173,10 @@ struct RoomsController: Sendable {
     @Sendable func history(_ request: Request) async throws -> Response {
         let me = try request.authenticated.account
         let room = try await self.visibleRoom(request, for: me)
-        let limit: Int = try request.integerQuery("limit", code: "invalid_limit") ?? 50
-        let before: Int64? = try request.integerQuery("before", code: "invalid_before")
+        let limit: Int = try request.integerQuery("limit", code: .invalidLimit) ?? 50
+        let before: Int64? = try request.integerQuery("before", code: .invalidBefore)
         guard (1...200).contains(limit) else {
-            throw APIError.badRequest("invalid_limit", "limit is 1 to 200.")
+            throw APIError.badRequest(.invalidLimit, "limit is 1 to 200.")
         }
         let page = try await self.messages.page(in: room.id, before: before, limit: limit + 1)
         let shown = page.suffix(limit)
@@ -213,7 +213,7 @@ struct RoomsController: Sendable {
     /// The account called `username`, or `404 unknown_user`.
     private func account(named username: String) async throws -> Account {
         guard let account = try await self.accounts.account(username: username) else {
-            throw APIError(status: .notFound, code: "unknown_user", message: "No user is called \(username).")
+            throw APIError(status: .notFound, code: .unknownUser, message: "No user is called \(username).")
         }
         return account
     }
@@ -223,12 +223,11 @@ struct RoomsController: Sendable {
         return RoomID(raw)
     }
 
-    /// The room of the request's path, if the caller is a member; otherwise ``forbidden``.
+    /// The room of the request's path, if the caller is a member; otherwise ``forbidden`` (``RoomAccess``).
     private func visibleRoom(_ request: Request, for me: Account) async throws -> RoomInfo {
         let id = try Self.roomID(request)
-        guard try await self.directory.isMember(me.id, of: id), let room = try await self.directory.room(id) else {
-            throw Self.forbidden
-        }
+        try await RoomAccess(directory: self.directory).requireMember(me.id, of: id)
+        guard let room = try await self.directory.room(id) else { throw Self.forbidden }
         return room
     }
 }

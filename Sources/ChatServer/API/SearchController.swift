@@ -16,15 +16,15 @@ struct SearchController: Sendable {
         let me = try request.authenticated.account
         let text = request.query[String.self, at: "q"] ?? ""
         guard !text.allSatisfy(\.isWhitespace), text.count <= SearchTerms.maxCharacters else {
-            throw APIError.badRequest("invalid_query", "A search is 1 to \(SearchTerms.maxCharacters) characters.")
+            throw APIError.badRequest(.invalidQuery, "A search is 1 to \(SearchTerms.maxCharacters) characters.")
         }
-        let limit: Int = try request.integerQuery("limit", code: "invalid_limit") ?? 20
+        let limit: Int = try request.integerQuery("limit", code: .invalidLimit) ?? 20
         guard (1...100).contains(limit) else {
-            throw APIError.badRequest("invalid_limit", "limit is 1 to 100.")
+            throw APIError.badRequest(.invalidLimit, "limit is 1 to 100.")
         }
         var room: RoomID?
         if let raw = try? request.query.get(String.self, at: "room") {
-            guard try await self.directory.isMember(me.id, of: RoomID(raw)) else { throw RoomsController.forbidden }
+            try await RoomAccess(directory: self.directory).requireMember(me.id, of: RoomID(raw))
             room = RoomID(raw)
         }
         // Only letters and digits are searched for: a query without any (`"`, `*`, `👍`) finds nothing.

@@ -44,7 +44,7 @@ final class ModernSession: WebSocketSession {
 
     func didReceive(_ message: WebSocketMessage) {
         guard case .text(let text, _) = message else {
-            Self.send(ErrorFrame(code: "bad_frame", message: "Frames are JSON text.", ref: nil), on: self.connection)
+            Self.send(ErrorFrame(code: .badFrame, message: "Frames are JSON text.", ref: nil), on: self.connection)
             return
         }
         let data = Data(text.utf8)
@@ -53,12 +53,12 @@ final class ModernSession: WebSocketSession {
             frame = try JSONDecoder().decode(ClientFrame.self, from: data)
         } catch {
             let reason = FrameEnvelope.reason(for: error)
-            Self.send(ErrorFrame(code: "bad_frame", message: reason, ref: FrameEnvelope.reference(in: data)), on: self.connection)
+            Self.send(ErrorFrame(code: .badFrame, message: reason, ref: FrameEnvelope.reference(in: data)), on: self.connection)
             return
         }
         guard frame.type != nil else {
             Self.send(
-                ErrorFrame(code: "bad_frame", message: "A frame is a JSON object with a \"type\".", ref: frame.clientMsgID ?? frame.ref),
+                ErrorFrame(code: .badFrame, message: "A frame is a JSON object with a \"type\".", ref: frame.clientMsgID ?? frame.ref),
                 on: self.connection)
             return
         }

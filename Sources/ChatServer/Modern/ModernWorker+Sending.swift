@@ -10,26 +10,32 @@ extension ModernWorker {
     func sendMessage(_ frame: ClientFrame) async {
         guard let clientMsgID = self.clientMsgID(frame) else { return }
         guard let raw = frame.room else {
-            return self.reply(ErrorFrame(code: "bad_frame", message: "send needs a room.", ref: clientMsgID))
+            return self.reply(ErrorFrame(code: .badFrame, message: "send needs a room.", ref: clientMsgID))
         }
         let text = MessageText.removingControlCharacters(frame.text ?? "")
         let ids = frame.attachments ?? []
         guard ids.count <= ModernContext.maxAttachments else {
-            return self.reply(ErrorFrame(code: "bad_attachment", message: "A message carries at most \(ModernContext.maxAttachments) attachments.", ref: clientMsgID))
+            return self.reply(ErrorFrame(code: .badAttachment, message: "A message carries at most \(ModernContext.maxAttachments) attachments.", ref: clientMsgID))
         }
         if ids.isEmpty {
             guard self.checkText(text, ref: clientMsgID) else { return }
         } else if !text.isEmpty {
             guard text.utf8.count <= self.context.maxMessageBytes else {
-                return self.reply(ErrorFrame(code: "too_long", message: "A message is at most \(self.context.maxMessageBytes) bytes.", ref: clientMsgID))
+                return self.reply(ErrorFrame(code: .tooLong, message: "A message is at most \(self.context.maxMessageBytes) bytes.", ref: clientMsgID))
             }
         }
         let room = RoomID(raw)
-        guard await self.isMember(room) else { return self.reply(Self.forbidden(clientMsgID)) }
+        guard await self.mayUse(room, ref: clientMsgID) else { return }
         var attachments: [Attachment] = []
         for id in ids {
-            guard let attachment = await self.readableAttachment(id) else {
-                return self.reply(ErrorFrame(code: "bad_attachment", message: "Attachment \(id) does not exist or is not yours to send.", ref: clientMsgID))
+            let readable: Attachment?
+            do {
+                readable = try await self.readableAttachment(id)
+            } catch {
+                return self.unavailable("attachment could not be read", room: room, error: error, ref: clientMsgID)
+            }
+            guard let attachment = readable else {
+                return self.reply(ErrorFrame(code: .badAttachment, message: "Attachment \(id) does not exist or is not yours to send.", ref: clientMsgID))
             }
             attachments.append(attachment)
         }
@@ -40,75 +46,72 @@ extension ModernWorker {
         guard let clientMsgID = self.clientMsgID(frame) else { return }
         guard let raw = frame.room, let target = frame.target, let text = frame.text.map(MessageText.removingControlCharacters)
         else {
-            return self.reply(ErrorFrame(code: "bad_frame", message: "edit needs room, target and text.", ref: clientMsgID))
+            return self.reply(ErrorFrame(code: .badFrame, message: "edit needs room, target and text.", ref: clientMsgID))
         }
         guard self.checkText(text, ref: clientMsgID) else { return }
-        guard await self.isMember(RoomID(raw)) else { return self.reply(Self.forbidden(clientMsgID)) }
+        guard await self.mayUse(RoomID(raw), ref: clientMsgID) else { return }
         await self.submit(.edit(target: target, text: text), to: RoomID(raw), clientMsgID: clientMsgID)
     }
 
     func delete(_ frame: ClientFrame) async {
         guard let clientMsgID = self.clientMsgID(frame) else { return }
         guard let raw = frame.room, let target = frame.target else {
-            return self.reply(ErrorFrame(code: "bad_frame", message: "delete needs room and target.", ref: clientMsgID))
+            return self.reply(ErrorFrame(code: .badFrame, message: "delete needs room and target.", ref: clientMsgID))
         }
-        guard await self.isMember(RoomID(raw)) else { return self.reply(Self.forbidden(clientMsgID)) }
+        guard await self.mayUse(RoomID(raw), ref: clientMsgID) else { return }
         await self.submit(.delete(target: target), to: RoomID(raw), clientMsgID: clientMsgID)
     }
 
     func react(_ frame: ClientFrame) async {
         guard let clientMsgID = self.clientMsgID(frame) else { return }
         guard let raw = frame.room, let target = frame.target else {
-            return self.reply(ErrorFrame(code: "bad_frame", message: "react needs room, target and emoji.", ref: clientMsgID))
+            return self.reply(ErrorFrame(code: .badFrame, message: "react needs room, target and emoji.", ref: clientMsgID))
         }
         guard let emoji = frame.emoji, ReactionRules.isSingleEmoji(emoji) else {
-            return self.reply(ErrorFrame(code: "bad_emoji", message: "A reaction is exactly one emoji.", ref: clientMsgID))
+            return self.reply(ErrorFrame(code: .badEmoji, message: "A reaction is exactly one emoji.", ref: clientMsgID))
         }
-        guard await self.isMember(RoomID(raw)) else { return self.reply(Self.forbidden(clientMsgID)) }
+        guard await self.mayUse(RoomID(raw), ref: clientMsgID) else { return }
         await self.submit(.reaction(target: target, emoji: emoji), to: RoomID(raw), clientMsgID: clientMsgID)
     }
 
     /// `read {room, seq}`: moves my last-read seq forward and tells every member, my other devices included.
     func markRead(_ frame: ClientFrame) async {
         guard let raw = frame.room, let seq = frame.seq, seq >= 0 else {
-            return self.reply(ErrorFrame(code: "bad_frame", message: "read needs room and seq.", ref: frame.ref))
+            return self.reply(ErrorFrame(code: .badFrame, message: "read needs room and seq.", ref: frame.ref))
         }
         let id = RoomID(raw)
-        guard await self.isMember(id), let room = try? await self.context.hub.room(id) else {
-            return self.reply(Self.forbidden(frame.ref ?? raw))
-        }
+        guard await self.mayUse(id, ref: frame.ref ?? raw), let room = await self.openRoom(id, ref: frame.ref ?? raw) else { return }
         let latest = await room.latestSeq
         guard seq <= latest else {
-            return self.reply(ErrorFrame(code: "bad_seq", message: "The room ends at seq \(latest).", ref: frame.ref ?? raw))
+            return self.reply(ErrorFrame(code: .badSeq, message: "The room ends at seq \(latest).", ref: frame.ref ?? raw))
         }
         do {
             guard let stored = try await self.context.directory.markRead(self.account.id, in: id, upTo: seq) else {
                 return self.reply(Self.forbidden(frame.ref ?? raw))
             }
             guard stored == seq else {
-                return self.reply(ErrorFrame(code: "stale_read", message: "Already read up to seq \(stored); read only moves forward.", ref: frame.ref ?? raw))
+                return self.reply(ErrorFrame(code: .staleRead, message: "Already read up to seq \(stored); read only moves forward.", ref: frame.ref ?? raw))
             }
             room.receipt(from: self.account.id, upTo: seq)
         } catch {
-            self.reply(ErrorFrame(code: "unavailable", message: "The read position could not be saved; try again.", ref: frame.ref ?? raw))
+            self.unavailable("read position could not be saved", room: id, error: error, ref: frame.ref ?? raw)
         }
     }
 
     /// `typing {room}`: the room forwards it to the other members, throttled.
     func typing(_ frame: ClientFrame) async {
         guard let raw = frame.room else {
-            return self.reply(ErrorFrame(code: "bad_frame", message: "typing needs a room.", ref: frame.ref))
+            return self.reply(ErrorFrame(code: .badFrame, message: "typing needs a room.", ref: frame.ref))
         }
-        guard await self.isMember(RoomID(raw)), let room = try? await self.context.hub.room(RoomID(raw)) else {
-            return self.reply(Self.forbidden(frame.ref ?? raw))
-        }
+        let id = RoomID(raw)
+        guard await self.mayUse(id, ref: frame.ref ?? raw), let room = await self.openRoom(id, ref: frame.ref ?? raw) else { return }
         room.typing(Sender(name: self.account.username, id: self.account.id))
     }
 
     /// The frame's `clientMsgID`, or `nil` after answering `bad_frame`.
     private func clientMsgID(_ frame: ClientFrame) -> String? {
         guard let clientMsgID = frame.clientMsgID, (1...64).contains(clientMsgID.count) else {
-            self.reply(ErrorFrame(code: "bad_frame", message: "\(frame.type ?? "This frame") needs a clientMsgID of 1 to 64 characters.", ref: frame.ref))
+            self.reply(ErrorFrame(code: .badFrame, message: "\(frame.type ?? "This frame") needs a clientMsgID of 1 to 64 characters.", ref: frame.ref))
             return nil
         }
         return clientMsgID
@@ -117,20 +120,21 @@ extension ModernWorker {
     /// Whether a message text may be sent; answers the error when not.
     private func checkText(_ text: String, ref: String) -> Bool {
         guard !text.allSatisfy(\.isWhitespace) else {
-            self.reply(ErrorFrame(code: "empty_message", message: "The message is empty.", ref: ref))
+            self.reply(ErrorFrame(code: .emptyMessage, message: "The message is empty.", ref: ref))
             return false
         }
         guard text.utf8.count <= self.context.maxMessageBytes else {
-            self.reply(ErrorFrame(code: "too_long", message: "A message is at most \(self.context.maxMessageBytes) bytes.", ref: ref))
+            self.reply(ErrorFrame(code: .tooLong, message: "A message is at most \(self.context.maxMessageBytes) bytes.", ref: ref))
             return false
         }
         return true
     }
 
-    /// An attachment I may send: one I uploaded, or one I can already read.
-    private func readableAttachment(_ raw: String) async -> Attachment? {
-        guard let id = UUID(uuidString: raw), let stored = try? await self.context.attachments.attachment(id),
-            (try? await self.context.attachments.canRead(stored, user: self.account.id, directory: self.context.directory)) == true
+    /// An attachment I may send (one I uploaded, or one I can already read); `nil` when it is not one. Throws
+    /// when the database failed, which is not the sender's mistake.
+    private func readableAttachment(_ raw: String) async throws -> Attachment? {
+        guard let id = UUID(uuidString: raw), let stored = try await self.context.attachments.attachment(id),
+            try await self.context.attachments.canRead(stored, user: self.account.id, directory: self.context.directory)
         else { return nil }
         return stored.attachment
     }
@@ -142,14 +146,9 @@ extension ModernWorker {
         if let wait = self.context.sendLimiter.attempt(["user:\(self.account.id.uuidString)"]) {
             metrics.refused(.send)
             let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
-            return self.reply(ErrorFrame(code: "rate_limited", message: "Too many messages; wait \(String(format: "%.1f", seconds)) s.", ref: clientMsgID))
+            return self.reply(ErrorFrame(code: .rateLimited, message: "Too many messages; wait \(String(format: "%.1f", seconds)) s.", ref: clientMsgID))
         }
-        let room: Room
-        do {
-            room = try await self.context.hub.room(id)
-        } catch {
-            return self.reply(ErrorFrame(code: "unavailable", message: "The room could not be opened; try again.", ref: clientMsgID))
-        }
+        guard let room = await self.openRoom(id, ref: clientMsgID) else { return }
         let connection = self.connection
         let directory = self.context.directory
         let background = self.context.background
@@ -169,11 +168,11 @@ extension ModernWorker {
                 case .success(let message):
                     AckFrame(clientMsgID: clientMsgID, room: message.room.rawValue, seq: message.seq, id: message.id, date: message.date.milliseconds)
                 case .failure(RoomRejection.badTarget):
-                    ErrorFrame(code: "bad_target", message: "The target is not a message of this room, or it was deleted.", ref: clientMsgID)
+                    ErrorFrame(code: .badTarget, message: "The target is not a message of this room, or it was deleted.", ref: clientMsgID)
                 case .failure(RoomRejection.notYours):
-                    ErrorFrame(code: "not_yours", message: "Only the sender may edit or delete a message.", ref: clientMsgID)
+                    ErrorFrame(code: .notYours, message: "Only the sender may edit or delete a message.", ref: clientMsgID)
                 case .failure:
-                    ErrorFrame(code: "unavailable", message: "The message could not be stored; retry with the same clientMsgID.", ref: clientMsgID)
+                    ErrorFrame(code: .unavailable, message: "The message could not be stored; retry with the same clientMsgID.", ref: clientMsgID)
                 }
                 ModernSession.send(answer, on: connection)
                 if case .success = result { metrics.ackLatency.record(duration: ContinuousClock.now - received) }

@@ -1,6 +1,7 @@
 import ChatCore
 import ChatProtocol
 import Foundation
+import Logging
 import NIOCore
 
 /// Handles one modern connection's frames strictly in the order they arrived: frames that need to await (a room to
@@ -55,7 +56,7 @@ actor ModernWorker {
         case "history": await self.history(frame)
         case "read": await self.markRead(frame)
         case "typing": await self.typing(frame)
-        default: self.reply(ErrorFrame(code: "bad_frame", message: "Unknown type \(frame.type ?? "")", ref: frame.ref))
+        default: self.reply(ErrorFrame(code: .badFrame, message: "Unknown type \(frame.type ?? "")", ref: frame.ref))
         }
     }
 
@@ -69,11 +70,11 @@ actor ModernWorker {
             do {
                 memberships = try await self.context.directory.memberships(of: self.account.id).count
             } catch {
-                return self.reply(ErrorFrame(code: "unavailable", message: "Your rooms could not be read; try again.", ref: frame.ref))
+                return self.reply(ErrorFrame(code: .unavailable, message: "Your rooms could not be read; try again.", ref: frame.ref))
             }
             guard requested.count <= memberships else {
                 return self.reply(ErrorFrame(
-                    code: "bad_frame", message: "resume names \(requested.count) rooms; you belong to \(memberships).", ref: frame.ref))
+                    code: .badFrame, message: "resume names \(requested.count) rooms; you belong to \(memberships).", ref: frame.ref))
             }
         }
         if !self.resumed {
@@ -93,15 +94,18 @@ actor ModernWorker {
     /// Starts following a room after `lastSeq`, unless this connection already does.
     private func follow(_ id: RoomID, after lastSeq: Int64, ref: String) async {
         guard self.joined[id] == nil else { return }
-        guard await self.isMember(id) else {
-            return self.reply(Self.forbidden(ref))
-        }
+        guard await self.mayUse(id, ref: ref), let room = await self.openRoom(id, ref: ref) else { return }
+        room.resume(self.connection, after: lastSeq, maxReplay: self.context.maxReplay)
+        self.joined[id] = room
+    }
+
+    /// The room's live state, or `nil` after answering `unavailable` (logged) when it could not be loaded.
+    func openRoom(_ id: RoomID, ref: String?) async -> Room? {
         do {
-            let room = try await self.context.hub.room(id)
-            room.resume(self.connection, after: lastSeq, maxReplay: self.context.maxReplay)
-            self.joined[id] = room
+            return try await self.context.hub.room(id)
         } catch {
-            self.reply(ErrorFrame(code: "unavailable", message: "The room could not be opened; try again.", ref: ref))
+            self.unavailable("room could not be opened", room: id, error: error, ref: ref)
+            return nil
         }
     }
 
@@ -143,27 +147,40 @@ actor ModernWorker {
 
     private func history(_ frame: ClientFrame) async {
         guard let raw = frame.room else {
-            return self.reply(ErrorFrame(code: "bad_frame", message: "history needs a room.", ref: frame.ref))
+            return self.reply(ErrorFrame(code: .badFrame, message: "history needs a room.", ref: frame.ref))
         }
         let limit = frame.limit ?? 50
         guard (1...200).contains(limit) else {
-            return self.reply(ErrorFrame(code: "bad_frame", message: "limit is 1 to 200.", ref: frame.ref))
+            return self.reply(ErrorFrame(code: .badFrame, message: "limit is 1 to 200.", ref: frame.ref))
         }
-        guard await self.isMember(RoomID(raw)) else {
-            return self.reply(Self.forbidden(frame.ref))
-        }
+        guard await self.mayUse(RoomID(raw), ref: frame.ref) else { return }
         do {
             let page = try await self.context.messages.page(in: RoomID(raw), before: frame.before, limit: limit + 1)
             self.reply(HistoryFrame(room: raw, messages: page.suffix(limit).map(\.payload), hasMore: page.count > limit, ref: frame.ref))
         } catch {
-            self.reply(ErrorFrame(code: "unavailable", message: "History could not be read; try again.", ref: frame.ref))
+            self.unavailable("history could not be read", room: RoomID(raw), error: error, ref: frame.ref)
         }
     }
 
-    /// Whether the account belongs to the room now: asked of the directory every time, so leaving a room (on any
-    /// device) takes effect on connections that are already open.
-    func isMember(_ room: RoomID) async -> Bool {
-        (try? await self.context.directory.isMember(self.account.id, of: room)) == true
+    /// Whether the account may use the room now (``RoomAccess``); when not, answers `forbidden`, or `unavailable`
+    /// (logged) when the database could not say.
+    func mayUse(_ room: RoomID, ref: String?) async -> Bool {
+        do {
+            try await RoomAccess(directory: self.context.directory).requireMember(self.account.id, of: room)
+            return true
+        } catch {
+            switch error {
+            case .forbidden: self.reply(Self.forbidden(ref))
+            case .unavailable(let failure): self.unavailable("membership could not be checked", room: room, error: failure, ref: ref)
+            }
+            return false
+        }
+    }
+
+    /// Logs a database failure once, here where it is handled, and answers `unavailable`: the client may retry.
+    func unavailable(_ what: String, room: RoomID, error: any Error, ref: String?) {
+        self.connection.log.logger.error("\(what)", metadata: ["room": "\(room.rawValue)", "error": "\(String(reflecting: error))"])
+        self.reply(ErrorFrame(code: .unavailable, message: "The server could not read its database; try again.", ref: ref))
     }
 
     /// The `forbidden` error, worded as the HTTP API words it: the same for a room that does not exist.

@@ -1,0 +1,50 @@
+/// Every error code of the modern protocol, on the socket (`{"type":"error","code":…}`, PROTOCOL.md §8.6, §9.2)
+/// and over HTTP (`{"code":…,"message":…}`, §6.1, §7, §9.3): the codes PROTOCOL.md lists, and only those
+/// (`ErrorCodeTests` checks both ways). Programs switch on the code; the message is for people.
+public enum ErrorCode: String, Codable, Sendable, CaseIterable {
+    // The request or frame itself
+    case badFrame = "bad_frame"
+    case badRequest = "bad_request"
+    case invalidBody = "invalid_body"
+    case invalidLimit = "invalid_limit"
+    case invalidBefore = "invalid_before"
+    case invalidQuery = "invalid_query"
+    case invalidKind = "invalid_kind"
+    case invalidName = "invalid_name"
+    case invalidPeer = "invalid_peer"
+    case notFound = "not_found"
+    case upgradeRequired = "upgrade_required"
+    // Accounts and sessions
+    case unauthorized
+    case invalidCredentials = "invalid_credentials"
+    case invalidUsername = "invalid_username"
+    case invalidPassword = "invalid_password"
+    case invalidDisplayName = "invalid_display_name"
+    case invalidAvatarColor = "invalid_avatar_color"
+    case usernameTaken = "username_taken"
+    case unknownUser = "unknown_user"
+    // Rooms and messages
+    case forbidden
+    case notAllowed = "not_allowed"
+    case cannotInvite = "cannot_invite"
+    case cannotRename = "cannot_rename"
+    case emptyMessage = "empty_message"
+    case tooLong = "too_long"
+    case badTarget = "bad_target"
+    case notYours = "not_yours"
+    case badEmoji = "bad_emoji"
+    case badAttachment = "bad_attachment"
+    case badSeq = "bad_seq"
+    case staleRead = "stale_read"
+    // Attachments
+    case emptyUpload = "empty_upload"
+    case tooLarge = "too_large"
+    case quotaExceeded = "quota_exceeded"
+    case unsupportedType = "unsupported_type"
+    case rangeNotSatisfiable = "range_not_satisfiable"
+    case timedOut = "timed_out"
+    // The server
+    case rateLimited = "rate_limited"
+    case unavailable
+    case `internal`
+}

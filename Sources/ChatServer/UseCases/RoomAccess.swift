@@ -1,0 +1,28 @@
+import ChatCore
+import Foundation
+
+/// Why an account may not use a room now.
+enum RoomAccessDenied: Error {
+    /// Not a member, or no such room: the same answer for both, so nothing leaks.
+    case forbidden
+    /// The directory could not be asked (the database failed): the caller may retry, and is never told
+    /// `forbidden` for it.
+    case unavailable(any Error)
+}
+
+/// The one membership check of every endpoint (HTTP, the modern socket): asked of the directory every time, so
+/// leaving a room (on any device) takes effect at once on connections that are already open.
+struct RoomAccess: Sendable {
+    let directory: any RoomDirectory
+
+    /// Returns when `user` belongs to `room`; throws ``RoomAccessDenied`` otherwise.
+    func requireMember(_ user: UUID, of room: RoomID) async throws(RoomAccessDenied) {
+        let isMember: Bool
+        do {
+            isMember = try await self.directory.isMember(user, of: room)
+        } catch {
+            throw .unavailable(error)
+        }
+        guard isMember else { throw .forbidden }
+    }
+}
