@@ -182,7 +182,7 @@ let package = Package(
         .testTarget(
             name: "ChatPersistenceTests",
             dependencies: [
-                "ChatPersistence", "ChatCore",
+                "ChatPersistence", "ChatCore", "ChatProtocol", "ChatTestSupport",
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
                 .product(name: "SQLKit", package: "sql-kit"),

@@ -211,13 +211,20 @@ public struct StoredMessage: Hashable, Sendable {
             self.reactions = []
             self.editedAt = nil
         case .reaction:
+            // One entry per emoji, where the emoji first appeared; its users in the order they reacted.
             guard let emoji = event.emoji else { return }
-            var users = self.reactions.first { $0.emoji == emoji }?.users ?? []
-            users.removeAll { $0 == event.sender.id }
-            if event.added == true { users.append(event.sender.id) }
-            self.reactions.removeAll { $0.emoji == emoji }
-            if !users.isEmpty {
-                self.reactions.append(Reaction(emoji: emoji, users: users))
+            let index = self.reactions.firstIndex { $0.emoji == emoji }
+            var users = index.map { self.reactions[$0].users } ?? []
+            if event.added == true {
+                if !users.contains(event.sender.id) { users.append(event.sender.id) }
+            } else {
+                users.removeAll { $0 == event.sender.id }
+            }
+            switch (index, users.isEmpty) {
+            case (let index?, true): self.reactions.remove(at: index)
+            case (let index?, false): self.reactions[index].users = users
+            case (nil, false): self.reactions.append(Reaction(emoji: emoji, users: users))
+            case (nil, true): break
             }
         }
     }
