@@ -73,8 +73,11 @@ public final class ChatService: Sendable {
         return host.contains(":") ? "[\(host)]" : host
     }
 
-    /// Opens (and if needed creates and migrates) the database, then starts both listeners.
-    public static func start(_ configuration: ServerConfiguration, logger: Logger = Logger(label: "swiftchat")) async throws -> ChatService {
+    /// Opens (and if needed creates and migrates) the database, then starts both listeners. `time` is what the
+    /// typing throttle and presence's grace period read (tests move it by hand).
+    public static func start(
+        _ configuration: ServerConfiguration, logger: Logger = Logger(label: "swiftchat"), time: any TimeSource = SystemTime()
+    ) async throws -> ChatService {
         var logger = logger
         logger.logLevel = configuration.logLevel
         // Which server a line comes from, once several run behind one load balancer.
@@ -92,14 +95,16 @@ public final class ChatService: Sendable {
             // Read before anything starts: a missing or mismatched file stops start-up with a message naming it.
             let tls = try configuration.tlsCertificate.isEmpty
                 ? nil : TLSCertificates(certificatePath: configuration.tlsCertificate, keyPath: configuration.tlsKey)
-            let (hub, writer) = try await self.openStorage(application, configuration: configuration, metrics: metrics, logger: logger)
+            let (hub, writer) = try await self.openStorage(
+                application, configuration: configuration, metrics: metrics, logger: logger, time: time)
             storage = (hub, writer)
             let lobby = try await hub.room(.lobby)
             let hasher = BcryptPool(cost: configuration.bcryptCost, threads: max(1, AvailableCPUs.count / 2))
             let readiness = Readiness()
             bcrypt = hasher
             let endpoints = try await Self.endpoints(
-                application, hub: hub, hasher: hasher, readiness: readiness, configuration: configuration, logger: logger)
+                application, hub: hub, hasher: hasher, readiness: readiness, configuration: configuration, logger: logger,
+                time: time)
             let legacyText = LegacyText(publicURL: configuration.publicURL)
             let sendLimit = TutorialSendLimit(
                 burst: configuration.tutorialSendBurst, rate: configuration.tutorialSendRate, refusals: metrics.refusals(.tutorialSend))
@@ -178,7 +183,7 @@ public final class ChatService: Sendable {
     /// The controllers and the modern protocol's shared parts, on the stores of one database.
     private static func endpoints(
         _ application: Application, hub: Hub, hasher: BcryptPool, readiness: Readiness, configuration: ServerConfiguration,
-        logger: Logger
+        logger: Logger, time: any TimeSource
     ) async throws -> Endpoints {
         let accountStore = FluentAccountStore(database: application.db)
         let directory = FluentRoomDirectory(database: application.db)
@@ -186,7 +191,7 @@ public final class ChatService: Sendable {
         try await directory.ensureLobby()
         let sessions = SessionRegistry()
         let broadcaster = PresenceBroadcaster(directory: directory, accounts: accountStore, sessions: sessions, logger: logger)
-        let presence = PresenceTracker(grace: .seconds(configuration.presenceGrace)) { user, online, lastSeen in
+        let presence = PresenceTracker(grace: .seconds(configuration.presenceGrace), time: time) { user, online, lastSeen in
             await broadcaster.broadcast(user, online: online, lastSeen: lastSeen)
         }
         let summaries = RoomSummaries(directory: directory, accounts: accountStore, messages: hub.store)
@@ -235,7 +240,8 @@ public final class ChatService: Sendable {
 
     /// Creates and migrates the database, then opens the connection all message writes go through.
     private static func openStorage(
-        _ application: Application, configuration: ServerConfiguration, metrics: ServerMetrics, logger: Logger
+        _ application: Application, configuration: ServerConfiguration, metrics: ServerMetrics, logger: Logger,
+        time: any TimeSource
     ) async throws -> (Hub, SQLiteWriteConnection) {
         try DataDirectory.prepare(configuration.dataDirectory, database: configuration.databasePath)
         // No SQL in the log: its bound values are message texts, password digests and token digests.
@@ -248,7 +254,8 @@ public final class ChatService: Sendable {
         let store = FluentMessageStore(database: application.db, writer: writer.writer)
         let hub = Hub(
             eventLoops: application.eventLoopGroup, store: store,
-            recentCapacity: max(configuration.historyOnJoin, configuration.tcpHistoryOnJoin), metrics: metrics.rooms, logger: logger)
+            recentCapacity: max(configuration.historyOnJoin, configuration.tcpHistoryOnJoin), metrics: metrics.rooms, logger: logger,
+            time: time)
         return (hub, writer)
     }
 

@@ -1,3 +1,4 @@
+import ChatCore
 import ChatServer
 import Foundation
 import Logging
@@ -19,8 +20,11 @@ public final class TestServer: Sendable {
         self.configuration = configuration
     }
 
-    /// Starts a server; `configure` may change any setting (ports and data directory are already test ones).
-    public static func start(dataDirectory: String? = nil, _ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
+    /// Starts a server; `configure` may change any setting (ports and data directory are already test ones), and
+    /// `time` is what its typing throttle and presence read.
+    public static func start(
+        dataDirectory: String? = nil, time: any TimeSource = SystemTime(), _ configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> TestServer {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.tcpPort = 0
@@ -36,7 +40,7 @@ public final class TestServer: Sendable {
         configuration.drainSeconds = 0  // a test that stops its server does not wait for a load balancer
         configuration.metricsPort = 0  // many servers run at once
         configure(&configuration)
-        let service = try await ChatService.start(configuration, logger: Logger(label: "test-server"))
+        let service = try await ChatService.start(configuration, logger: Logger(label: "test-server"), time: time)
         return TestServer(service: service, configuration: configuration)
     }
 
@@ -55,9 +59,10 @@ public final class TestServer: Sendable {
 
 /// Starts a server, runs the body, and always stops the server and removes its data directory.
 public func withTestServer<T>(
-    _ configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (TestServer) async throws -> T
+    time: any TimeSource = SystemTime(), _ configure: (inout ServerConfiguration) -> Void = { _ in },
+    _ body: (TestServer) async throws -> T
 ) async throws -> T {
-    let server = try await TestServer.start(configure)
+    let server = try await TestServer.start(time: time, configure)
     do {
         let result = try await body(server)
         await server.stop()

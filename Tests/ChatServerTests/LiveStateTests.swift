@@ -25,8 +25,9 @@ struct LiveStateTests {
 
     @Test("presence: online on connect, offline after the grace period with last seen; a quick reconnect does not flap")
     func presence() async throws {
-        // The grace must outlast a reconnect on a loaded machine, or the reconnect is (rightly) seen as a flap.
-        try await withTestServer({ $0.presenceGrace = 3 }) { server in
+        // Time stands still until the test moves it: a reconnect is inside the grace period however slow the machine.
+        let time = ManualTime()
+        try await withTestServer(time: time, { $0.presenceGrace = 3 }) { server in
             let ann = try await server.register("ann")
             let bob = try await server.register("bob")
             let annSocket = try await server.modernClient(ann)
@@ -41,7 +42,7 @@ struct LiveStateTests {
             await annSocket.close()
             let annAgain = try await server.modernClient(ann)
             await annAgain.close()
-            let offline = try await bobSocket.next("presence", as: PresenceFrame.self, timeout: .seconds(10))
+            let offline = try await Self.moving(time) { try? await bobSocket.next("presence", as: PresenceFrame.self, timeout: .milliseconds(100)) }
             #expect(offline.users.count == 1 && offline.users[0].id == ann.user.id && !offline.users[0].online && offline.users[0].lastSeen != nil)
             let after = try await server.api.send(.GET, "/users/\(ann.user.id)", token: bob.token).decode(UserDetails.self)
             #expect(!after.online && after.lastSeen == offline.users[0].lastSeen)
@@ -51,13 +52,14 @@ struct LiveStateTests {
 
     @Test("typing is forwarded at most once per 2 s per user and room")
     func typingThrottle() async throws {
-        try await withTestServer { server in
+        let time = ManualTime()
+        try await withTestServer(time: time) { server in
             let (_, _, dm, annSocket, bobSocket) = try await server.pair()
             for _ in 1...3 { try await annSocket.send(frame: ClientFrame(type: "typing", room: dm.id)) }
             _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "m1", text: "one"))
             #expect(frames(try await bobSocket.frames(through: "message"), ofType: "typing", as: TypingFrame.self).count == 1)
             // Once the 2 s have passed, the next one goes through again.
-            try await Task.sleep(for: .milliseconds(2200))
+            time.advance(by: .seconds(2))
             try await annSocket.send(frame: ClientFrame(type: "typing", room: dm.id))
             _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "m2", text: "two"))
             #expect(frames(try await bobSocket.frames(through: "message"), ofType: "typing", as: TypingFrame.self).count == 1)
@@ -67,7 +69,8 @@ struct LiveStateTests {
     @Test("presence says online when the first device connects and nothing while another device or a quick reconnect keeps the user online")
     func presenceDoesNotFlap() async throws {
         let grace = 2
-        try await withTestServer({ $0.presenceGrace = grace }) { server in
+        let time = ManualTime()
+        try await withTestServer(time: time, { $0.presenceGrace = grace }) { server in
             let ann = try await server.register("ann")
             let bob = try await server.register("bob")
             let bobSocket = try await server.modernClient(bob)
@@ -81,8 +84,12 @@ struct LiveStateTests {
             await annLaptop.close()
             let annAgain = try await server.modernClient(ann)
             _ = try await annAgain.next("resumed", as: ResumedFrame.self)
-            // Past the grace period, ann types: bob hears the typing and no presence change before it.
-            try await Task.sleep(for: .seconds(grace + 1))
+            // Past the grace period (every grace check started by the closes has run out), ann types: bob hears the
+            // typing and no presence change before it.
+            for _ in 0..<10 {
+                time.advance(by: .seconds(grace))
+                try await Task.sleep(for: .milliseconds(20))
+            }
             try await annAgain.send(frame: ClientFrame(type: "typing", room: "lobby"))
             let before = try await bobSocket.frames(through: "typing")
             #expect(frames(before, ofType: "presence", as: PresenceFrame.self).isEmpty)
@@ -170,5 +177,16 @@ struct LiveStateTests {
             #expect(try dm.decode(APIErrorBody.self).code == .unknownUser)
         }
     }
+
+    /// Moves `time` a second at a time until `result` gives a value (each try waits a little real time), so timers
+    /// started before run out without the test knowing exactly when they started.
+    static func moving<T>(_ time: ManualTime, until result: () async -> T?) async throws -> T {
+        for _ in 0..<60 {
+            time.advance(by: .seconds(1))
+            if let value = await result() { return value }
+        }
+        throw TestClientError("nothing happened in 60 s of test time")
+    }
+
 }
 

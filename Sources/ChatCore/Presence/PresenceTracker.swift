@@ -22,10 +22,12 @@ public final class PresenceTracker: Sendable {
     /// Grace timers and reports in flight.
     private let tasks = BackgroundTasks()
     private let grace: Duration
+    private let time: any TimeSource
     private let onChange: Change
 
-    public init(grace: Duration, onChange: @escaping Change) {
+    public init(grace: Duration, time: any TimeSource = SystemTime(), onChange: @escaping Change) {
         self.grace = grace
+        self.time = time
         self.onChange = onChange
     }
 
@@ -65,8 +67,8 @@ public final class PresenceTracker: Sendable {
             return state.generation
         }
         guard let generation else { return }
-        self.tasks.run { [grace] in
-            try? await Task.sleep(for: grace)
+        self.tasks.run { [grace, time] in
+            try? await time.sleep(for: grace)
             await self.expire(user, generation: generation)
         }
     }

@@ -10,12 +10,16 @@ public actor Hub {
     private let recentCapacity: Int
     private let metrics: RoomMetrics
     private let logger: Logger
+    /// What the rooms' typing throttle reads.
+    private let time: any TimeSource
     private var rooms: [RoomID: Task<Room, any Error>] = [:]
 
     /// - Parameter recentCapacity: how many recent messages each room keeps in memory for history bursts.
     public init(
-        eventLoops: any EventLoopGroup, store: any MessageStore, recentCapacity: Int, metrics: RoomMetrics = .none, logger: Logger
+        eventLoops: any EventLoopGroup, store: any MessageStore, recentCapacity: Int, metrics: RoomMetrics = .none, logger: Logger,
+        time: any TimeSource = SystemTime()
     ) {
+        self.time = time
         self.eventLoops = eventLoops
         self.store = store
         self.recentCapacity = recentCapacity
@@ -28,8 +32,9 @@ public actor Hub {
         if let opening = self.rooms[id] {
             return try await opening.value
         }
-        let opening = Task { [store, recentCapacity, metrics, logger, eventLoop = self.eventLoops.next()] in
-            try await Room.open(id, on: eventLoop, store: store, recentCapacity: recentCapacity, metrics: metrics, logger: logger)
+        let opening = Task { [store, recentCapacity, metrics, logger, time, eventLoop = self.eventLoops.next()] in
+            try await Room.open(
+                id, on: eventLoop, store: store, recentCapacity: recentCapacity, metrics: metrics, logger: logger, time: time)
         }
         self.rooms[id] = opening
         do {

@@ -62,6 +62,8 @@ public actor Room {
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     /// When each member's last `typing` was forwarded.
     private var lastTyping: [UUID: ContinuousClock.Instant] = [:]
+    /// What the typing throttle reads.
+    private let time: any TimeSource
 
     /// Forwarded `typing` notices per member are at least this far apart.
     public static let typingInterval = Duration.seconds(2)
@@ -73,22 +75,23 @@ public actor Room {
     /// Opens a room on `eventLoop`, reading where its sequence stands and its recent history from the store.
     public static func open(
         _ id: RoomID, on eventLoop: any EventLoop, store: any MessageStore, recentCapacity: Int, metrics: RoomMetrics = .none,
-        logger: Logger
+        logger: Logger, time: any TimeSource = SystemTime()
     ) async throws -> Room {
         let lastSeq = try await store.lastSequence(in: id)
         let recent = try await store.latest(in: id, limit: recentCapacity)
         let room = Room(
             id: id, eventLoop: eventLoop, store: store, nextSeq: lastSeq + 1,
-            recent: RecentMessages(capacity: recentCapacity, messages: recent), metrics: metrics, logger: logger)
+            recent: RecentMessages(capacity: recentCapacity, messages: recent), metrics: metrics, logger: logger, time: time)
         room.runner.withLockedValue { $0 = Task { await room.run() } }
         return room
     }
 
     private init(
         id: RoomID, eventLoop: any EventLoop, store: any MessageStore, nextSeq: Int64, recent: RecentMessages,
-        metrics: RoomMetrics, logger: Logger
+        metrics: RoomMetrics, logger: Logger, time: any TimeSource
     ) {
         self.id = id
+        self.time = time
         self.eventLoop = eventLoop
         self.store = store
         self.metrics = metrics
@@ -270,7 +273,7 @@ public actor Room {
         case .receipt(let user, let seq):
             self.members.deliver([.receipt(room: self.id, user: user, seq: seq)])
         case .typing(let user):
-            let now = ContinuousClock.now
+            let now = self.time.now
             if let last = self.lastTyping[user.id], now - last < Self.typingInterval { return }
             self.lastTyping[user.id] = now
             self.members.deliver([.typing(room: self.id, user: user)], excluding: user.id)
