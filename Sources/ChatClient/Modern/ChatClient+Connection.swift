@@ -114,7 +114,7 @@ extension ChatClient {
             // Resume the rooms we have seen; the others are followed live and their `resumed` tells us where
             // they stand, so the next reconnection can resume them too.
             let known = self.lastSeq.filter { hello.rooms.contains($0.key) }
-            self.write(ClientFrame(type: "resume", rooms: known))
+            self.write(.resume(ResumeRequest(rooms: known)))
             // The socket takes sends from now on (the server handles frames in order, after the resume)...
             self.socketReady = true
             for pending in self.outbox.frames { self.write(pending) }
@@ -180,13 +180,13 @@ extension ChatClient {
         self.setState(.connected)
     }
 
-    func resend(_ frame: ClientFrame, clientMsgID: String) {
+    func resend(_ frame: ClientMessage, clientMsgID: String) {
         guard self.outbox.frame(for: clientMsgID) != nil, self.socketReady else { return }
         self.write(frame)
     }
 
     /// Writes one frame if the socket is open; a frame lost here stays in the outbox and goes again on reconnect.
-    func write(_ frame: ClientFrame) {
+    func write(_ frame: ClientMessage) {
         guard let socket = self.socket, let data = try? JSONEncoder().encode(frame) else { return }
         socket.send(String(decoding: data, as: UTF8.self))
     }

@@ -22,31 +22,31 @@ extension ChatClient {
         _ text: String, to room: String, replyTo: Int64? = nil, attachments: [UUID] = [],
         clientMsgID: String = ChatClient.makeClientMsgID()
     ) async throws -> Ack {
-        try await self.submit(ClientFrame(
-            type: "send", room: room, clientMsgID: clientMsgID, text: text, replyTo: replyTo,
-            attachments: attachments.isEmpty ? nil : attachments.map(\.uuidString)))
+        try await self.submit(.send(SendRequest(
+            room: room, clientMsgID: clientMsgID, text: text, replyTo: replyTo,
+            attachments: attachments.isEmpty ? nil : attachments.map(\.uuidString))))
     }
 
     /// Replaces the text of my message `target` in `room` (§9.2); acknowledged and idempotent like a send.
     @discardableResult
     public func edit(_ target: Int64, in room: String, text: String, clientMsgID: String = ChatClient.makeClientMsgID()) async throws -> Ack {
-        try await self.submit(ClientFrame(type: "edit", room: room, clientMsgID: clientMsgID, text: text, target: target))
+        try await self.submit(.edit(EditRequest(room: room, clientMsgID: clientMsgID, target: target, text: text)))
     }
 
     /// Deletes my message `target` in `room`, leaving a tombstone (§9.2).
     @discardableResult
     public func delete(_ target: Int64, in room: String, clientMsgID: String = ChatClient.makeClientMsgID()) async throws -> Ack {
-        try await self.submit(ClientFrame(type: "delete", room: room, clientMsgID: clientMsgID, target: target))
+        try await self.submit(.delete(DeleteRequest(room: room, clientMsgID: clientMsgID, target: target)))
     }
 
     /// Toggles my reaction `emoji` on message `target` in `room` (§9.2): added if absent, removed if present.
     @discardableResult
     public func react(_ emoji: String, to target: Int64, in room: String, clientMsgID: String = ChatClient.makeClientMsgID()) async throws -> Ack {
-        try await self.submit(ClientFrame(type: "react", room: room, clientMsgID: clientMsgID, target: target, emoji: emoji))
+        try await self.submit(.react(ReactRequest(room: room, clientMsgID: clientMsgID, target: target, emoji: emoji)))
     }
 
     /// Queues any acknowledged frame (send, edit, delete, react) and waits for its ack.
-    func submit(_ frame: ClientFrame) async throws -> Ack {
+    func submit(_ frame: ClientMessage) async throws -> Ack {
         guard let clientMsgID = frame.clientMsgID else { throw ChatClientError.rejected(code: .badFrame, message: "no clientMsgID") }
         _ = try self.token()
         // A refused session never reconnects by itself: queueing would wait forever.
@@ -72,13 +72,13 @@ extension ChatClient {
     /// forwards at most one every 2 seconds. Dropped while offline.
     public func typing(in room: String) {
         guard self.socketReady else { return }
-        self.write(ClientFrame(type: "typing", room: room))
+        self.write(.typing(TypingRequest(room: room)))
     }
 
     /// Records that I have read `room` up to `seq` (§8.5); dropped while offline (the next call catches up).
     public func markRead(room: String, seq: Int64) {
         guard self.socketReady else { return }
-        self.write(ClientFrame(type: "read", room: room, seq: seq))
+        self.write(.read(ReadRequest(room: room, seq: seq)))
     }
 
     /// The number of sends waiting for their ack.

@@ -7,7 +7,7 @@ import Foundation
 /// answer) is recognised by the server as the same message (PROTOCOL.md §8.3): delivered exactly once.
 struct Outbox {
     struct Entry {
-        var frame: ClientFrame
+        var frame: ClientMessage
         var waiters: [UUID: CheckedContinuation<Ack, any Error>]
     }
 
@@ -18,12 +18,12 @@ struct Outbox {
     var count: Int { self.order.count }
 
     /// The frames to send again after a reconnection, oldest first.
-    var frames: [ClientFrame] { self.order.compactMap { self.entries[$0]?.frame } }
+    var frames: [ClientMessage] { self.order.compactMap { self.entries[$0]?.frame } }
 
-    func frame(for clientMsgID: String) -> ClientFrame? { self.entries[clientMsgID]?.frame }
+    func frame(for clientMsgID: String) -> ClientMessage? { self.entries[clientMsgID]?.frame }
 
     /// Adds a frame (or, for a `clientMsgID` already waiting, one more waiter). Returns whether it is new.
-    mutating func add(_ frame: ClientFrame, clientMsgID: String, waiter: CheckedContinuation<Ack, any Error>, id: UUID) -> Bool {
+    mutating func add(_ frame: ClientMessage, clientMsgID: String, waiter: CheckedContinuation<Ack, any Error>, id: UUID) -> Bool {
         if self.entries[clientMsgID] != nil {
             self.entries[clientMsgID]?.waiters[id] = waiter
             return false

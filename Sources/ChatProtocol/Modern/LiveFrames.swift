@@ -60,3 +60,10 @@ public struct LeftFrame: Codable, Sendable, Equatable {
 public enum SwiftChatVersion {
     public static let current = "0.4.0"
 }
+
+/// `{"type":"pong"}`: the answer to a `ping` frame (§8.7).
+public struct PongFrame: Codable, Sendable, Equatable {
+    public var type = "pong"
+
+    public init() {}
+}

@@ -149,7 +149,7 @@ final class EchoBot: Sendable {
                 me = try? JSONDecoder().decode(HelloFrame.self, from: data).user.id
                 let rooms = try await self.myRooms(token: token).filter { $0.kind == "direct" }
                 direct = Set(rooms.map(\.id))
-                Self.send(ClientFrame(type: "resume", rooms: Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, $0.lastReadSeq) })), on: socket)
+                Self.send(.resume(ResumeRequest(rooms: Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, $0.lastReadSeq) }))), on: socket)
             case "joined":
                 if let joined = try? JSONDecoder().decode(JoinedFrame.self, from: data), joined.room.kind == "direct" {
                     direct.insert(joined.room.id)
@@ -167,12 +167,12 @@ final class EchoBot: Sendable {
 
     /// Replies about a second later, with an id that makes a repeat harmless, and marks the message read.
     private func answer(_ message: MessageFrame, on socket: WebSocket) {
-        let reply = ClientFrame(
-            type: "send", room: message.room, clientMsgID: "echo-\(message.room)-\(message.seq)", text: EchoReply.reply(to: message.text))
+        let reply = ClientMessage.send(SendRequest(
+            room: message.room, clientMsgID: "echo-\(message.room)-\(message.seq)", text: EchoReply.reply(to: message.text)))
         self.answers.run {
             guard (try? await Task.sleep(for: Self.replyDelay)) != nil else { return }
             Self.send(reply, on: socket)
-            Self.send(ClientFrame(type: "read", room: message.room, seq: message.seq), on: socket)
+            Self.send(.read(ReadRequest(room: message.room, seq: message.seq)), on: socket)
         }
     }
 
@@ -182,7 +182,7 @@ final class EchoBot: Sendable {
         return try await self.client.get(URI(string: self.baseURL + "/api/v1/rooms"), headers: headers).content.decode([RoomSummary].self)
     }
 
-    private static func send(_ frame: ClientFrame, on socket: WebSocket) {
+    private static func send(_ frame: ClientMessage, on socket: WebSocket) {
         guard let json = try? JSONEncoder().encode(frame) else { return }
         socket.send(String(decoding: json, as: UTF8.self))
     }

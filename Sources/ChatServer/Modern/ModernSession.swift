@@ -10,7 +10,7 @@ import NIOWebSocket
 final class ModernSession: WebSocketSession {
     private let connection: WebSocketConnection
     private let worker: ModernWorker
-    private let frames: AsyncStream<ClientFrame>.Continuation
+    private let frames: AsyncStream<ClientMessage>.Continuation
     private let backlog: InboundBacklog
     private var expiry: Scheduled<Void>?
 
@@ -22,7 +22,7 @@ final class ModernSession: WebSocketSession {
         self.connection = connection
         self.context = context
         self.accountID = signedIn.account.id
-        let (stream, continuation) = AsyncStream.makeStream(of: ClientFrame.self)
+        let (stream, continuation) = AsyncStream.makeStream(of: ClientMessage.self)
         self.frames = continuation
         let backlog = InboundBacklog(channel: connection.channel)
         self.backlog = backlog
@@ -48,22 +48,16 @@ final class ModernSession: WebSocketSession {
             return
         }
         let data = Data(text.utf8)
-        let frame: ClientFrame
+        let frame: ClientMessage
         do {
-            frame = try JSONDecoder().decode(ClientFrame.self, from: data)
+            frame = try JSONDecoder().decode(ClientMessage.self, from: data)
         } catch {
-            let reason = FrameEnvelope.reason(for: error)
+            let reason = (error as? ClientMessage.UnknownType).map { "Unknown type \($0.type)." } ?? FrameEnvelope.reason(for: error)
             Self.send(ErrorFrame(code: .badFrame, message: reason, ref: FrameEnvelope.reference(in: data)), on: self.connection)
             return
         }
-        guard frame.type != nil else {
-            Self.send(
-                ErrorFrame(code: .badFrame, message: "A frame is a JSON object with a \"type\".", ref: frame.clientMsgID ?? frame.ref),
-                on: self.connection)
-            return
-        }
-        if frame.type == "ping" {
-            Self.send(["type": "pong"], on: self.connection)
+        if case .ping = frame {
+            Self.send(PongFrame(), on: self.connection)
             return
         }
         guard self.backlog.added() else {

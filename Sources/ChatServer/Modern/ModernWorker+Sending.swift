@@ -7,11 +7,9 @@ import NIOCore
 /// The frames that become events of a room: `send`, `edit`, `delete`, `react` (PROTOCOL.md §8.3, §9.2). Each is
 /// checked here, then sequenced and committed by the room, which checks what depends on other messages.
 extension ModernWorker {
-    func sendMessage(_ frame: ClientFrame) async {
-        guard let clientMsgID = self.clientMsgID(frame) else { return }
-        guard let raw = frame.room else {
-            return self.reply(ErrorFrame(code: .badFrame, message: "send needs a room.", ref: clientMsgID))
-        }
+    func sendMessage(_ frame: SendRequest) async {
+        guard let clientMsgID = self.clientMsgID(frame.clientMsgID, of: .send) else { return }
+        let raw = frame.room
         let text = MessageText.removingControlCharacters(frame.text ?? "")
         let ids = frame.attachments ?? []
         guard ids.count <= ModernContext.maxAttachments else {
@@ -42,42 +40,35 @@ extension ModernWorker {
         await self.submit(.message(text: text, replyTo: frame.replyTo, attachments: attachments), to: room, clientMsgID: clientMsgID)
     }
 
-    func edit(_ frame: ClientFrame) async {
-        guard let clientMsgID = self.clientMsgID(frame) else { return }
-        guard let raw = frame.room, let target = frame.target, let text = frame.text.map(MessageText.removingControlCharacters)
-        else {
-            return self.reply(ErrorFrame(code: .badFrame, message: "edit needs room, target and text.", ref: clientMsgID))
-        }
+    func edit(_ frame: EditRequest) async {
+        guard let clientMsgID = self.clientMsgID(frame.clientMsgID, of: .edit) else { return }
+        let text = MessageText.removingControlCharacters(frame.text)
         guard self.checkText(text, ref: clientMsgID) else { return }
-        guard await self.mayUse(RoomID(raw), ref: clientMsgID) else { return }
-        await self.submit(.edit(target: target, text: text), to: RoomID(raw), clientMsgID: clientMsgID)
+        guard await self.mayUse(RoomID(frame.room), ref: clientMsgID) else { return }
+        await self.submit(.edit(target: frame.target, text: text), to: RoomID(frame.room), clientMsgID: clientMsgID)
     }
 
-    func delete(_ frame: ClientFrame) async {
-        guard let clientMsgID = self.clientMsgID(frame) else { return }
-        guard let raw = frame.room, let target = frame.target else {
-            return self.reply(ErrorFrame(code: .badFrame, message: "delete needs room and target.", ref: clientMsgID))
-        }
-        guard await self.mayUse(RoomID(raw), ref: clientMsgID) else { return }
-        await self.submit(.delete(target: target), to: RoomID(raw), clientMsgID: clientMsgID)
+    func delete(_ frame: DeleteRequest) async {
+        guard let clientMsgID = self.clientMsgID(frame.clientMsgID, of: .delete) else { return }
+        guard await self.mayUse(RoomID(frame.room), ref: clientMsgID) else { return }
+        await self.submit(.delete(target: frame.target), to: RoomID(frame.room), clientMsgID: clientMsgID)
     }
 
-    func react(_ frame: ClientFrame) async {
-        guard let clientMsgID = self.clientMsgID(frame) else { return }
-        guard let raw = frame.room, let target = frame.target else {
-            return self.reply(ErrorFrame(code: .badFrame, message: "react needs room, target and emoji.", ref: clientMsgID))
-        }
+    func react(_ frame: ReactRequest) async {
+        guard let clientMsgID = self.clientMsgID(frame.clientMsgID, of: .react) else { return }
         guard let emoji = frame.emoji, ReactionRules.isSingleEmoji(emoji) else {
             return self.reply(ErrorFrame(code: .badEmoji, message: "A reaction is exactly one emoji.", ref: clientMsgID))
         }
-        guard await self.mayUse(RoomID(raw), ref: clientMsgID) else { return }
-        await self.submit(.reaction(target: target, emoji: emoji), to: RoomID(raw), clientMsgID: clientMsgID)
+        guard await self.mayUse(RoomID(frame.room), ref: clientMsgID) else { return }
+        await self.submit(.reaction(target: frame.target, emoji: emoji), to: RoomID(frame.room), clientMsgID: clientMsgID)
     }
 
     /// `read {room, seq}`: moves my last-read seq forward and tells every member, my other devices included.
-    func markRead(_ frame: ClientFrame) async {
-        guard let raw = frame.room, let seq = frame.seq, seq >= 0 else {
-            return self.reply(ErrorFrame(code: .badFrame, message: "read needs room and seq.", ref: frame.ref))
+    func markRead(_ frame: ReadRequest) async {
+        let raw = frame.room
+        let seq = frame.seq
+        guard seq >= 0 else {
+            return self.reply(ErrorFrame(code: .badFrame, message: "seq is 0 or more.", ref: frame.ref ?? raw))
         }
         let id = RoomID(raw)
         guard await self.mayUse(id, ref: frame.ref ?? raw), let room = await self.openRoom(id, ref: frame.ref ?? raw) else { return }
@@ -99,19 +90,17 @@ extension ModernWorker {
     }
 
     /// `typing {room}`: the room forwards it to the other members, throttled.
-    func typing(_ frame: ClientFrame) async {
-        guard let raw = frame.room else {
-            return self.reply(ErrorFrame(code: .badFrame, message: "typing needs a room.", ref: frame.ref))
-        }
+    func typing(_ frame: TypingRequest) async {
+        let raw = frame.room
         let id = RoomID(raw)
         guard await self.mayUse(id, ref: frame.ref ?? raw), let room = await self.openRoom(id, ref: frame.ref ?? raw) else { return }
         room.typing(Sender(name: self.account.username, id: self.account.id))
     }
 
-    /// The frame's `clientMsgID`, or `nil` after answering `bad_frame`.
-    private func clientMsgID(_ frame: ClientFrame) -> String? {
-        guard let clientMsgID = frame.clientMsgID, (1...64).contains(clientMsgID.count) else {
-            self.reply(ErrorFrame(code: .badFrame, message: "\(frame.type ?? "This frame") needs a clientMsgID of 1 to 64 characters.", ref: frame.ref))
+    /// The frame's `clientMsgID`, or `nil` after answering `bad_frame` when it is not 1 to 64 characters.
+    private func clientMsgID(_ clientMsgID: String, of kind: ClientMessage.Kind) -> String? {
+        guard (1...64).contains(clientMsgID.count) else {
+            self.reply(ErrorFrame(code: .badFrame, message: "\(kind.rawValue) needs a clientMsgID of 1 to 64 characters.", ref: nil))
             return nil
         }
         return clientMsgID

@@ -32,7 +32,7 @@ actor ModernWorker {
 
     /// Handles the connection's frames until it closes. Frames still queued when the socket closes (or the
     /// server shuts down) are dropped: nothing was acknowledged for them, and their client resends.
-    func run(_ frames: AsyncStream<ClientFrame>, backlog: InboundBacklog) async {
+    func run(_ frames: AsyncStream<ClientMessage>, backlog: InboundBacklog) async {
         self.context.presence.connected(self.account.id)
         await self.sendPresenceSnapshot()
         for await frame in frames {
@@ -46,23 +46,23 @@ actor ModernWorker {
         self.context.presence.disconnected(self.account.id)
     }
 
-    private func handle(_ frame: ClientFrame) async {
-        switch frame.type {
-        case "resume": await self.resume(frame)
-        case "send": await self.sendMessage(frame)
-        case "edit": await self.edit(frame)
-        case "delete": await self.delete(frame)
-        case "react": await self.react(frame)
-        case "history": await self.history(frame)
-        case "read": await self.markRead(frame)
-        case "typing": await self.typing(frame)
-        default: self.reply(ErrorFrame(code: .badFrame, message: "Unknown type \(frame.type ?? "")", ref: frame.ref))
+    private func handle(_ frame: ClientMessage) async {
+        switch frame {
+        case .resume(let request): await self.resume(request)
+        case .send(let request): await self.sendMessage(request)
+        case .edit(let request): await self.edit(request)
+        case .delete(let request): await self.delete(request)
+        case .react(let request): await self.react(request)
+        case .history(let request): await self.history(request)
+        case .read(let request): await self.markRead(request)
+        case .typing(let request): await self.typing(request)
+        case .ping: break  // answered by the session at once
         }
     }
 
     /// Replays each listed room after the given seq and then follows it live; rooms not listed (on the first
     /// resume) are followed from now on.
-    private func resume(_ frame: ClientFrame) async {
+    private func resume(_ frame: ResumeRequest) async {
         var requested = frame.rooms ?? [:]
         // Each room costs a lookup: a resume may name at most as many rooms as the account belongs to.
         if requested.count > Self.resumeRoomsWithoutLookup {
@@ -145,10 +145,8 @@ actor ModernWorker {
         self.reply(PresenceFrame(users: online.sorted { $0.uuidString < $1.uuidString }.map { PresenceEntry(id: $0, online: true, lastSeen: nil) }))
     }
 
-    private func history(_ frame: ClientFrame) async {
-        guard let raw = frame.room else {
-            return self.reply(ErrorFrame(code: .badFrame, message: "history needs a room.", ref: frame.ref))
-        }
+    private func history(_ frame: HistoryRequest) async {
+        let raw = frame.room
         let limit = frame.limit ?? 50
         guard (1...200).contains(limit) else {
             return self.reply(ErrorFrame(code: .badFrame, message: "limit is 1 to 200.", ref: frame.ref))
