@@ -63,7 +63,7 @@ let package = Package(
         .target(
             name: "ChatPersistence",
             dependencies: [
-                "ChatCore",
+                "ChatCore", "ChatProtocol",
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
@@ -171,7 +171,7 @@ let package = Package(
         .testTarget(
             name: "ChatCoreTests",
             dependencies: [
-                "ChatCore",
+                "ChatCore", "ChatProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

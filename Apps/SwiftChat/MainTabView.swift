@@ -41,7 +41,7 @@ struct ContactsView: View {
     let model: AppModel
 
     var body: some View {
-        List(self.model.chats.rows.filter { $0.kind == "direct" }) { row in
+        List(self.model.chats.rows.filter { $0.kind == .direct }) { row in
             NavigationLink(value: row.id) {
                 HStack {
                     AvatarView(initials: row.initials, color: row.avatarColor)

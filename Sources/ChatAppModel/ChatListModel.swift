@@ -9,8 +9,8 @@ public struct ChatRow: Sendable, Equatable, Identifiable {
     public var id: String
     /// The channel or group name, or the other member's display name.
     public var name: String
-    /// `channel`, `group` or `direct`.
-    public var kind: String
+    /// `channel`, `group` or `direct` (`nil` for a kind this build does not know).
+    public var kind: RoomKind?
     /// The last message's text, as the list previews it.
     public var preview: String
     /// Who sent the last message.
@@ -30,7 +30,7 @@ public struct ChatRow: Sendable, Equatable, Identifiable {
     public init(_ summary: RoomSummary) {
         self.id = summary.id
         self.name = summary.name
-        self.kind = summary.kind
+        self.kind = summary.roomKind
         self.preview = summary.lastMessage.map(ChatRow.preview) ?? ""
         self.lastSender = summary.lastMessage?.sender.name
         self.lastActivity = summary.lastMessage?.date ?? 0
@@ -88,10 +88,11 @@ public final class ChatListModel {
     public func apply(_ event: ChatEvent) {
         switch event {
         case .message(let message, _):
-            guard message.kind == "message" else {
-                if message.kind == "delete" || message.kind == "edit" { self.update(message.room) { $0.latestSeq = max($0.latestSeq, message.seq) } }
-                if message.kind == "rename" { self.update(message.room) { $0.rename(message) } }
-                return
+            switch message.eventKind {
+            case .message: break
+            case .delete, .edit: return self.update(message.room) { $0.latestSeq = max($0.latestSeq, message.seq) }
+            case .rename: return self.update(message.room) { $0.rename(message) }
+            case .reaction, nil: return
             }
             self.update(message.room) { row in
                 // A room joined while connected is replayed from its start: what the summary already counted

@@ -77,7 +77,7 @@ public final class ConversationModel {
         case .message(let message, let clientMsgID) where message.room == self.room:
             self.typingUntil[message.sender.id] = nil
             if let clientMsgID { self.pending.removeAll { $0.clientMsgID == clientMsgID } }
-            guard self.timeline.apply(message) != nil, message.kind == "message" else { return }
+            guard self.timeline.apply(message) != nil, message.eventKind == .message else { return }
             let isMine = message.sender.id == self.me
             switch AutoscrollPolicy.decide(isAtBottom: self.isAtBottom, isMine: isMine) {
             case .follow:

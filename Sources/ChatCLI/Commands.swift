@@ -154,7 +154,7 @@ extension ChatCommand {
 enum RoomList {
     static func line(for room: RoomSummary) -> String {
         let badge = room.unreadCount > 0 ? Terminal.paint(" (\(room.unreadCount))", 1) : ""
-        let kind = room.kind == "direct" ? "@" : "#"
+        let kind = room.roomKind == .direct ? "@" : "#"
         let last = room.lastMessage.map {
             Terminal.dim(" — \(TerminalText.visible($0.sender.name)): \(TerminalText.visible(String($0.text.prefix(40))))")
         } ?? ""

@@ -80,7 +80,7 @@ actor InteractiveSession {
             if message.room == self.current?.id {
                 Terminal.line(Terminal.render(message))
                 if message.sender.id != self.me { Task { await self.client.markRead(room: message.room, seq: message.seq) } }
-            } else if message.kind == "message", message.sender.id != self.me {
+            } else if message.eventKind == .message, message.sender.id != self.me {
                 self.unread[message.room, default: 0] += 1
                 let name = self.rooms[message.room]?.name ?? message.room
                 Terminal.line(Terminal.render(message, roomLabel: name))
@@ -155,7 +155,7 @@ actor InteractiveSession {
         self.rooms[room.id] = room
         self.current = room
         self.unread[room.id] = 0
-        Terminal.line(Terminal.bold("== \(room.kind == "direct" ? "@" : "#")\(TerminalText.visible(room.name))"))
+        Terminal.line(Terminal.bold("== \(room.roomKind == .direct ? "@" : "#")\(TerminalText.visible(room.name))"))
         return try await self.printHistory(limit: 20)
     }
 

@@ -79,14 +79,14 @@ enum Terminal {
         let prefix = (roomLabel.map { dim("[\(visible($0))] ") } ?? "") + dim("[\(time(milliseconds: message.date))]")
         let name = colored(name: message.sender.name)
         let sender = visible(message.sender.name)
-        switch message.kind {
-        case "edit": return "\(prefix) \(dim("\(sender) edited #\(message.target ?? 0):")) \(visible(message.text))"
-        case "delete": return "\(prefix) \(dim("\(sender) deleted #\(message.target ?? 0)"))"
-        case "rename": return "\(prefix) \(dim("\(sender) renamed the room to")) \(visible(message.text))"
-        case "reaction":
+        switch message.eventKind {
+        case .edit: return "\(prefix) \(dim("\(sender) edited #\(message.target ?? 0):")) \(visible(message.text))"
+        case .delete: return "\(prefix) \(dim("\(sender) deleted #\(message.target ?? 0)"))"
+        case .rename: return "\(prefix) \(dim("\(sender) renamed the room to")) \(visible(message.text))"
+        case .reaction:
             let verb = message.added == false ? "removed" : "reacted"
             return "\(prefix) \(dim("\(sender) \(verb) \(visible(message.emoji ?? "")) on #\(message.target ?? 0)"))"
-        default:
+        case .message, nil:
             var text = message.deleted == true ? dim("(deleted)") : visible(message.text)
             if let quote = message.replyTo {
                 text = dim("↪ \(visible(quote.sender.name)): \(visible(String(quote.text.prefix(40)))) │ ") + text

@@ -98,13 +98,16 @@ extension ChatClient {
 
     /// Handles one text frame from the server.
     func handle(text: String) {
-        let frame: ServerFrame
+        let frame: ServerMessage
         do {
-            frame = try ServerFrame.decode(text)
-        } catch let error as ChatClientError {
-            self.emit(.error(error))
-            return
+            frame = try ServerMessage.decode(Data(text.utf8))
         } catch {
+            let reason =
+                switch error {
+                case .notAFrame: "not a JSON object with a string \"type\""
+                case .missingFields(let type): "a \"\(type)\" frame without the fields it needs"
+                }
+            self.emit(.error(.malformedFrame(text, reason: reason)))
             return
         }
         switch frame {

@@ -42,20 +42,20 @@ public struct Timeline: Sendable, Equatable {
     /// Applies one event; a message it adds is known to include every event up to `stateIncludes`.
     @discardableResult
     private mutating func apply(_ event: MessagePayload, stateIncludes: Int64) -> Int64? {
-        switch event.kind {
-        case "message":
+        switch event.eventKind {
+        case .message:
             guard self.index(of: event.seq) == nil else { return nil }
             let position = self.messages.firstIndex { $0.seq > event.seq } ?? self.messages.endIndex
             self.messages.insert(event, at: position)
             self.stateSeq[event.seq] = stateIncludes
             return event.seq
-        case "edit":
+        case .edit:
             return self.update(event) { message in
                 guard message.deleted != true else { return }
                 message.text = event.text
                 message.editedAt = event.date
             }
-        case "delete":
+        case .delete:
             return self.update(event) { message in
                 message.deleted = true
                 message.text = ""
@@ -63,7 +63,7 @@ public struct Timeline: Sendable, Equatable {
                 message.attachments = nil
                 message.reactions = nil
             }
-        case "reaction":
+        case .reaction:
             guard let emoji = event.emoji else { return nil }
             return self.update(event) { message in
                 var reactions = message.reactions ?? []
@@ -80,8 +80,8 @@ public struct Timeline: Sendable, Equatable {
                 }
                 message.reactions = reactions.isEmpty ? nil : reactions
             }
-        default:
-            return nil  // a kind this client does not know: its seq still counts, nothing to show
+        case .rename, nil:
+            return nil  // the room's, not a message's; or a kind this client does not know: its seq still counts
         }
     }
 

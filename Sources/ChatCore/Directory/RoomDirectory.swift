@@ -1,14 +1,8 @@
+import ChatProtocol
 import Foundation
 
-/// What kind of room a room is.
-public enum RoomKind: String, Codable, Sendable {
-    /// Public: anyone can list and join it.
-    case channel
-    /// Private: members invite others.
-    case group
-    /// A direct conversation: exactly two members, one room per pair.
-    case direct
-}
+/// The kinds of room live in ChatProtocol, shared with the clients.
+public typealias RoomKind = ChatProtocol.RoomKind
 
 /// A room's identity and description, as stored.
 public struct RoomInfo: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import ChatProtocol
 import Foundation
 
 /// Why a room refused a draft that refers to another message (PROTOCOL.md §9.2).

@@ -1,3 +1,4 @@
+import ChatProtocol
 import Foundation
 import NIOConcurrencyHelpers
 

@@ -1,3 +1,4 @@
+import ChatProtocol
 import Foundation
 
 /// Names a room. The lobby shared by the legacy protocols is ``RoomID/lobby``.
@@ -84,15 +85,8 @@ public struct MessageDraft: Sendable {
     }
 }
 
-/// What an event of a room's sequence is (PROTOCOL.md §9.1).
-public enum EventKind: String, Sendable, Hashable, Codable {
-    case message
-    case edit
-    case delete
-    case reaction
-    /// The room's new name, in `text`; it targets no message.
-    case rename
-}
+/// The kinds of room event live in ChatProtocol, shared with the clients.
+public typealias EventKind = ChatProtocol.EventKind
 
 /// The quote a reply carries.
 public struct Quote: Hashable, Sendable {

@@ -1,3 +1,4 @@
+import ChatProtocol
 import ChatCore
 import FluentKit
 import Foundation

@@ -143,20 +143,17 @@ final class EchoBot: Sendable {
         var me: UUID?
         var direct: Set<String> = []
         for await text in texts {
-            let data = Data(text.utf8)
-            switch try? JSONDecoder().decode(FrameType.self, from: data).type {
-            case "hello":
-                me = try? JSONDecoder().decode(HelloFrame.self, from: data).user.id
-                let rooms = try await self.myRooms(token: token).filter { $0.kind == "direct" }
+            switch try? ServerMessage.decode(Data(text.utf8)) {
+            case .hello(let hello):
+                me = hello.user.id
+                let rooms = try await self.myRooms(token: token).filter { $0.roomKind == .direct }
                 direct = Set(rooms.map(\.id))
                 Self.send(.resume(ResumeRequest(rooms: Dictionary(uniqueKeysWithValues: rooms.map { ($0.id, $0.lastReadSeq) }))), on: socket)
-            case "joined":
-                if let joined = try? JSONDecoder().decode(JoinedFrame.self, from: data), joined.room.kind == "direct" {
-                    direct.insert(joined.room.id)
-                }
-            case "message":
-                guard let message = try? JSONDecoder().decode(MessageFrame.self, from: data), message.kind == "message",
-                    message.deleted != true, !message.text.isEmpty, message.sender.id != me, direct.contains(message.room)
+            case .joined(let room):
+                if room.roomKind == .direct { direct.insert(room.id) }
+            case .message(let message, _):
+                guard message.eventKind == .message, message.deleted != true, !message.text.isEmpty, message.sender.id != me,
+                    direct.contains(message.room)
                 else { continue }
                 self.answer(message, on: socket)
             default:
@@ -166,7 +163,7 @@ final class EchoBot: Sendable {
     }
 
     /// Replies about a second later, with an id that makes a repeat harmless, and marks the message read.
-    private func answer(_ message: MessageFrame, on socket: WebSocket) {
+    private func answer(_ message: MessagePayload, on socket: WebSocket) {
         let reply = ClientMessage.send(SendRequest(
             room: message.room, clientMsgID: "echo-\(message.room)-\(message.seq)", text: EchoReply.reply(to: message.text)))
         self.answers.run {
@@ -185,9 +182,5 @@ final class EchoBot: Sendable {
     private static func send(_ frame: ClientMessage, on socket: WebSocket) {
         guard let json = try? JSONEncoder().encode(frame) else { return }
         socket.send(String(decoding: json, as: UTF8.self))
-    }
-
-    private struct FrameType: Decodable {
-        let type: String
     }
 }

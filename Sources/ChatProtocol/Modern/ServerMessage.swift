@@ -1,9 +1,8 @@
-import ChatProtocol
 import Foundation
 
-/// A frame from `/api/v1/ws`, decoded by its `type`. Unknown types are kept as `.unknown` so a newer server
-/// never breaks an older client.
-enum ServerFrame: Sendable {
+/// Every frame the server sends on `/api/v1/ws` (PROTOCOL.md §8, §9), decoded by its `type`: what `ChatClient` and
+/// the demo bot read. Unknown types are kept as `.unknown` so a newer server never breaks an older client.
+public enum ServerMessage: Sendable, Equatable {
     case hello(HelloFrame)
     case message(MessagePayload, clientMsgID: String?)
     case ack(AckFrame)
@@ -18,21 +17,22 @@ enum ServerFrame: Sendable {
     case pong
     case unknown(type: String)
 
+    /// Why a frame could not be decoded.
+    public enum Malformed: Error, Equatable {
+        /// Not a JSON object with a string `type`.
+        case notAFrame
+        /// A known type without the fields it needs.
+        case missingFields(type: String)
+    }
+
     private struct Envelope: Decodable {
         var type: String
     }
 
-    /// Decodes one text frame; throws ``ChatClientError/malformedFrame(_:reason:)`` for anything that is not a
-    /// JSON object with a `type`, or a known type whose fields do not decode.
-    static func decode(_ text: String) throws -> ServerFrame {
-        let data = Data(text.utf8)
+    /// Decodes one text frame.
+    public static func decode(_ data: Data) throws(Malformed) -> ServerMessage {
         let decoder = JSONDecoder()
-        let envelope: Envelope
-        do {
-            envelope = try decoder.decode(Envelope.self, from: data)
-        } catch {
-            throw ChatClientError.malformedFrame(text, reason: "not a JSON object with a string \"type\"")
-        }
+        guard let envelope = try? decoder.decode(Envelope.self, from: data) else { throw .notAFrame }
         do {
             switch envelope.type {
             case "hello": return .hello(try decoder.decode(HelloFrame.self, from: data))
@@ -54,7 +54,7 @@ enum ServerFrame: Sendable {
             default: return .unknown(type: envelope.type)
             }
         } catch {
-            throw ChatClientError.malformedFrame(text, reason: "a \"\(envelope.type)\" frame without the fields it needs")
+            throw .missingFields(type: envelope.type)
         }
     }
 }
