@@ -150,8 +150,12 @@ public final class ChatService: Sendable {
             logger.notice("TCP text protocol listening on \(configuration.host):\(tcpPort) (iam:NAME, msg:TEXT)\(configuration.tcpTLS ? " over TLS" : "")")
             var metricsEndpoint: MetricsEndpoint?
             if configuration.metrics {
-                metricsEndpoint = try await MetricsEndpoint.start(
-                    host: configuration.metricsHost, port: configuration.metricsPort, group: application.eventLoopGroup, metrics: metrics)
+                do {
+                    metricsEndpoint = try await MetricsEndpoint.start(
+                        host: configuration.metricsHost, port: configuration.metricsPort, group: application.eventLoopGroup, metrics: metrics)
+                } catch {
+                    throw ChatServiceError.metricsListener(host: configuration.metricsHost, port: configuration.metricsPort, reason: "\(error)")
+                }
                 logger.notice("Prometheus metrics on http://\(configuration.metricsHost):\(metricsEndpoint?.port ?? configuration.metricsPort)/metrics")
             }
             let loopWatch = metrics.watchEventLoops(eventLoops)
@@ -327,12 +331,23 @@ public final class ChatService: Sendable {
 }
 
 /// Why the server could not start.
-enum ChatServiceError: Error {
+enum ChatServiceError: Error, CustomStringConvertible {
     /// Search runs SQL of its own; the database must speak SQL.
     case searchNeedsSQL
     /// Vapor's listening channel could not be found (see `HTTPServer.listeningChannel`), so connection limits and
     /// header deadlines could not be installed.
     case connectionLimitsUnavailable
+    /// The Prometheus listener could not listen (most often: another server already uses the port).
+    case metricsListener(host: String, port: Int, reason: String)
+
+    var description: String {
+        switch self {
+        case .searchNeedsSQL: "search needs an SQL database"
+        case .connectionLimitsUnavailable: "the HTTP listener could not be found to install the connection limits"
+        case .metricsListener(let host, let port, let reason):
+            "--metrics-port \(port): the metrics listener cannot listen on \(host):\(port) (\(reason)); choose another port, or turn it off with --metrics false"
+        }
+    }
 }
 
 /// Everything the routes serve.

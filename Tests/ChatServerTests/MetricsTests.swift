@@ -115,4 +115,18 @@ struct MetricsTests {
             #expect(server.service.metricsPort == nil)
         }
     }
+
+    @Test("a metrics port already in use stops start-up with a message naming --metrics-port")
+    func busyPort() async throws {
+        try await withTestServer { first in
+            let busy = try #require(first.service.metricsPort)
+            do {
+                let second = try await TestServer.start { $0.metricsPort = busy }
+                await second.stop()
+                Issue.record("a second server started on metrics port \(busy)")
+            } catch {
+                #expect(String(describing: error).hasPrefix("--metrics-port \(busy):"), "\(error)")
+            }
+        }
+    }
 }
