@@ -136,8 +136,10 @@ struct ConnectionMetrics: Sendable {
     let open: Metrics.Meter
     let evictions: [ServerMetrics.EvictionReason: Metrics.Counter]
 
-    func evicted(_ reason: ServerMetrics.EvictionReason) {
+    /// Counts a slow client dropped, and logs it on the connection's logger at notice (docs/OPERATIONS.md §5).
+    func evicted(_ reason: ServerMetrics.EvictionReason, log: ConnectionLogger) {
         self.evictions[reason]?.increment()
+        log.logger.notice("dropped a slow client", metadata: ["reason": "\(reason.rawValue)"])
     }
 }
 

@@ -21,8 +21,7 @@ final class TCPConnection: EventSink {
 
     func write(_ payload: ByteBuffer) {
         guard self.channel.isWritable else {
-            self.metrics.evicted(.outboundQueueFull)
-            self.log.logger.notice("dropped a slow client", metadata: ["reason": "\(ServerMetrics.EvictionReason.outboundQueueFull.rawValue)"])
+            self.metrics.evicted(.outboundQueueFull, log: self.log)
             self.channel.close(promise: nil)
             return
         }

@@ -93,8 +93,7 @@ final class WebSocketConnection: EventSink {
     /// Drops a client that does not keep up, with 1008: counted, and logged at `notice` (an operator acts on many).
     func evict(_ cause: ServerMetrics.EvictionReason, reason: String) {
         guard !self.closing.value else { return }
-        self.metrics.evicted(cause)
-        self.log.logger.notice("dropped a slow client", metadata: ["reason": "\(cause.rawValue)"])
+        self.metrics.evicted(cause, log: self.log)
         self.close(.policyViolation, reason: reason, waitForPeer: false)
     }
 
