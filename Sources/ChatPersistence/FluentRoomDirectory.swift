@@ -1,8 +1,8 @@
-import ChatProtocol
 import ChatCore
+import ChatProtocol
 import FluentKit
-import SQLKit
 import Foundation
+import SQLKit
 
 /// The ``RoomDirectory`` on a Fluent database.
 public struct FluentRoomDirectory: RoomDirectory {

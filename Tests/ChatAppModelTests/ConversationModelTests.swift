@@ -1,6 +1,7 @@
 import ChatAppModel
 import ChatClient
 import ChatProtocol
+import ChatTestSupport
 import Foundation
 import Testing
 

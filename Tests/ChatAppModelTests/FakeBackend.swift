@@ -50,18 +50,3 @@ func message(_ seq: Int64, from sender: SenderPayload, in room: String = "lobby"
     MessagePayload(room: room, seq: seq, id: UUID(), sender: sender, text: text ?? "m\(seq)", date: seq * 1000)
 }
 
-/// Waits (bounded) until `condition` holds on the main actor; the models update from tasks.
-@MainActor
-func eventually(_ what: String, within limit: Duration = .seconds(10), _ condition: () async -> Bool) async throws {
-    let deadline = ContinuousClock.now + limit
-    while ContinuousClock.now < deadline {
-        if await condition() { return }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-    throw ModelTestError("never: \(what)")
-}
-
-struct ModelTestError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

@@ -1,6 +1,6 @@
-import ChatProtocol
 import ChatCore
 import ChatPersistence
+import ChatProtocol
 import FluentKit
 import Foundation
 import SQLKit

@@ -107,15 +107,6 @@ struct RobustnessTests {
     }
 }
 
-/// Polls a condition until it holds, failing after a generous deadline (never a timing assertion).
-func eventually(_ condition: () async throws -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-    for _ in 0..<2000 {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    Issue.record("condition never held", sourceLocation: sourceLocation)
-}
-
 /// A WebSocket client that completes the handshake (to /chat unless told) and then never reads again.
 struct StalledClient {
     let channel: any Channel

@@ -1,5 +1,5 @@
-import ChatProtocol
 import ChatCore
+import ChatProtocol
 import FluentKit
 import Foundation
 
