@@ -66,7 +66,6 @@ let package = Package(
                 "ChatCore", "ChatProtocol",
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),
-                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
@@ -108,7 +107,6 @@ let package = Package(
         .executableTarget(
             name: "ChatBench",
             dependencies: [
-                "ChatProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -165,7 +163,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChatProtocolTests",
-            dependencies: ["ChatProtocol", .product(name: "NIOEmbedded", package: "swift-nio")],
+            dependencies: ["ChatProtocol"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
