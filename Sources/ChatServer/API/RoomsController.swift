@@ -172,15 +172,21 @@ struct RoomsController: Sendable {
     /// `GET /rooms/{id}/messages?before=SEQ&limit=N` → one page of history, oldest first, with `hasMore`.
     @Sendable func history(_ request: Request) async throws -> Response {
         let me = try request.authenticated.account
-        let room = try await self.visibleRoom(request, for: me)
-        let limit: Int = try request.integerQuery("limit", code: .invalidLimit) ?? 50
+        let room = try Self.roomID(request)
+        let limit: Int? = try request.integerQuery("limit", code: .invalidLimit)
         let before: Int64? = try request.integerQuery("before", code: .invalidBefore)
-        guard (1...200).contains(limit) else {
-            throw APIError.badRequest(.invalidLimit, "limit is 1 to 200.")
+        let history = History(access: RoomAccess(directory: self.directory), messages: self.messages)
+        do {
+            return .json(try await history.page(of: room, for: me.id, before: before, limit: limit))
+        } catch {
+            switch error {
+            case .badLimit: throw APIError.badRequest(.invalidLimit, "limit is \(History.limits.lowerBound) to \(History.limits.upperBound).")
+            case .denied(let denied): throw denied
+            case .unavailable(let failure):
+                request.logger.error("history could not be read: \(String(reflecting: failure))")
+                throw APIError.unavailable
+            }
         }
-        let page = try await self.messages.page(in: room.id, before: before, limit: limit + 1)
-        let shown = page.suffix(limit)
-        return .json(HistoryPage(messages: shown.map(\.payload), hasMore: page.count > limit))
     }
 
     /// `GET /rooms/{id}/reads` → how far each member has read, as the `receipt` frames that moved them there

@@ -146,17 +146,19 @@ actor ModernWorker {
     }
 
     private func history(_ frame: HistoryRequest) async {
-        let raw = frame.room
-        let limit = frame.limit ?? 50
-        guard (1...200).contains(limit) else {
-            return self.reply(ErrorFrame(code: .badFrame, message: "limit is 1 to 200.", ref: frame.ref))
-        }
-        guard await self.mayUse(RoomID(raw), ref: frame.ref) else { return }
+        let room = RoomID(frame.room)
+        let history = History(access: RoomAccess(directory: self.context.directory), messages: self.context.messages)
         do {
-            let page = try await self.context.messages.page(in: RoomID(raw), before: frame.before, limit: limit + 1)
-            self.reply(HistoryFrame(room: raw, messages: page.suffix(limit).map(\.payload), hasMore: page.count > limit, ref: frame.ref))
+            let page = try await history.page(of: room, for: self.account.id, before: frame.before, limit: frame.limit)
+            self.reply(HistoryFrame(room: frame.room, messages: page.messages, hasMore: page.hasMore, ref: frame.ref))
         } catch {
-            self.unavailable("history could not be read", room: RoomID(raw), error: error, ref: frame.ref)
+            switch error {
+            case .badLimit:
+                self.reply(ErrorFrame(code: .badFrame, message: "limit is \(History.limits.lowerBound) to \(History.limits.upperBound).", ref: frame.ref))
+            case .denied(.forbidden): self.reply(Self.forbidden(frame.ref))
+            case .denied(.unavailable(let failure)): self.unavailable("membership could not be checked", room: room, error: failure, ref: frame.ref)
+            case .unavailable(let failure): self.unavailable("history could not be read", room: room, error: failure, ref: frame.ref)
+            }
         }
     }
 
