@@ -9,7 +9,7 @@ struct ConfigController: Sendable {
     init(configuration: ServerConfiguration) {
         self.limits = ServerLimits(
             version: SwiftChatVersion.current, maxUploadBytes: configuration.maxUploadBytes,
-            imageTypes: ContentSniffer.imageTypes, filesAllowed: true, maxAttachments: ModernContext.maxAttachments,
+            imageTypes: ContentSniffer.imageTypes, filesAllowed: true, maxAttachments: AttachmentRules.maxPerMessage,
             maxMessageBytes: configuration.maxMessageBytes)
     }
 

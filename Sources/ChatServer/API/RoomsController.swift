@@ -19,7 +19,7 @@ struct RoomsController: Sendable {
     /// Renames per account: 10 at once, then one every 10 seconds (each one is an event every member receives).
     let renameLimiter = AttemptLimiter(clock: ContinuousClock(), burst: 10, refill: .seconds(10))
 
-    static let forbidden = APIError(status: .forbidden, code: .forbidden, message: "You are not a member of that room, or it does not exist.")
+    static let forbidden = APIError(status: .forbidden, code: .forbidden, message: RoomAccessDenied.forbiddenMessage)
 
     func register(on authenticated: any RoutesBuilder) {
         let rooms = authenticated.grouped("rooms")

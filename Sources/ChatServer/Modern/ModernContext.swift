@@ -19,7 +19,4 @@ struct ModernContext: Sendable {
     /// The most `/api/v1/ws` connections one account may have open at once.
     let maxSocketsPerAccount: Int
     let metrics: ServerMetrics
-
-    /// The most attachments one message may carry.
-    static let maxAttachments = 10
 }

@@ -12,8 +12,8 @@ extension ModernWorker {
         let raw = frame.room
         let text = MessageText.removingControlCharacters(frame.text ?? "")
         let ids = frame.attachments ?? []
-        guard ids.count <= ModernContext.maxAttachments else {
-            return self.reply(ErrorFrame(code: .badAttachment, message: "A message carries at most \(ModernContext.maxAttachments) attachments.", ref: clientMsgID))
+        guard ids.count <= AttachmentRules.maxPerMessage else {
+            return self.reply(ErrorFrame(code: .badAttachment, message: "A message carries at most \(AttachmentRules.maxPerMessage) attachments.", ref: clientMsgID))
         }
         if ids.isEmpty {
             guard self.checkText(text, ref: clientMsgID) else { return }

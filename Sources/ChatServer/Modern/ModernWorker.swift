@@ -185,7 +185,7 @@ actor ModernWorker {
 
     /// The `forbidden` error, worded as the HTTP API words it: the same for a room that does not exist.
     static func forbidden(_ ref: String?) -> ErrorFrame {
-        ErrorFrame(code: RoomsController.forbidden.code, message: RoomsController.forbidden.message, ref: ref)
+        ErrorFrame(code: .forbidden, message: RoomAccessDenied.forbiddenMessage, ref: ref)
     }
 
     func reply(_ value: some Encodable & Sendable) {

@@ -8,6 +8,9 @@ enum RoomAccessDenied: Error {
     /// The directory could not be asked (the database failed): the caller may retry, and is never told
     /// `forbidden` for it.
     case unavailable(any Error)
+
+    /// What `forbidden` says, over HTTP and on the socket alike.
+    static let forbiddenMessage = "You are not a member of that room, or it does not exist."
 }
 
 /// The one membership check of every endpoint (HTTP, the modern socket): asked of the directory every time, so
