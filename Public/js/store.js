@@ -11,6 +11,23 @@ const TYPING_VISIBLE_MS = 5_000;
 const CACHED_ROOMS = 30;
 const CACHED_MESSAGES_PER_ROOM = 30;
 
+// How each change event (§9.1) changes the message it targets. A delete leaves a tombstone: no text, edit time,
+// attachments or reactions.
+const CHANGES = new Map([
+  ['edit', (message, event) => {
+    message.text = event.text;
+    message.editedAt = event.date;
+  }],
+  ['delete', (message) => {
+    message.deleted = true;
+    message.text = '';
+    delete message.editedAt;
+    delete message.attachments;
+    delete message.reactions;
+  }],
+  ['reaction', (message, event) => toggleReaction(message, event.emoji, event.sender.id, event.added)],
+]);
+
 function newRoom(summary) {
   return {
     id: summary.id,
@@ -22,7 +39,9 @@ function newRoom(summary) {
     lastReadSeq: summary.lastReadSeq ?? 0,
     unreadCount: summary.unreadCount ?? 0,
     nameSeq: summary.latestSeq ?? 0, // the seq up to which `name` is known to be current (a summary's, or a rename's)
-    messages: new Map(), // seq → message (only `message` events; edits, deletes and reactions are applied to them)
+    // seq → message (only `message` events; edits, deletes and reactions are applied to them). Each message's
+    // `stateSeq` is the newest seq its state includes: a change is applied only when it is newer (§9.1).
+    messages: new Map(),
     renames: new Map(), // seq → `rename` event loaded (shown as a line in the chat; the newest names the room)
     clientMsgIDs: new Set(), // clientMsgIDs of loaded messages, so a pending copy is never shown beside its original
     resumeSeq: summary.latestSeq ?? 0, // the last seq of the live stream handled: where a resume continues from
@@ -139,8 +158,8 @@ export class Store {
   }
 
   /**
-   * {roomID: [its newest messages, and the renames among them]} for the offline cache, taken with roomSummaries()
-   * (see client.js).
+   * {roomID: [its newest messages (with their `stateSeq`), and the renames among them]} for the offline cache, taken
+   * with roomSummaries() (see client.js).
    */
   recentMessages() {
     const cache = {};
@@ -161,7 +180,7 @@ export class Store {
       for (const message of messages) {
         if (!Number.isInteger(message?.seq) || message.seq > room.resumeSeq) continue;
         if (message.kind === 'rename') room.renames.set(message.seq, message);
-        else if (!room.messages.has(message.seq)) this.addMessage(room, message);
+        else if (!room.messages.has(message.seq)) this.addMessage(room, message, message.stateSeq ?? message.seq);
       }
       this.emit(`room:${roomID}`);
     }
@@ -178,8 +197,8 @@ export class Store {
 
   /**
    * Applies a `message` frame from the live stream or a replay: new messages are added, edits, deletes and
-   * reactions change their target, a rename names the room anew (and shows as a line in the chat). Frames already
-   * handled (by seq) change nothing. Only messages are unread, notified and the room's last message.
+   * reactions change their target (see foldChange), a rename names the room anew (and shows as a line in the chat).
+   * Frames already handled (by seq) change nothing. Only messages are unread, notified and the room's last message.
    */
   applyLiveEvent(event, { live = false } = {}) {
     const room = this.rooms.get(event.room);
@@ -200,29 +219,13 @@ export class Store {
         }
         this.stopTyping(room, event.sender?.id);
         break;
-      case 'edit':
-        this.changeMessage(room, event.target, (message) => {
-          message.text = event.text;
-          message.editedAt = event.date;
-        });
-        break;
-      case 'delete':
-        this.changeMessage(room, event.target, (message) => {
-          message.deleted = true;
-          message.text = '';
-          delete message.attachments;
-          delete message.reactions;
-        });
-        break;
-      case 'reaction':
-        this.changeMessage(room, event.target, (message) => toggleReaction(message, event.emoji, event.sender.id, event.added));
-        break;
       case 'rename':
         if (live && !room.renames.has(event.seq)) this.lastLiveRename = { room, rename: event };
         this.addRename(room, event);
         break;
       default:
-        break; // an unknown kind still counts its seq (done above)
+        this.foldChange(room, event); // an unknown kind changes nothing, but still counts its seq (done above)
+        break;
     }
     this.emit('rooms');
     this.emit(`room:${room.id}`);
@@ -237,18 +240,26 @@ export class Store {
   }
 
   /**
-   * Applies a history page (§7, §8.4). Its messages are already in their current state, so the edit, delete and
-   * reaction events in it are skipped: applying an old edit to a message loaded in its newer state would undo it.
-   * Its renames are shown; one names the room only if it is newer than what the room's name already reflects.
+   * Applies a history page (§7, §8.4). Its messages are in their state when the page was read, which includes every
+   * event in the page, so they are added with the page's newest seq as their `stateSeq`: the page's edits, deletes
+   * and reactions then change only messages loaded earlier in an older state (an old edit never undoes the newer
+   * text a message was loaded with). Its renames are shown; one names the room only if it is newer than what the
+   * room's name already reflects.
    */
   applyHistoryPage(roomID, page, { newest }) {
     const room = this.rooms.get(roomID);
     if (!room) return;
     const name = room.name;
+    const pageSeq = page.messages.reduce((seq, event) => Math.max(seq, event.seq), 0);
     for (const event of page.messages) {
       const kind = event.kind ?? 'message';
-      if (kind === 'message' && !room.messages.has(event.seq)) this.addMessage(room, event);
-      else if (kind === 'rename') this.addRename(room, event);
+      if (kind === 'message') {
+        if (!room.messages.has(event.seq)) this.addMessage(room, event, pageSeq);
+      } else if (kind === 'rename') {
+        this.addRename(room, event);
+      } else {
+        this.foldChange(room, event);
+      }
     }
     const firstSeq = page.messages[0]?.seq;
     if (firstSeq !== undefined && (room.oldestLoadedSeq === null || firstSeq < room.oldestLoadedSeq)) {
@@ -301,21 +312,33 @@ export class Store {
     this.emit(`room:${room.id}`);
   }
 
-  addMessage(room, message) {
-    const copy = { ...message, rev: 0 };
+  /** Adds a message whose state includes every event up to `stateSeq` (its own seq when it arrived live). */
+  addMessage(room, message, stateSeq = message.seq) {
+    const copy = { ...message, rev: 0, stateSeq };
     room.messages.set(message.seq, copy);
     if (message.clientMsgID) room.clientMsgIDs.add(message.clientMsgID);
     if (!room.lastMessage || message.seq >= room.lastMessage.seq) room.lastMessage = copy;
     if (room.oldestLoadedSeq === null) room.oldestLoadedSeq = message.seq;
   }
 
-  changeMessage(room, targetSeq, change) {
-    const message = room.messages.get(targetSeq);
-    if (message) {
-      change(message);
-      message.rev += 1;
-    }
-    if (room.lastMessage && room.lastMessage.seq === targetSeq && room.lastMessage !== message) change(room.lastMessage);
+  /**
+   * Folds an edit, delete or reaction (§9.1) into the loaded message it targets and into the room's last message
+   * (which may be a summary's copy), each only if its state is older than the event; the event's seq is then its
+   * `stateSeq`. So an event met again (a replay, a page) changes nothing, and one whose target is not loaded is
+   * ignored: history brings the target in its current state. Other kinds change nothing.
+   */
+  foldChange(room, event) {
+    const change = CHANGES.get(event.kind);
+    if (!change) return;
+    const apply = (message) => {
+      if (event.seq <= (message.stateSeq ?? 0)) return false;
+      change(message, event);
+      message.stateSeq = event.seq;
+      return true;
+    };
+    const message = room.messages.get(event.target);
+    if (message && apply(message)) message.rev += 1;
+    if (room.lastMessage && room.lastMessage.seq === event.target && room.lastMessage !== message) apply(room.lastMessage);
   }
 
   /** Messages of a room in seq order. */

@@ -221,6 +221,13 @@ class WebClientTestCase(unittest.TestCase):
             "if (!item) return 'missing';"
             "const badge = item.querySelector('.badge'); return badge ? badge.textContent : null;", room_id)
 
+    def wait_for_badge(self, browser, room_id, count, what):
+        """Waits until the room's unread badge shows `count` (None: no badge); a failure says what it showed."""
+        try:
+            browser.wait_for(lambda d: self.badge(browser, room_id) == count, what)
+        except AssertionError as error:
+            self.fail(f"{error}\nthe badge shows {self.badge(browser, room_id)!r}, not {count!r}")
+
     def assert_no_alerts(self, *browsers):
         for browser in browsers:
             self.assertEqual(browser.alerts(), [], "a script ran")
@@ -347,10 +354,10 @@ class DirectChatTests(WebClientTestCase):
         self.type_and_send(ann, "Hi Bob!")
         self.wait_for_texts(ann, ["Hi Bob!"], "Ann's first message delivered")
 
-        bob.wait_for(lambda d: self.badge(bob, room_id) == "1", "the new chat with an unread badge on Bob's side")
+        self.wait_for_badge(bob, room_id, "1", "the new chat with an unread badge on Bob's side")
         bob.click(f'.chat-item[data-room-id="{room_id}"]', "the chat in Bob's list")
         self.wait_for_texts(bob, ["Hi Bob!"], "Ann's message on Bob's side")
-        bob.wait_for(lambda d: self.badge(bob, room_id) is None, "the badge cleared once Bob opened the chat")
+        self.wait_for_badge(bob, room_id, None, "the badge cleared once Bob opened the chat")
 
         bob.find("#composer-input").send_keys("Hello")
         ann.wait_for(lambda d: "Bob Chen is typing" in ann.find("#typing-line").text, "Bob typing on Ann's side")
@@ -430,7 +437,7 @@ class ChannelTests(WebClientTestCase):
         second.click(f'.channel-item[data-room-id="{room_id}"] button', "the channel in Discover")
         second.wait_for(lambda d: second.find_all(f'.chat-view[data-room-id="{room_id}"]'), "the joined channel")
         second.go("#/chats")
-        second.wait_for(lambda d: self.badge(second, room_id) is None, "the channel in the list")
+        self.wait_for_badge(second, room_id, None, "the channel in the list")
 
         api(self.base(), "POST", f"/rooms/{room_id}/join", token=talker["token"])
         members = next(c for c in api(self.base(), "GET", "/rooms/public", token=talker["token"]) if c["id"] == room_id)
@@ -439,21 +446,21 @@ class ChannelTests(WebClientTestCase):
         for number in range(1, 4):
             talk.send_message(room_id, f"news {number}")
 
-        first.wait_for(lambda d: self.badge(first, room_id) == "3", "3 unread for the owner")
-        second.wait_for(lambda d: self.badge(second, room_id) == "3", "3 unread for the member")
+        self.wait_for_badge(first, room_id, "3", "3 unread for the owner")
+        self.wait_for_badge(second, room_id, "3", "3 unread for the member")
 
         second.click(f'.chat-item[data-room-id="{room_id}"]', "the channel in the second user's list")
         self.wait_for_texts(second, ["news 1", "news 2", "news 3"], "the news in the channel")
-        second.wait_for(lambda d: self.badge(second, room_id) is None, "the member's badge cleared")
+        self.wait_for_badge(second, room_id, None, "the member's badge cleared")
 
         talk.send_message(room_id, "news 4")
-        first.wait_for(lambda d: self.badge(first, room_id) == "4", "4 unread for the owner")
+        self.wait_for_badge(first, room_id, "4", "4 unread for the owner")
         self.wait_for_texts(second, ["news 1", "news 2", "news 3", "news 4"], "news 4 in the open channel")
         self.assertIsNone(self.badge(second, room_id), "an open chat does not count unread")
 
         first.click(f'.chat-item[data-room-id="{room_id}"]', "the channel in the first user's list")
         self.wait_for_texts(first, ["news 1", "news 2", "news 3", "news 4"], "the news for the owner")
-        first.wait_for(lambda d: self.badge(first, room_id) is None, "the owner's badge cleared")
+        self.wait_for_badge(first, room_id, None, "the owner's badge cleared")
 
         first.driver.refresh()
         first.wait_for(lambda d: first.find_all(f'.chat-item[data-room-id="{room_id}"]'), "the list after a reload")
@@ -575,7 +582,7 @@ class SafetyTests(WebClientTestCase):
         payload = "<img src=x onerror=alert(1)>"
         self.socket(attacker).send_message(room_id, payload)
 
-        browser.wait_for(lambda d: self.badge(browser, room_id) == "1", "the message in the list")
+        self.wait_for_badge(browser, room_id, "1", "the message in the list")
         browser.wait_for(
             lambda d: browser.find(f'.chat-item[data-room-id="{room_id}"] .chat-item-preview').text == f"{evil_name}: {payload}",
             "the preview naming the sender by display name, as text")
@@ -624,7 +631,7 @@ class SearchTests(WebClientTestCase):
         word = unique_name("zucchini")
         self.socket(other).send_message(room_id, f"we planted {word} <b>today</b>")
         browser = self.signed_in(viewer)
-        browser.wait_for(lambda d: self.badge(browser, room_id) == "1", "the room in the list")
+        self.wait_for_badge(browser, room_id, "1", "the room in the list")
 
         browser.find("#chat-search").send_keys(room_name[:10])
         browser.wait_for(lambda d: [item.get_attribute("data-room-id") for item in browser.find_all(".chat-item")] == [room_id],
@@ -1489,7 +1496,7 @@ class AccessibilityTests(WebClientTestCase):
             bob_socket.send_message(room_id, f"key {number}")
         self.open_chat(page, room_id)
         self.wait_for_texts(page, [f"key {n}" for n in range(1, 6)], "the messages")
-        page.wait_for(lambda d: self.badge(page, room_id) is None, "read")
+        self.wait_for_badge(page, room_id, None, "read")
         stops = page.js("return [...document.querySelectorAll('#messages button, #messages a[href], #messages [tabindex]')]"
                         ".filter((e) => e.tabIndex >= 0).length")
         self.assertEqual(stops, 1, "one tab stop for the whole message list")
@@ -2095,6 +2102,76 @@ class RenameTests(WebClientTestCase):
             page.wait_for(lambda d: page.find("#room-info-title").text, "the title")
             self.assertEqual(bool(page.find_all("#rename-room")), offered, f"Rename offered in {room}")
             page.find("#room-info .dialog-close").click()
+
+
+
+FOLDING_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "folding")
+
+# Delivers each case of a folding vector to a fresh Store of the page's own store.js, step by step with the methods
+# the client uses (a live frame: applyLiveEvent; a history page: applyHistoryPage), and reads the room's messages
+# back. Returns {file: {delivery: messages, or {error}}}.
+FOLDING_JS = """
+const [vectors, done] = [arguments[0], arguments[arguments.length - 1]];
+import('/js/store.js').then(({ Store }) => {
+  const results = {};
+  for (const [file, vector] of Object.entries(vectors)) {
+    results[file] = {};
+    for (const delivery of vector.deliveries) {
+      try {
+        const store = new Store({ id: 'C0000000-0000-0000-0000-00000000000C', username: 'cat', displayName: 'Cat' });
+        const roomID = vector.events[0].room;
+        store.upsertRoom({ id: roomID, kind: 'group', name: 'Folding', latestSeq: 0, lastReadSeq: 0, unreadCount: 0 });
+        delivery.steps.forEach((step, index) => {
+          for (const event of step.live ?? []) store.applyLiveEvent(structuredClone(event), { live: true });
+          if (step.page) store.applyHistoryPage(roomID, { messages: structuredClone(step.page), hasMore: false }, { newest: index === 0 });
+        });
+        results[file][delivery.name] = store.orderedMessages(roomID).map((message) => ({
+          seq: message.seq,
+          text: message.text,
+          editedAt: message.editedAt ?? null,
+          deleted: message.deleted ?? false,
+          reactions: message.reactions ?? [],
+        }));
+      } catch (error) {
+        results[file][delivery.name] = { error: String(error?.stack ?? error) };
+      }
+    }
+  }
+  done(results);
+}, (error) => done({ error: String(error) }));
+"""
+
+
+class FoldingVectorTests(WebClientTestCase):
+    """Issue 11: store.js folds edits, deletes and reactions into messages as the shared vectors in
+    Tests/Fixtures/folding/ say, whichever way the events arrive (live, twice, in pages, pages out of order)."""
+
+    def test_every_delivery_of_every_folding_vector_shows_the_expected_messages(self):
+        vectors = {}
+        for name in sorted(os.listdir(FOLDING_DIR)):
+            if name.endswith(".json"):
+                with open(os.path.join(FOLDING_DIR, name), encoding="utf-8") as file:
+                    vectors[name] = json.load(file)
+        self.assertEqual(len(vectors), 4, f"the vectors in {FOLDING_DIR}")
+        page = self.browser()
+        page.open("#/chats")
+        page.wait_for(lambda d: page.find_all("#auth-form"), "the page")
+        results = page.driver.execute_async_script(FOLDING_JS, vectors)
+        self.assertNotIn("error", results, "store.js could not be imported")
+        for name, vector in vectors.items():
+            for delivery in vector["deliveries"]:
+                with self.subTest(vector=name, delivery=delivery["name"]):
+                    self.assert_folded(f"{name}, delivery {delivery['name']!r}", results[name][delivery["name"]],
+                                       vector["expected"])
+
+    def assert_folded(self, where, shown, expected):
+        if isinstance(shown, dict):
+            self.fail(f"{where}: store.js threw {shown.get('error')}")
+        self.assertEqual([message["seq"] for message in shown], [message["seq"] for message in expected],
+                         f"{where}: the seqs of the messages")
+        for message, wanted in zip(shown, expected):
+            for field in ("text", "editedAt", "deleted", "reactions"):
+                self.assertEqual(message[field], wanted[field], f"{where}: message {wanted['seq']}, field {field!r}")
 
 
 if __name__ == "__main__":
