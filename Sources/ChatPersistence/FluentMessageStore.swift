@@ -71,9 +71,10 @@ public struct FluentMessageStore: MessageStore {
             .first()?.storedMessage()
     }
 
-    public func lastMessage(in room: RoomID) async throws -> StoredMessage? {
+    public func lastMessage(in room: RoomID, upTo last: Int64) async throws -> StoredMessage? {
         let records = try await MessageRecord.query(on: self.database)
             .filter(\.$room == room.rawValue)
+            .filter(\.$seq <= last)
             .filter(\.$kind == EventKind.message.rawValue)
             .sort(\.$seq, .descending)
             .limit(1)
@@ -81,11 +82,12 @@ public struct FluentMessageStore: MessageStore {
         return try await self.current(records, in: room).first
     }
 
-    public func unreadCount(in room: RoomID, after seq: Int64, for reader: UUID) async throws -> Int64 {
+    public func unreadCount(in room: RoomID, after seq: Int64, upTo last: Int64, for reader: UUID) async throws -> Int64 {
         Int64(
             try await MessageRecord.query(on: self.database)
                 .filter(\.$room == room.rawValue)
                 .filter(\.$seq > seq)
+                .filter(\.$seq <= last)
                 .filter(\.$kind == EventKind.message.rawValue)
                 .filter(\.$deleted == false)
                 .group(.or) { $0.filter(\.$senderID != reader).filter(\.$senderVia != nil) }

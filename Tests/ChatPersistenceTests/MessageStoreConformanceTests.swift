@@ -133,8 +133,12 @@ extension MessageStoreConformanceTests {
         #expect(edited.text == "secret plan v2" && edited.editedAt != nil && edited.attachments == [picture])
         #expect(edited.reactions == [Reaction(emoji: "👍", users: [bob.id, ann.id])])
         #expect(try await store.page(in: "r", before: nil, limit: 10).map(\.kind) == [.message, .message, .edit, .reaction, .reaction])
-        #expect(try await store.lastMessage(in: "r")?.seq == 2)
-        #expect(try await store.unreadCount(in: "r", after: 0, for: ann.id) == 1)
+        #expect(try await store.lastMessage(in: "r", upTo: .max)?.seq == 2)
+        #expect(try await store.unreadCount(in: "r", after: 0, upTo: .max, for: ann.id) == 1)
+        // As of seq 1, the room had one message, ann's own: nothing unread for her, one for bob.
+        #expect(try await store.lastMessage(in: "r", upTo: 1)?.seq == 1)
+        #expect(try await store.unreadCount(in: "r", after: 0, upTo: 1, for: ann.id) == 0)
+        #expect(try await store.unreadCount(in: "r", after: 0, upTo: 1, for: bob.id) == 1)
 
         try await store.append([self.event(6, .reaction, target: 1, by: bob, emoji: "👍", added: false)], isolation: nil)
         #expect(try await store.message(in: "r", seq: 1)?.reactions == [Reaction(emoji: "👍", users: [ann.id])])
@@ -146,7 +150,7 @@ extension MessageStoreConformanceTests {
         #expect(page[2].kind == .edit && page[2].text.isEmpty)
         #expect(!page.contains { $0.text.contains("secret") })
         // a deleted message is no longer unread
-        #expect(try await store.unreadCount(in: "r", after: 0, for: bob.id) == 0)
+        #expect(try await store.unreadCount(in: "r", after: 0, upTo: .max, for: bob.id) == 0)
         await close()
     }
 }

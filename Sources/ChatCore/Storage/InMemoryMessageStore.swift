@@ -45,13 +45,17 @@ public final class InMemoryMessageStore: MessageStore {
         self.state.withLockedValue { state in Self.current(state: state, room: room).first { $0.seq == seq } }
     }
 
-    public func lastMessage(in room: RoomID) async -> StoredMessage? {
-        self.state.withLockedValue { state in Self.current(state: state, room: room).last { $0.kind == .message } }
+    public func lastMessage(in room: RoomID, upTo last: Int64) async -> StoredMessage? {
+        self.state.withLockedValue { state in Self.current(state: state, room: room).last { $0.kind == .message && $0.seq <= last } }
     }
 
-    public func unreadCount(in room: RoomID, after seq: Int64, for reader: UUID) async -> Int64 {
+    public func unreadCount(in room: RoomID, after seq: Int64, upTo last: Int64, for reader: UUID) async -> Int64 {
         self.state.withLockedValue { state in
-            Int64(Self.current(state: state, room: room).filter { $0.seq > seq && $0.kind == .message && !$0.deleted && !($0.sender.id == reader && $0.sender.via == nil) }.count)
+            Int64(
+                Self.current(state: state, room: room).filter {
+                    $0.seq > seq && $0.seq <= last && $0.kind == .message && !$0.deleted
+                        && !($0.sender.id == reader && $0.sender.via == nil)
+                }.count)
         }
     }
 

@@ -30,11 +30,13 @@ public protocol MessageStore: Sendable {
     /// that `seq`.
     func message(in room: RoomID, seq: Int64) async throws -> StoredMessage?
 
-    /// The newest `message` event of a room (edits and reactions are not messages), in its current state.
-    func lastMessage(in room: RoomID) async throws -> StoredMessage?
+    /// The newest `message` event of a room up to `last` (edits and reactions are not messages), in its current
+    /// state. The bound lets a summary describe the room as of one `seq` while messages keep arriving.
+    func lastMessage(in room: RoomID, upTo last: Int64) async throws -> StoredMessage?
 
-    /// How many messages after `seq`, not deleted, were sent by someone other than `reader`: what counts as unread.
-    func unreadCount(in room: RoomID, after seq: Int64, for reader: UUID) async throws -> Int64
+    /// How many messages after `seq` and up to `last`, not deleted, were sent by someone other than `reader`: what
+    /// counts as unread at `last`.
+    func unreadCount(in room: RoomID, after seq: Int64, upTo last: Int64, for reader: UUID) async throws -> Int64
 
     /// The highest sequence number stored in a room, or 0 when it has none.
     func lastSequence(in room: RoomID) async throws -> Int64

@@ -15,11 +15,14 @@ struct RoomSummaries: Sendable {
             peer = try await self.accounts.account(id: other)?.profile
             peerLastReadSeq = try await self.directory.lastReadSeq(of: other, in: room.id)
         }
-        let last = try await self.messages.lastMessage(in: room.id)
+        // The room as of one seq: messages committed between these reads must not count as unread in a summary
+        // whose latestSeq precedes them (a client resuming from latestSeq would count them again).
+        let latestSeq = try await self.messages.lastSequence(in: room.id)
+        let last = try await self.messages.lastMessage(in: room.id, upTo: latestSeq)
         return RoomSummary(
             id: room.id.rawValue, kind: room.kind.rawValue, name: room.name ?? peer?.displayName ?? "", peer: peer,
-            lastMessage: last?.payload, latestSeq: try await self.messages.lastSequence(in: room.id), lastReadSeq: lastReadSeq,
-            unreadCount: try await self.messages.unreadCount(in: room.id, after: lastReadSeq, for: me),
+            lastMessage: last?.payload, latestSeq: latestSeq, lastReadSeq: lastReadSeq,
+            unreadCount: try await self.messages.unreadCount(in: room.id, after: lastReadSeq, upTo: latestSeq, for: me),
             peerLastReadSeq: peerLastReadSeq)
     }
 
