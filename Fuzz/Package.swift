@@ -28,8 +28,9 @@ let package = Package(
     targets: [
         .target(name: "FuzzSupport"),
         // ChatCore is no product of the root package, so these of its files are compiled here through symlinks
-        // (they import nothing but Foundation and NIOCore). A `ChatCore` library product would replace this.
-        .target(name: "ChatCoreSlice", dependencies: [nioCore]),
+        // (they import nothing but Foundation, NIOCore and ChatProtocol). A `ChatCore` library product would
+        // replace this.
+        .target(name: "ChatCoreSlice", dependencies: [chatProtocol, nioCore]),
         fuzzer("TCPLineFramerFuzzer", [chatProtocol, nioCore]),
         fuzzer("TCPCommandFuzzer", [chatProtocol]),
         fuzzer("LobbyChatFuzzer", [chatProtocol]),
