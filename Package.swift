@@ -80,7 +80,7 @@ let package = Package(
         .target(
             name: "ChatServer",
             dependencies: [
-                "ChatProtocol", "ChatCore", "ChatPersistence",
+                "ChatProtocol", "ChatCore", "ChatPersistence", "DemoBot",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
@@ -119,6 +119,7 @@ let package = Package(
             name: "ChatClient",
             dependencies: [
                 "ChatProtocol",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "WebSocketKit", package: "websocket-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -126,6 +127,17 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "DemoBot",
+            dependencies: [
+                "ChatClient", "ChatProtocol",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -207,7 +219,7 @@ let package = Package(
         .testTarget(
             name: "ChatClientTests",
             dependencies: [
-                "ChatClient", "ChatTestSupport", "ChatProtocol", "ChatServer",
+                "ChatClient", "ChatTestSupport", "ChatProtocol", "ChatServer", "DemoBot",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: the unit and integration suites (swift test, real sockets, real SQLite files), the Autobahn
-# WebSocket conformance suite against /echo, then the web client's tests in headless Chromium against the real
-# server. Missing Debian packages are installed first when running as root (scripts/install-test-deps.sh).
+# Runs every test: the format check, the unit and integration suites (swift test, real sockets, real SQLite files),
+# 10 s of each fuzz target, the Autobahn WebSocket conformance suite against /echo, then the web client's tests in
+# headless Chromium against the real server. Missing Debian packages are installed first when running as root (scripts/install-test-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-test-deps.sh

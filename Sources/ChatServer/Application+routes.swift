@@ -5,9 +5,9 @@ import Vapor
 extension Application {
     /// Registers every endpoint.
     func registerRoutes(
-        lobby: Room, endpoints: Endpoints, legacyText: LegacyText, sendLimit: TutorialSendLimit, configuration: ServerConfiguration
+        lobby: Room, endpoints: Endpoints, tutorialText: TutorialText, sendLimit: TutorialSendLimit, configuration: ServerConfiguration
     ) {
-        let api = self.grouped(Paths.api.map(PathComponent.constant)).grouped(APIErrorMiddleware())
+        let api = self.grouped(APIRoute.prefix.map(PathComponent.constant)).grouped(APIErrorMiddleware())
         let authenticate = Authenticate(accounts: endpoints.accounts.accounts)
         let authenticated = api.grouped(BearerAuthMiddleware(authenticate: authenticate))
         endpoints.accounts.register(on: api, authenticated: authenticated)
@@ -24,7 +24,7 @@ extension Application {
         let chatLimits = WebSocketLimits(
             maxMessageBytes: configuration.maxFrameBytes, outboundQueueBytes: configuration.outboundQueueBytes,
             pingInterval: .seconds(Int64(configuration.pingInterval)))
-        let chatRenderer = LobbyChatRenderer(announceJoins: configuration.announceJoins, legacyText: legacyText)
+        let chatRenderer = LobbyChatRenderer(announceJoins: configuration.announceJoins, tutorialText: tutorialText)
         let decoder = LobbyChatDecoder(maxMessageBytes: configuration.maxMessageBytes)
         let history = configuration.historyOnJoin
         self.get(.constant(Paths.chat)) { request in

@@ -1,6 +1,8 @@
+import ChatClient
 import ChatCore
 import ChatPersistence
 import ChatProtocol
+import DemoBot
 import Fluent
 import FluentSQLiteDriver
 import Foundation
@@ -105,11 +107,11 @@ public final class ChatService: Sendable {
             let endpoints = try await Self.endpoints(
                 application, hub: hub, hasher: hasher, readiness: readiness, configuration: configuration, logger: logger,
                 time: time)
-            let legacyText = LegacyText(publicURL: configuration.publicURL)
+            let tutorialText = TutorialText(publicURL: configuration.publicURL)
             let sendLimit = TutorialSendLimit(
                 burst: configuration.tutorialSendBurst, rate: configuration.tutorialSendRate, refusals: metrics.refusals(.tutorialSend))
             application.registerRoutes(
-                lobby: lobby, endpoints: endpoints, legacyText: legacyText, sendLimit: sendLimit, configuration: configuration)
+                lobby: lobby, endpoints: endpoints, tutorialText: tutorialText, sendLimit: sendLimit, configuration: configuration)
             // Vapor's own request log is replaced by one that never logs a query string (tokens travel there).
             application.middleware = Middlewares()
             application.middleware.use(AccessLogMiddleware(logger: logger, level: configuration.accessLog ? .info : .debug))
@@ -137,13 +139,13 @@ public final class ChatService: Sendable {
             try await httpListener.eventLoop.submit { try ConnectionGate.install(on: httpListener, httpGate) }.get()
             let tcp = try await TCPListener.start(
                 host: configuration.host, port: configuration.tcpPort, group: application.eventLoopGroup, lobby: lobby,
-                legacyText: legacyText, sendLimit: sendLimit, connections: connections, metrics: metrics.connections(.tcp),
+                tutorialText: tutorialText, sendLimit: sendLimit, connections: connections, metrics: metrics.connections(.tcp),
                 tls: configuration.tcpTLS ? tls : nil, configuration: configuration, logger: logger)
             let httpPort = application.http.server.shared.localAddress?.port ?? configuration.port
             let scheme = tls == nil ? "http" : "https"
             let localURL = "\(scheme)://\(Self.urlHost(reaching: configuration.host)):\(httpPort)"
             if configuration.publicURL.isEmpty {
-                legacyText.setPublicURL(localURL)
+                tutorialText.setPublicURL(localURL)
             }
             let tcpPort = tcp.port ?? configuration.tcpPort
             logger.notice("HTTP and WebSocket listening on \(scheme)://\(configuration.host):\(httpPort) (/chat, /echo/?id=NAME, /api/v1)")
@@ -160,15 +162,14 @@ public final class ChatService: Sendable {
             }
             let loopWatch = metrics.watchEventLoops(eventLoops)
             var bot: EchoBot?
-            if configuration.demoBot {
-                if tls != nil { application.http.client.configuration.tlsConfiguration = Self.selfTLS }
-                bot = EchoBot(
-                    baseURL: localURL, client: application.client,
+            if configuration.demoBot, let address = ServerAddress(localURL) {
+                let account = DemoBotAccount(
                     accounts: endpoints.accounts.accounts, directory: endpoints.accounts.directory,
-                    hashPassword: { try await hasher.hash($0) },
-                    eventLoops: application.eventLoopGroup, selfTLS: tls.map { _ in Self.selfTLS }, dataDirectory: configuration.dataDirectory,
-                    logger: logger)
-                bot?.start()
+                    dataDirectory: configuration.dataDirectory, hashPassword: { try await hasher.hash($0) })
+                bot = EchoBot(
+                    server: address, tls: tls.map { _ in Self.selfTLS }, eventLoops: application.eventLoopGroup,
+                    logger: logger, password: { try await account.password(renew: $0) })
+                await bot?.start()
             }
             return ChatService(application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, writer: writer, hasher: hasher, bot: bot, presence: endpoints.modern.presence, background: endpoints.modern.background, sweeper: endpoints.sweeper, readiness: readiness, metrics: (metricsEndpoint, loopWatch), tls: tls, drainTime: .seconds(configuration.drainSeconds), logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)
         } catch {
@@ -199,6 +200,9 @@ public final class ChatService: Sendable {
             await broadcaster.broadcast(user, online: online, lastSeen: lastSeen)
         }
         let summaries = RoomSummaries(directory: directory, accounts: accountStore, messages: hub.store)
+        let access = RoomAccess(directory: directory)
+        let history = History(access: access, messages: hub.store)
+        let reads = Reads(access: access, hub: hub)
         let files = AttachmentFiles(directory: configuration.attachmentsDirectory, threadPool: application.threadPool)
         files.removeTemporaryFiles()
         let background = BackgroundTasks()
@@ -215,7 +219,10 @@ public final class ChatService: Sendable {
                 tokenLifetime: configuration.tokenLifetime,
                 unknownUserDigest: try await hasher.hash(BearerToken.generate())),
             rooms: RoomsController(
-                directory: directory, accounts: accountStore, messages: hub.store, hub: hub, summaries: summaries, sessions: sessions),
+                directory: directory, accounts: accountStore, summaries: summaries,
+                membership: Membership(directory: directory, accounts: accountStore, hub: hub, sessions: sessions),
+                renameRoom: RenameRoom(access: access, hub: hub), history: history,
+                reads: reads),
             attachments: AttachmentsController(
                 attachments: attachments, authenticate: Authenticate(accounts: accountStore), directory: directory,
                 files: files, maxUploadBytes: configuration.maxUploadBytes, quotaBytes: configuration.uploadQuotaBytes,
@@ -225,8 +232,8 @@ public final class ChatService: Sendable {
             health: HealthController(readiness: readiness, database: sql),
             sweeper: sweeper,
             modern: ModernContext(
-                hub: hub, directory: directory, messages: hub.store, attachments: attachments, sessions: sessions,
-                presence: presence, background: background, summaries: summaries,
+                hub: hub, directory: directory, attachments: attachments, sessions: sessions,
+                presence: presence, background: background, summaries: summaries, history: history, reads: reads,
                 sendLimiter: AttemptLimiter(
                     clock: ContinuousClock(), burst: configuration.sendBurst, refill: .seconds(1) / configuration.sendRate),
                 maxMessageBytes: configuration.maxMessageBytes, maxReplay: configuration.maxReplay,

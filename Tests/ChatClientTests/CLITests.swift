@@ -79,13 +79,13 @@ struct CLITests {
         }
     }
 
-    @Test("chat tcp and chat legacy-ws talk to each other through the lobby")
-    func legacyCommands() async throws {
+    @Test("chat tcp and chat chat-ws talk to each other through the lobby")
+    func tutorialCommands() async throws {
         try await withTestServer { server in
             let luke = try InteractiveProcess(try chatExecutable(), arguments: ["tcp", "\(server.host):\(server.tcpPort)", "--name", "luke"])
             try await luke.lines(through: "luke has joined")
             // (a /chat client is announced with its first message, as in the tutorial)
-            let ann = try InteractiveProcess(try chatExecutable(), arguments: ["legacy-ws", "ws://\(server.host):\(server.httpPort)/chat", "--name", "Ann"])
+            let ann = try InteractiveProcess(try chatExecutable(), arguments: ["chat-ws", "ws://\(server.host):\(server.httpPort)/chat", "--name", "Ann"])
             ann.type("hi luke")
             try await luke.lines(through: "Ann has joined")
             try await luke.lines(through: "Ann: hi luke")

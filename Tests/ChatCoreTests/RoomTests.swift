@@ -159,12 +159,12 @@ struct RoomTests {
     }
 }
 
-@Suite("Legacy identities")
-struct LegacyIdentityTests {
+@Suite("Tutorial identities")
+struct TutorialIdentityTests {
     @Test func derivesAStableVersion5UUIDFromAName() {
-        let id = LegacyIdentity.userID(forName: "Luke")
-        #expect(id == LegacyIdentity.userID(forName: "Luke"))
-        #expect(id != LegacyIdentity.userID(forName: "luke"))
+        let id = TutorialIdentity.userID(forName: "Luke")
+        #expect(id == TutorialIdentity.userID(forName: "Luke"))
+        #expect(id != TutorialIdentity.userID(forName: "luke"))
         #expect(id.uuidString.dropFirst(14).first == "5")
     }
 }

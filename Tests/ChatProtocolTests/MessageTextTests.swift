@@ -22,7 +22,7 @@ struct MessageTextTests {
     @Test("a name with a line or paragraph separator is refused: it would forge a line (Fuzz/Regressions)")
     func namesWithSeparators() {
         #expect(TCPCommand.parse("iam:e\u{2028}f") == .failure(.invalidName))
-        #expect(LegacyName.normalized("a\u{2029}b") == nil)
-        #expect(LegacyName.normalized("Zoë 🙂") == "Zoë 🙂")
+        #expect(TutorialName.normalized("a\u{2029}b") == nil)
+        #expect(TutorialName.normalized("Zoë 🙂") == "Zoë 🙂")
     }
 }

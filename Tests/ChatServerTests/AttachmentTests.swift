@@ -134,7 +134,7 @@ struct AttachmentTests {
     }
 
     @Test("an image in the lobby reaches /chat and TCP clients as text with its URL, which they can open without an account")
-    func legacyClientsSeeAURL() async throws {
+    func tutorialClientsSeeAURL() async throws {
         try await withTestServer { server in
             let ann = try await server.register("ann")
             let chat = try await WebSocketTestClient.connect(host: server.host, port: server.httpPort, path: "/chat")

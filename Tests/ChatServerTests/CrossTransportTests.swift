@@ -24,7 +24,7 @@ struct CrossTransportTests {
             try await tcp.write("msg:hi from DogeChat\n")
             let received = try await ws.nextJSON(TutorialMessage.self)
             #expect(received.user == "Luke" && received.message == "hi from DogeChat")
-            #expect(received.userID == LegacyIdentity.userID(forName: "Luke"))
+            #expect(received.userID == TutorialIdentity.userID(forName: "Luke"))
         }
     }
 

@@ -91,12 +91,12 @@ struct LobbyChatTests {
             let ann = try await server.chatClient()
             try await ann.send(text: tutorialFrame("hi", user: "Ann", userID: UUID()))
             let joined = try await watcher.nextJSON(TutorialMessage.self)
-            #expect(joined.user == "SwiftChat" && joined.userID == LegacyIdentity.server.id)
+            #expect(joined.user == "SwiftChat" && joined.userID == TutorialIdentity.server.id)
             #expect(joined.message == "Ann has joined the chat")
             #expect(try await watcher.nextJSON(TutorialMessage.self).message == "hi")
             await ann.close()
             let left = try await watcher.nextJSON(TutorialMessage.self)
-            #expect(left.message == "Ann has left the chat" && left.userID == LegacyIdentity.server.id)
+            #expect(left.message == "Ann has left the chat" && left.userID == TutorialIdentity.server.id)
         }
     }
 

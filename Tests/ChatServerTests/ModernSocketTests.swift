@@ -388,7 +388,7 @@ struct ModernSocketTests {
     }
 
     @Test("modern messages reach the tutorial clients in the lobby")
-    func reachesLegacyClients() async throws {
+    func reachesTutorialClients() async throws {
         try await withTestServer { server in
             let tcp = try await server.joinedLineClient("Luke")
             let ann = try await server.register("ann")

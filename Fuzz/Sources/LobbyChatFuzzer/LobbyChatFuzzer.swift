@@ -4,7 +4,7 @@ import FuzzSupport
 /// Input: the text of one `/chat` WebSocket frame (the socket handler passes on only UTF-8).
 ///
 /// Decodes it with the server's limit (4096 bytes) and with a tiny one, and checks that an accepted message is
-/// within the limit, not blank and free of control bytes, that a name obeys ``LegacyName``, and that the tiny limit
+/// within the limit, not blank and free of control bytes, that a name obeys ``TutorialName``, and that the tiny limit
 /// accepts nothing the large one refuses or decodes differently.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLobbyChat(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -20,7 +20,7 @@ public func fuzzLobbyChat(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             !message.message.utf8.contains { ($0 < 0x20 && !(0x09...0x0D).contains($0)) || $0 == 0x7F },
             "message \(message.message.debugDescription) holds a control byte")
         if let user = message.user {
-            invariant(LegacyName.normalized(user) == user, "user \(user.debugDescription) is not a valid name")
+            invariant(TutorialName.normalized(user) == user, "user \(user.debugDescription) is not a valid name")
         }
     }
     if case .success(let small) = tiny {

@@ -3,7 +3,7 @@ import FuzzSupport
 
 /// Input: one TCP line, terminator removed (the framer hands over only UTF-8 lines).
 ///
-/// Checks that a parsed name obeys ``LegacyName`` (and normalising it again changes nothing), that a message is not
+/// Checks that a parsed name obeys ``TutorialName`` (and normalising it again changes nothing), that a message is not
 /// blank and holds no control character that is not whitespace, and that what the server writes back to TCP
 /// clients (`NAME has joined`, `NAME:TEXT`) is exactly one line.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -12,8 +12,8 @@ public func fuzzTCPCommand(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let line = input.restAsText else { return 0 }
     switch TCPCommand.parse(line) {
     case .success(.iam(let name)):
-        invariant(LegacyName.normalized(name) == name, "name \(name.debugDescription) is not normalised")
-        invariant(!name.isEmpty && name.utf8.count <= LegacyName.maxBytes, "name of \(name.utf8.count) bytes")
+        invariant(TutorialName.normalized(name) == name, "name \(name.debugDescription) is not normalised")
+        invariant(!name.isEmpty && name.utf8.count <= TutorialName.maxBytes, "name of \(name.utf8.count) bytes")
         invariant(!name.contains(":"), "name \(name.debugDescription) holds a colon")
         invariant(isOneLine(TCPLine.joined(name)), "join line \(TCPLine.joined(name).debugDescription)")
     case .success(.msg(let text)):

@@ -36,102 +36,99 @@ public struct ChatAPI: Sendable {
 
     /// `POST /register`: creates an account and signs in.
     public func register(username: String, password: String, displayName: String? = nil) async throws -> AuthSession {
-        try await self.call(.POST, "/register", body: RegisterRequest(username: username, password: password, displayName: displayName))
+        try await self.call(.register, body: RegisterRequest(username: username, password: password, displayName: displayName))
     }
 
     /// `POST /login`. A wrong password or an unknown user is `.server(status: 401, code: .invalidCredentials)`.
     public func login(username: String, password: String) async throws -> AuthSession {
-        try await self.call(.POST, "/login", body: LoginRequest(username: username, password: password))
+        try await self.call(.login, body: LoginRequest(username: username, password: password))
     }
 
     /// `POST /logout`: the token stops working at once.
     public func logout(token: String) async throws {
-        _ = try await self.raw(.POST, "/logout", token: token)
+        _ = try await self.raw(.logout, token: token)
     }
 
     /// `GET /me`.
     public func me(token: String) async throws -> UserProfile {
-        try await self.call(.GET, "/me", token: token)
+        try await self.call(.me, token: token)
     }
 
     /// `PATCH /me`: changes only the fields given.
     public func updateProfile(_ update: ProfileUpdate, token: String) async throws -> UserProfile {
-        try await self.call(.PATCH, "/me", body: update, token: token)
+        try await self.call(.updateMe, body: update, token: token)
     }
 
     /// `GET /users?query=`: up to 50 profiles whose username or display name contains `query`.
     public func users(matching query: String, token: String) async throws -> [UserProfile] {
-        try await self.call(.GET, "/users?query=\(Self.escape(query))", token: token)
+        try await self.call(.users, query: [("query", query)], token: token)
     }
 
     // MARK: Rooms (§7)
 
     /// `GET /rooms`: my rooms, most recent activity first.
     public func rooms(token: String) async throws -> [RoomSummary] {
-        try await self.call(.GET, "/rooms", token: token)
+        try await self.call(.rooms, token: token)
     }
 
     /// `GET /rooms/public`: every channel.
     public func publicRooms(token: String) async throws -> [ChannelSummary] {
-        try await self.call(.GET, "/rooms/public", token: token)
+        try await self.call(.publicRooms, token: token)
     }
 
     /// `POST /rooms`: a new channel or group.
     public func createRoom(_ request: CreateRoomRequest, token: String) async throws -> RoomSummary {
-        try await self.call(.POST, "/rooms", body: request, token: token)
+        try await self.call(.createRoom, body: request, token: token)
     }
 
     /// `POST /rooms/{id}/join` (channels only).
     public func join(room: String, token: String) async throws -> RoomSummary {
-        try await self.call(.POST, "/rooms/\(Self.escape(room))/join", token: token)
+        try await self.call(.join, [room], token: token)
     }
 
     /// `POST /rooms/{id}/leave`.
     public func leave(room: String, token: String) async throws {
-        _ = try await self.raw(.POST, "/rooms/\(Self.escape(room))/leave", token: token)
+        _ = try await self.raw(.leave, [room], token: token)
     }
 
     /// `POST /rooms/{id}/invite`.
     public func invite(username: String, to room: String, token: String) async throws {
-        _ = try await self.raw(.POST, "/rooms/\(Self.escape(room))/invite", body: UsernameRequest(username: username), token: token)
+        _ = try await self.raw(.invite, [room], body: UsernameRequest(username: username), token: token)
     }
 
     /// `POST /dms`: the direct room with `username`, created on first use.
     public func directRoom(with username: String, token: String) async throws -> RoomSummary {
-        try await self.call(.POST, "/dms", body: UsernameRequest(username: username), token: token)
+        try await self.call(.directRoom, body: UsernameRequest(username: username), token: token)
     }
 
     /// `GET /rooms/{id}/messages?before=&limit=`: one page, oldest first; pass the smallest `seq` you have as
     /// `before` to go further back.
     public func history(room: String, before: Int64? = nil, limit: Int = 50, token: String) async throws -> HistoryPage {
-        var path = "/rooms/\(Self.escape(room))/messages?limit=\(limit)"
-        if let before { path += "&before=\(before)" }
-        return try await self.call(.GET, path, token: token)
+        try await self.call(.history, [room], query: [("limit", String(limit)), ("before", before.map(String.init))], token: token)
     }
 
     // MARK: Rich chat (§9)
 
     /// `GET /search?q=&room=&limit=`: messages with every word of `query`, best first, with highlight snippets.
     public func search(_ query: String, room: String? = nil, limit: Int = 20, token: String) async throws -> [SearchHit] {
-        var path = "/search?q=\(Self.escape(query))&limit=\(limit)"
-        if let room { path += "&room=\(Self.escape(room))" }
-        let results: SearchResults = try await self.call(.GET, path, token: token)
+        let results: SearchResults = try await self.call(
+            .search, query: [("q", query), ("limit", String(limit)), ("room", room)], token: token)
         return results.results
     }
 
     /// `GET /config`: the server's limits (no token needed).
     public func config() async throws -> ServerLimits {
-        try await self.call(.GET, "/config")
+        try await self.call(.config)
     }
 
     /// `GET /users/{id}`: a profile with presence.
     public func user(_ id: UUID, token: String) async throws -> UserDetails {
-        try await self.call(.GET, "/users/\(id.uuidString)", token: token)
+        try await self.call(.user, [id.uuidString], token: token)
     }
 
     /// `POST /attachments?name=`: uploads raw bytes; the server detects the type from them.
     public func upload(_ bytes: Data, name: String, contentType: String = "application/octet-stream", token: String) async throws -> AttachmentPayload {
-        let reply = try await self.raw(.POST, "/attachments?name=\(Self.escape(name))", bytes: bytes, contentType: contentType, token: token)
+        let reply = try await self.raw(.upload, query: [("name", name)], bytes: bytes, contentType: contentType, token: token)
         do {
             return try JSONDecoder().decode(AttachmentPayload.self, from: reply.body)
         } catch {
@@ -141,16 +138,17 @@ public struct ChatAPI: Sendable {
 
     /// `GET /attachments/{id}`: the bytes of an attachment I may see.
     public func download(_ id: UUID, token: String) async throws -> Data {
-        try await self.raw(.GET, "/attachments/\(id.uuidString)", token: token).body
+        try await self.raw(.download, [id.uuidString], token: token).body
     }
 
     // MARK: Plumbing
 
     /// Sends one request and decodes a 2xx answer as `T`.
     func call<T: Decodable>(
-        _ method: HTTPMethod, _ path: String, body: (any Encodable & Sendable)? = nil, token: String? = nil
+        _ route: APIRoute, _ arguments: [String] = [], query: [(String, String?)] = [],
+        body: (any Encodable & Sendable)? = nil, token: String? = nil
     ) async throws -> T {
-        let reply = try await self.raw(method, path, body: body, token: token)
+        let reply = try await self.raw(route, arguments, query: query, body: body, token: token)
         do {
             return try JSONDecoder().decode(T.self, from: reply.body)
         } catch {
@@ -160,10 +158,12 @@ public struct ChatAPI: Sendable {
 
     /// Sends one request; a non-2xx answer becomes the matching ``ChatClientError``.
     func raw(
-        _ method: HTTPMethod, _ path: String, body: (any Encodable & Sendable)? = nil, bytes: Data? = nil,
-        contentType: String? = nil, token: String? = nil, headers extra: [(String, String)] = []
+        _ route: APIRoute, _ arguments: [String] = [], query: [(String, String?)] = [],
+        body: (any Encodable & Sendable)? = nil, bytes: Data? = nil, contentType: String? = nil, token: String? = nil,
+        headers extra: [(String, String)] = []
     ) async throws -> (status: Int, headers: HTTPHeaders, body: Data) {
-        var request = HTTPClientRequest(url: self.server.httpBase + "/api/v1" + path)
+        let method = HTTPMethod(rawValue: route.method.rawValue)
+        var request = HTTPClientRequest(url: self.server.httpBase + route.path(arguments: arguments, query: query))
         request.method = method
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         for (name, value) in extra { request.headers.add(name: name, value: value) }
@@ -196,10 +196,4 @@ public struct ChatAPI: Sendable {
         return (status, headers, data)
     }
 
-    /// Percent-escapes a path segment or query value.
-    static func escape(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
-    }
 }

@@ -57,10 +57,11 @@ extension ChatClient {
         let pingInterval = self.configuration.pingInterval
         var configuration = WebSocketClient.Configuration()
         configuration.maxFrameSize = self.configuration.maxFrameBytes
+        configuration.tlsConfiguration = self.configuration.tlsConfiguration
         let socket: WebSocket
         do {
             socket = try await WebSocket.open(
-                url: self.server.webSocketURL("/api/v1/ws?token=\(ChatAPI.escape(token))"),
+                url: self.server.webSocketURL(APIRoute.socket.path(query: [("token", token)])),
                 configuration: configuration, on: self.eventLoops
             ) { socket in
                 if let pingInterval {

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 import NIOWebSocket
 import WebSocketKit
 
@@ -36,6 +37,9 @@ public actor ChatClient {
         public var retryAfterTransientError: Duration = .seconds(1)
         /// The largest frame accepted from the server.
         public var maxFrameBytes = 1 << 24
+        /// How the WebSocket checks the server's certificate over `wss`; `nil` uses the system's trust roots. The
+        /// HTTP half uses the `HTTPClient` given to ``ChatClient/init(server:session:configuration:http:eventLoops:)``.
+        public var tlsConfiguration: TLSConfiguration?
         /// Where the client logs (nothing, by default).
         public var logger = Logger(label: "swiftchat.client", factory: { _ in SwiftLogNoOpLogHandler() })
 

@@ -2,7 +2,7 @@ import ChatProtocol
 import Foundation
 
 /// The messages of one room as a client shows them: `message` events in `seq` order, with the edits, deletes and
-/// reactions that target them applied (PROTOCOL.md §9.1).
+/// reactions that target them applied (PROTOCOL.md §9.1, through ``EventFolding``).
 ///
 /// Applying an event twice changes nothing, so a page of history and the live stream can overlap. An event
 /// whose target is not loaded is ignored: history always shows a message in its current state.
@@ -49,37 +49,8 @@ public struct Timeline: Sendable, Equatable {
             self.messages.insert(event, at: position)
             self.stateSeq[event.seq] = stateIncludes
             return event.seq
-        case .edit:
-            return self.update(event) { message in
-                guard message.deleted != true else { return }
-                message.text = event.text
-                message.editedAt = event.date
-            }
-        case .delete:
-            return self.update(event) { message in
-                message.deleted = true
-                message.text = ""
-                message.editedAt = nil
-                message.attachments = nil
-                message.reactions = nil
-            }
-        case .reaction:
-            guard let emoji = event.emoji else { return nil }
-            return self.update(event) { message in
-                var reactions = message.reactions ?? []
-                var users = reactions.first { $0.emoji == emoji }?.users ?? []
-                if event.added == false {
-                    users.removeAll { $0 == event.sender.id }
-                } else if !users.contains(event.sender.id) {
-                    users.append(event.sender.id)
-                }
-                if let index = reactions.firstIndex(where: { $0.emoji == emoji }) {
-                    if users.isEmpty { reactions.remove(at: index) } else { reactions[index].users = users }
-                } else if !users.isEmpty {
-                    reactions.append(ReactionPayload(emoji: emoji, users: users))
-                }
-                message.reactions = reactions.isEmpty ? nil : reactions
-            }
+        case .edit, .delete, .reaction:
+            return self.update(event)
         case .rename, nil:
             return nil  // the room's, not a message's; or a kind this client does not know: its seq still counts
         }
@@ -98,13 +69,14 @@ public struct Timeline: Sendable, Equatable {
         return nil
     }
 
-    /// Applies a change to its target, if loaded and if its state does not include the change already.
-    private mutating func update(_ event: MessagePayload, _ change: (inout MessagePayload) -> Void) -> Int64? {
+    /// Applies a change to its target (``EventFolding``), if loaded and if its state does not include the change
+    /// already.
+    private mutating func update(_ event: MessagePayload) -> Int64? {
         guard let target = event.target, let index = self.index(of: target), event.seq > self.stateSeq[target, default: 0]
         else { return nil }
         self.stateSeq[target] = event.seq
         let before = self.messages[index]
-        change(&self.messages[index])
+        EventFolding.apply(event, to: &self.messages[index])
         return self.messages[index] == before ? nil : target
     }
 }

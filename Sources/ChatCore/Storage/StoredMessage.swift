@@ -1,7 +1,7 @@
 import ChatProtocol
 import Foundation
 
-/// Names a room. The lobby shared by the legacy protocols is ``RoomID/lobby``.
+/// Names a room. The lobby shared by the tutorial protocols is ``RoomID/lobby``.
 public struct RoomID: Hashable, Sendable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
     public let rawValue: String
 
@@ -10,7 +10,7 @@ public struct RoomID: Hashable, Sendable, Codable, CustomStringConvertible, Expr
 
     public var description: String { self.rawValue }
 
-    /// The room every legacy client talks in.
+    /// The room every tutorial client talks in.
     public static let lobby: RoomID = "lobby"
 }
 
@@ -127,15 +127,7 @@ public struct Attachment: Hashable, Sendable, Codable {
 }
 
 /// Everyone who reacted to a message with one emoji, in the order they reacted.
-public struct Reaction: Hashable, Sendable {
-    public var emoji: String
-    public var users: [UUID]
-
-    public init(emoji: String, users: [UUID]) {
-        self.emoji = emoji
-        self.users = users
-    }
-}
+public typealias Reaction = ReactionPayload
 
 /// A committed event: durable in the store, with its place in the room's order.
 ///
@@ -189,37 +181,32 @@ public struct StoredMessage: Hashable, Sendable {
     /// Whether a tutorial client (which knows only plain messages) can show this event.
     public var isVisibleMessage: Bool { self.kind == .message && !self.deleted }
 
-    /// Applies an edit, delete or reaction that targets this message; other events change nothing.
+    /// Applies an edit, delete or reaction that targets this message; other events change nothing
+    /// (``EventFolding``).
     public mutating func apply(_ event: StoredMessage) {
-        guard event.target == self.seq, self.kind == .message else { return }
-        switch event.kind {
-        case .message, .rename:
-            break
-        case .edit:
-            self.text = event.text
-            self.editedAt = event.date
-        case .delete:
-            self.text = ""
-            self.deleted = true
-            self.attachments = []
-            self.reactions = []
-            self.editedAt = nil
-        case .reaction:
-            // One entry per emoji, where the emoji first appeared; its users in the order they reacted.
-            guard let emoji = event.emoji else { return }
-            let index = self.reactions.firstIndex { $0.emoji == emoji }
-            var users = index.map { self.reactions[$0].users } ?? []
-            if event.added == true {
-                if !users.contains(event.sender.id) { users.append(event.sender.id) }
-            } else {
-                users.removeAll { $0 == event.sender.id }
-            }
-            switch (index, users.isEmpty) {
-            case (let index?, true): self.reactions.remove(at: index)
-            case (let index?, false): self.reactions[index].users = users
-            case (nil, false): self.reactions.append(Reaction(emoji: emoji, users: users))
-            case (nil, true): break
-            }
-        }
+        EventFolding.apply(event, to: &self)
+    }
+}
+
+extension StoredMessage: FoldableMessage {
+    public var eventKind: EventKind? { self.kind }
+    public var senderID: UUID { self.sender.id }
+    public var isDeleted: Bool { self.deleted }
+
+    public var reactionList: [ReactionPayload] {
+        get { self.reactions }
+        set { self.reactions = newValue }
+    }
+
+    public mutating func markEdited(by edit: StoredMessage) {
+        self.editedAt = edit.date
+    }
+
+    public mutating func becomeTombstone() {
+        self.text = ""
+        self.deleted = true
+        self.attachments = []
+        self.reactions = []
+        self.editedAt = nil
     }
 }

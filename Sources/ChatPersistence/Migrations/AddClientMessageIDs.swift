@@ -2,7 +2,7 @@ import FluentKit
 import SQLKit
 
 /// Adds `client_msg_id` to `messages`, unique per sender: the database itself refuses a second copy of a retried
-/// send. Legacy messages have none (NULLs never collide in a unique index).
+/// send. Tutorial messages have none (NULLs never collide in a unique index).
 struct AddClientMessageIDs: AsyncMigration {
     func prepare(on database: any Database) async throws {
         try await database.schema(MessageRecord.schema).field("client_msg_id", .string).update()

@@ -35,7 +35,7 @@ public struct AttachmentPayload: Codable, Sendable, Equatable {
 }
 
 /// Everyone who reacted to a message with one emoji.
-public struct ReactionPayload: Codable, Sendable, Equatable {
+public struct ReactionPayload: Codable, Sendable, Hashable {
     public var emoji: String
     /// In the order they reacted.
     public var users: [UUID]

@@ -28,4 +28,17 @@ struct RoomAccess: Sendable {
         }
         guard isMember else { throw .forbidden }
     }
+
+    /// The room, when `user` belongs to it; throws ``RoomAccessDenied`` otherwise.
+    func room(_ id: RoomID, for user: UUID) async throws(RoomAccessDenied) -> RoomInfo {
+        try await self.requireMember(user, of: id)
+        let room: RoomInfo?
+        do {
+            room = try await self.directory.room(id)
+        } catch {
+            throw .unavailable(error)
+        }
+        guard let room else { throw .forbidden }
+        return room
+    }
 }

@@ -50,7 +50,7 @@ extension Sender {
     /// A tutorial sender shows under an id of its own namespace, never an account's (PROTOCOL.md §9.1).
     var payload: SenderPayload {
         guard let via = self.via else { return SenderPayload(id: self.id, name: self.name) }
-        return SenderPayload(id: LegacyIdentity.modernID(forTutorialSender: self.id), name: self.name, via: via.rawValue)
+        return SenderPayload(id: TutorialIdentity.modernID(forTutorialSender: self.id), name: self.name, via: via.rawValue)
     }
 }
 

@@ -1,0 +1,96 @@
+import Foundation
+
+/// One endpoint of the modern HTTP API (PROTOCOL.md §6, §7, §9): a method and a path under ``prefix``, whose
+/// segments starting with `:` are parameters. The server registers exactly these, and `ChatClient` calls them, so
+/// each path is spelt once.
+public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
+    public enum Method: String, Sendable {
+        case GET, POST, PATCH
+    }
+
+    /// Where every route lives.
+    public static let prefix = ["api", "v1"]
+
+    public let method: Method
+    /// The segments after ``prefix``; `:room` is a parameter named `room`.
+    public let segments: [String]
+
+    init(_ method: Method, _ path: String) {
+        self.method = method
+        self.segments = path.split(separator: "/").map(String.init)
+    }
+
+    /// `GET /api/v1/rooms/:room/messages`.
+    public var description: String {
+        "\(self.method.rawValue) /\((Self.prefix + self.segments).joined(separator: "/"))"
+    }
+
+    /// The path from the root, with `arguments` in place of the parameters in order and `query` appended (items
+    /// whose value is `nil` left out), every part percent-escaped: `/api/v1/rooms/abc/messages?limit=50`.
+    public func path(_ arguments: String..., query: [(String, String?)] = []) -> String {
+        self.path(arguments: arguments, query: query)
+    }
+
+    /// ``path(_:query:)`` with the arguments in an array.
+    public func path(arguments: [String], query: [(String, String?)] = []) -> String {
+        var remaining = arguments[...]
+        let parts = self.segments.map { segment in
+            guard segment.hasPrefix(":") else { return segment }
+            guard let argument = remaining.popFirst() else { preconditionFailure("\(self) needs \(segment)") }
+            return Self.escape(argument)
+        }
+        precondition(remaining.isEmpty, "\(self) takes \(arguments.count - remaining.count) arguments")
+        var path = "/" + (Self.prefix + parts).joined(separator: "/")
+        let items = query.compactMap { name, value in value.map { "\(name)=\(Self.escape($0))" } }
+        if !items.isEmpty { path += "?" + items.joined(separator: "&") }
+        return path
+    }
+
+    /// Percent-escapes a path segment or a query value: everything but letters, digits and `-._~`.
+    public static func escape(_ text: String) -> String {
+        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}
+
+extension APIRoute {
+    // Accounts (§6)
+    public static let register = APIRoute(.POST, "register")
+    public static let login = APIRoute(.POST, "login")
+    public static let logout = APIRoute(.POST, "logout")
+    public static let me = APIRoute(.GET, "me")
+    public static let updateMe = APIRoute(.PATCH, "me")
+    public static let changePassword = APIRoute(.POST, "me/password")
+    public static let users = APIRoute(.GET, "users")
+    public static let user = APIRoute(.GET, "users/:id")
+
+    // Rooms (§7)
+    public static let rooms = APIRoute(.GET, "rooms")
+    public static let createRoom = APIRoute(.POST, "rooms")
+    public static let publicRooms = APIRoute(.GET, "rooms/public")
+    public static let renameRoom = APIRoute(.PATCH, "rooms/:room")
+    public static let join = APIRoute(.POST, "rooms/:room/join")
+    public static let leave = APIRoute(.POST, "rooms/:room/leave")
+    public static let invite = APIRoute(.POST, "rooms/:room/invite")
+    public static let history = APIRoute(.GET, "rooms/:room/messages")
+    public static let reads = APIRoute(.GET, "rooms/:room/reads")
+    public static let members = APIRoute(.GET, "rooms/:room/members")
+    public static let directRoom = APIRoute(.POST, "dms")
+
+    // The socket (§8)
+    public static let socket = APIRoute(.GET, "ws")
+
+    // Rich chat (§9)
+    public static let upload = APIRoute(.POST, "attachments")
+    public static let download = APIRoute(.GET, "attachments/:id")
+    public static let search = APIRoute(.GET, "search")
+    public static let config = APIRoute(.GET, "config")
+
+    /// Every route, for the server's registration check and the docs test.
+    public static let all: [APIRoute] = [
+        .register, .login, .logout, .me, .updateMe, .changePassword, .users, .user,
+        .rooms, .createRoom, .publicRooms, .renameRoom, .join, .leave, .invite, .history, .reads, .members, .directRoom,
+        .socket, .upload, .download, .search, .config,
+    ]
+}

@@ -1,0 +1,149 @@
+import ChatCore
+import ChatProtocol
+import Foundation
+import Vapor
+
+/// `/api/v1/rooms` and `/api/v1/dms`: my rooms, public channels, creating, joining, leaving, inviting, direct rooms,
+/// and history pages.
+///
+/// A room the caller may not see answers `403 forbidden` whether it exists or not, so nothing leaks. The rules live
+/// in the use cases (``Membership``, ``RenameRoom``, ``History``, ``Reads``); this maps HTTP onto them.
+struct RoomsController: Sendable {
+    let directory: any RoomDirectory
+    let accounts: any AccountStore
+    let summaries: RoomSummaries
+    let membership: Membership
+    let renameRoom: RenameRoom
+    let history: History
+    let reads: Reads
+
+    static let forbidden = APIError(status: .forbidden, code: .forbidden, message: RoomAccessDenied.forbiddenMessage)
+
+    func register(on authenticated: any RoutesBuilder) {
+        authenticated.on(.rooms, use: self.myRooms)
+        authenticated.on(.createRoom, use: self.create)
+        authenticated.on(.publicRooms, use: self.publicChannels)
+        authenticated.on(.renameRoom, use: self.rename)
+        authenticated.on(.join, use: self.join)
+        authenticated.on(.leave, use: self.leave)
+        authenticated.on(.invite, use: self.invite)
+        authenticated.on(.history, use: self.historyPage)
+        authenticated.on(.reads, use: self.readPositions)
+        authenticated.on(.members, use: self.members)
+        authenticated.on(.directRoom, use: self.directRoom)
+    }
+
+    /// `GET /rooms` → my rooms, most recent activity first.
+    @Sendable func myRooms(_ request: Request) async throws -> Response {
+        let me = try request.authenticated.account
+        var summaries: [RoomSummary] = []
+        for membership in try await self.directory.memberships(of: me.id) {
+            summaries.append(try await self.summaries.summary(of: membership.room, for: me.id, lastReadSeq: membership.lastReadSeq))
+        }
+        summaries.sort { ($0.lastMessage?.date ?? 0, $0.id) > ($1.lastMessage?.date ?? 0, $1.id) }
+        return .json(summaries)
+    }
+
+    /// `POST /rooms` `{kind, name, members?}` → 201 the new room; the creator and the named users are members.
+    @Sendable func create(_ request: Request) async throws -> Response {
+        let me = try request.authenticated.account
+        let body = try request.content.decode(CreateRoomRequest.self)
+        let room = try await self.membership.create(kind: body.kind, name: body.name, members: body.members ?? [], by: me.id)
+        return .json(try await self.summaries.summary(of: room, for: me.id, lastReadSeq: 0), status: .created)
+    }
+
+    /// `GET /rooms/public` → every channel, with member counts and whether I am in it.
+    @Sendable func publicChannels(_ request: Request) async throws -> Response {
+        let me = try request.authenticated.account
+        let mine = Set(try await self.directory.memberships(of: me.id).map(\.room.id))
+        let channels = try await self.directory.channels()
+            .map { ChannelSummary(id: $0.room.id.rawValue, name: $0.room.name ?? "", members: $0.members, joined: mine.contains($0.room.id)) }
+            .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+        return .json(channels)
+    }
+
+    /// `POST /rooms/{id}/join` → the room; only channels can be joined this way.
+    @Sendable func join(_ request: Request) async throws -> Response {
+        let me = try request.authenticated.account
+        let room = try await self.membership.join(try Self.roomID(request), user: me.id)
+        return .json(try await self.summary(of: room, for: me))
+    }
+
+    /// `POST /rooms/{id}/leave` → 204.
+    @Sendable func leave(_ request: Request) async throws -> HTTPStatus {
+        let me = try request.authenticated.account
+        try await self.membership.leave(try Self.roomID(request), user: me.id)
+        return .noContent
+    }
+
+    /// `PATCH /rooms/{id}` `{name}` → the summary with the new name (``RenameRoom``).
+    @Sendable func rename(_ request: Request) async throws -> Response {
+        let me = try request.authenticated.account
+        let id = try Self.roomID(request)
+        let name = try request.content.decode(RenameRoomRequest.self).name
+        let room = try await self.renameRoom(id, to: name, by: Sender(name: me.username, id: me.id))
+        return .json(try await self.summary(of: room, for: me))
+    }
+
+    /// `POST /rooms/{id}/invite` `{username}` → 204; members of a channel or group add someone.
+    @Sendable func invite(_ request: Request) async throws -> HTTPStatus {
+        let me = try request.authenticated.account
+        let id = try Self.roomID(request)
+        try await self.membership.invite(request.content.decode(UsernameRequest.self).username, to: id, by: me.id)
+        return .noContent
+    }
+
+    /// `GET /rooms/{id}/members?limit=N` → the members' profiles by username, at most `limit` (1–1000, default 200).
+    @Sendable func members(_ request: Request) async throws -> Response {
+        let me = try request.authenticated.account
+        let room = try await RoomAccess(directory: self.directory).room(try Self.roomID(request), for: me.id)
+        let limit: Int = try request.integerQuery("limit", code: .invalidLimit) ?? 200
+        guard (1...1000).contains(limit) else { throw APIError.badRequest(.invalidLimit, "limit is 1 to 1000.") }
+        let ids = try await self.directory.members(of: room.id)
+        return .json(try await self.accounts.accounts(ids: ids, limit: limit).map(\.profile))
+    }
+
+    /// `POST /dms` `{username}` → our direct room, created on first use.
+    @Sendable func directRoom(_ request: Request) async throws -> Response {
+        let me = try request.authenticated.account
+        let room = try await self.membership.directRoom(of: me.id, with: request.content.decode(UsernameRequest.self).username)
+        return .json(try await self.summary(of: room, for: me))
+    }
+
+    /// `GET /rooms/{id}/messages?before=SEQ&limit=N` → one page of history, oldest first, with `hasMore`.
+    @Sendable func historyPage(_ request: Request) async throws -> Response {
+        let me = try request.authenticated.account
+        let room = try Self.roomID(request)
+        let limit: Int? = try request.integerQuery("limit", code: .invalidLimit)
+        let before: Int64? = try request.integerQuery("before", code: .invalidBefore)
+        do {
+            return .json(try await self.history.page(of: room, for: me.id, before: before, limit: limit))
+        } catch {
+            switch error {
+            case .badLimit: throw APIError.badRequest(.invalidLimit, "limit is \(History.limits.lowerBound) to \(History.limits.upperBound).")
+            case .denied(let denied): throw denied
+            case .unavailable(let failure):
+                request.logger.error("history could not be read: \(String(reflecting: failure))")
+                throw APIError.unavailable
+            }
+        }
+    }
+
+    /// `GET /rooms/{id}/reads` → how far each member has read, as the `receipt` frames that moved them there
+    /// (PROTOCOL.md §8.5).
+    @Sendable func readPositions(_ request: Request) async throws -> Response {
+        let me = try request.authenticated.account
+        return .json(try await self.reads.positions(in: try Self.roomID(request), for: me.id))
+    }
+
+    /// The room's summary as `me` sees it, from where I have read.
+    private func summary(of room: RoomInfo, for me: Account) async throws -> RoomSummary {
+        let lastRead = try await self.directory.memberships(of: me.id).first { $0.room.id == room.id }?.lastReadSeq ?? 0
+        return try await self.summaries.summary(of: room, for: me.id, lastReadSeq: lastRead)
+    }
+
+    private static func roomID(_ request: Request) throws -> RoomID {
+        guard let raw = request.parameters.get("room"), !raw.isEmpty, raw.count <= 64 else { throw Self.forbidden }
+        return RoomID(raw)
+    }
+}

@@ -1,0 +1,23 @@
+import ChatCore
+import NIOCore
+
+/// What every modern connection shares.
+struct ModernContext: Sendable {
+    let hub: Hub
+    let directory: any RoomDirectory
+    let attachments: any AttachmentStore
+    let sessions: SessionRegistry
+    let presence: PresenceTracker
+    /// The connections' workers and the work that follows an ack: over before the database closes.
+    let background: BackgroundTasks
+    let summaries: RoomSummaries
+    let history: History
+    let reads: Reads
+    let sendLimiter: AttemptLimiter<ContinuousClock>
+    let maxMessageBytes: Int
+    /// The most messages replayed on resume; a larger gap answers `resumed` with `complete: false`.
+    let maxReplay: Int
+    /// The most `/api/v1/ws` connections one account may have open at once.
+    let maxSocketsPerAccount: Int
+    let metrics: ServerMetrics
+}
