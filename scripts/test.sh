@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-test-deps.sh
+scripts/format.sh --check
 swift build
 # Strict mode turns misuse of a stopped event loop into a crash instead of a log line.
 SWIFTNIO_STRICT=1 swift test

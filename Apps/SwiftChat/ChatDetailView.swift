@@ -15,7 +15,11 @@ struct ChatDetailView: View {
             ConnectionBanner(model: self.model)
             if let conversation = self.conversation {
                 MessagesList(conversation: conversation)
-                InputBar(draft: self.$draft) { text in conversation.send(text) } onType: { conversation.userTyped() }
+                InputBar(draft: self.$draft) { text in
+                    conversation.send(text)
+                } onType: {
+                    conversation.userTyped()
+                }
             } else {
                 ProgressView().frame(maxHeight: .infinity)
             }
@@ -59,7 +63,9 @@ struct MessagesList: View {
                         }
                     }
                     if self.conversation.unseenCount > 0 {
-                        Button("\(self.conversation.unseenCount) new message\(self.conversation.unseenCount == 1 ? "" : "s") ↓") {
+                        Button(
+                            "\(self.conversation.unseenCount) new message\(self.conversation.unseenCount == 1 ? "" : "s") ↓"
+                        ) {
                             self.conversation.jumpToLatest()
                         }
                         .buttonStyle(.borderedProminent)

@@ -10,7 +10,10 @@ struct ChatListView: View {
     private var rows: [ChatRow] {
         let rows = self.model.chats.rows
         guard !self.query.isEmpty else { return rows }
-        return rows.filter { $0.name.localizedCaseInsensitiveContains(self.query) || $0.preview.localizedCaseInsensitiveContains(self.query) }
+        return rows.filter {
+            $0.name.localizedCaseInsensitiveContains(self.query)
+                || $0.preview.localizedCaseInsensitiveContains(self.query)
+        }
     }
 
     var body: some View {

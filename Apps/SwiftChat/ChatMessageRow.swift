@@ -50,7 +50,9 @@ struct ChatMessageRow: View {
             }
         }
         .padding(10)
-        .background(self.item.isMine ? Color(red: 0.58, green: 0.93, blue: 0.41) : .white, in: RoundedRectangle(cornerRadius: 8))
+        .background(
+            self.item.isMine ? Color(red: 0.58, green: 0.93, blue: 0.41) : .white, in: RoundedRectangle(cornerRadius: 8)
+        )
     }
 
     @ViewBuilder private var status: some View {

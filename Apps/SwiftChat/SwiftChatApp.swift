@@ -55,7 +55,8 @@ struct LoginView: View {
         guard let address = ServerAddress(self.server) else { return }
         self.busy = true
         Task {
-            await self.model.signIn(server: address, username: self.username, password: self.password, register: register)
+            await self.model.signIn(
+                server: address, username: self.username, password: self.password, register: register)
             self.busy = false
         }
     }

@@ -41,7 +41,8 @@ public final class AppModel {
     public func signIn(server: ServerAddress, username: String, password: String, register: Bool = false) async {
         let client = ChatClient(server: server)
         do {
-            let session = register
+            let session =
+                register
                 ? try await client.register(username: username, password: password)
                 : try await client.login(username: username, password: password)
             await self.start(client: client, user: session.user)

@@ -6,7 +6,8 @@ import Foundation
 /// failures and timing.
 public protocol ChatBackend: Sendable {
     /// Sends and waits for the ack; the same `clientMsgID` on a retry is stored once.
-    func send(_ text: String, to room: String, replyTo: Int64?, attachments: [UUID], clientMsgID: String) async throws -> Ack
+    func send(_ text: String, to room: String, replyTo: Int64?, attachments: [UUID], clientMsgID: String) async throws
+        -> Ack
     /// One page of history, oldest first.
     func history(room: String, before: Int64?, limit: Int) async throws -> HistoryPage
     /// Moves my read position.

@@ -43,7 +43,12 @@ public final class ConversationModel {
     public var items: [MessageItem] { self.timeline.messages.map(self.item) + self.pending }
     /// Set by the view: whether the reader sees the bottom of the list.
     public var isAtBottom = true {
-        didSet { if self.isAtBottom { self.unseenCount = 0; self.markReadIfAtBottom() } }
+        didSet {
+            if self.isAtBottom {
+                self.unseenCount = 0
+                self.markReadIfAtBottom()
+            }
+        }
     }
     /// The "new messages" pill: how many arrived while the reader was scrolled up (0 hides it).
     public private(set) var unseenCount = 0
@@ -113,16 +118,19 @@ public final class ConversationModel {
     public func send(_ text: String, replyTo: Int64? = nil) {
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return }
         let clientMsgID = ChatClient.makeClientMsgID()
-        self.pending.append(MessageItem(
-            id: "pending-\(clientMsgID)", message: nil, text: text, sender: "", isMine: true, delivery: .pending,
-            clientMsgID: clientMsgID))
+        self.pending.append(
+            MessageItem(
+                id: "pending-\(clientMsgID)", message: nil, text: text, sender: "", isMine: true, delivery: .pending,
+                clientMsgID: clientMsgID))
         self.requestScroll(to: "pending-\(clientMsgID)")
         self.deliver(text, replyTo: replyTo, clientMsgID: clientMsgID)
     }
 
     /// Sends a failed message again under its first `clientMsgID`, so it cannot be stored twice.
     public func retry(_ item: MessageItem) {
-        guard let clientMsgID = item.clientMsgID, let index = self.pending.firstIndex(where: { $0.clientMsgID == clientMsgID }) else { return }
+        guard let clientMsgID = item.clientMsgID,
+            let index = self.pending.firstIndex(where: { $0.clientMsgID == clientMsgID })
+        else { return }
         self.pending[index].delivery = .pending
         self.deliver(item.text, replyTo: nil, clientMsgID: clientMsgID)
     }
@@ -137,7 +145,8 @@ public final class ConversationModel {
         let room = self.room
         Task {
             do {
-                let ack = try await backend.send(text, to: room, replyTo: replyTo, attachments: [], clientMsgID: clientMsgID)
+                let ack = try await backend.send(
+                    text, to: room, replyTo: replyTo, attachments: [], clientMsgID: clientMsgID)
                 self.acknowledged(clientMsgID: clientMsgID, ack: ack)
             } catch {
                 self.failed(clientMsgID: clientMsgID, reason: String(describing: error))
@@ -182,7 +191,9 @@ public final class ConversationModel {
         do {
             let page = try await self.backend.history(room: self.room, before: before, limit: 50)
             self.timeline.apply(page: page.messages)
-            if before != nil || self.timeline.messages.count <= page.messages.count { self.hasMoreHistory = page.hasMore }
+            if before != nil || self.timeline.messages.count <= page.messages.count {
+                self.hasMoreHistory = page.hasMore
+            }
             self.historyError = nil
         } catch {
             self.historyError = String(describing: error)

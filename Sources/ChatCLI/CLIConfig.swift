@@ -6,14 +6,16 @@ struct CLIConfig: Codable, Equatable {
     var username: String?
     var token: String?
 
-    /// `--config`, else `CHAT_CONFIG`, else `$XDG_CONFIG_HOME/swiftchat/config.json`, else `~/.config/swiftchat/config.json`.
+    /// `--config`, else `CHAT_CONFIG`, else `$XDG_CONFIG_HOME/swiftchat/config.json`, else
+    /// `~/.config/swiftchat/config.json`.
     static func path(override: String?) -> String {
         if let override { return override }
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["CHAT_CONFIG"], !path.isEmpty { return path }
         // $HOME first: NSHomeDirectory() on Linux reads the password database and ignores it.
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let base =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (home as NSString).appendingPathComponent(".config")
         return (base as NSString).appendingPathComponent("swiftchat/config.json")
     }

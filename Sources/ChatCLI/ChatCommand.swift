@@ -14,7 +14,10 @@ struct ChatCommand: AsyncParsableCommand {
             Exit codes: 0 success, 1 other failure, 64 bad usage, 65 refused by the server (forbidden, too long…),
             69 server unreachable, 75 timed out, 77 wrong credentials or session expired.
             """,
-        subcommands: [Interactive.self, Login.self, Logout.self, Send.self, Tail.self, Rooms.self, TCP.self, TutorialWebSocket.self],
+        subcommands: [
+            Interactive.self, Login.self, Logout.self, Send.self, Tail.self, Rooms.self, TCP.self,
+            TutorialWebSocket.self,
+        ],
         defaultSubcommand: Interactive.self
     )
 }

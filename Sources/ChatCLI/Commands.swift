@@ -19,11 +19,13 @@ extension ChatCommand {
                 guard let username = self.connection.username ?? environment["CHAT_USERNAME"] ?? saved.username else {
                     throw ValidationError("--username is required")
                 }
-                guard let password = self.connection.password ?? environment["CHAT_PASSWORD"]
-                    ?? Terminal.readPassword(prompt: "Password for \(username): ")
+                guard
+                    let password = self.connection.password ?? environment["CHAT_PASSWORD"]
+                        ?? Terminal.readPassword(prompt: "Password for \(username): ")
                 else { throw CLIError("no password given", code: ExitCodes.authentication) }
                 let api = ChatAPI(server: address)
-                let session = self.register
+                let session =
+                    self.register
                     ? try await api.register(username: username, password: password)
                     : try await api.login(username: username, password: password)
                 if !self.connection.noSave {
@@ -56,13 +58,15 @@ extension ChatCommand {
 
     /// `chat send --room lobby "text"`: sends one message and exits once it is stored.
     struct Send: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Send one message; exits 0 once the server has stored it.")
+        static let configuration = CommandConfiguration(
+            abstract: "Send one message; exits 0 once the server has stored it.")
 
         @OptionGroup var connection: ConnectionOptions
         @Option(name: .long, help: "Room id, name, or @user for a direct message.") var room = "lobby"
         @Option(name: .long, help: "Seconds to wait for the acknowledgement.") var timeout = 15
         @Flag(name: .long, help: "Print the acknowledgement as JSON.") var json = false
-        @Argument(help: "The text; all of standard input (one message, lines kept) when omitted.") var text: [String] = []
+        @Argument(help: "The text; all of standard input (one message, lines kept) when omitted.") var text: [String] =
+            []
 
         func run() async throws {
             try await runReportingErrors {
@@ -87,7 +91,8 @@ extension ChatCommand {
 
     /// `chat tail --room lobby [--json]`: prints a room's messages as they arrive.
     struct Tail: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a room's messages as they arrive (one JSON object per line with --json).")
+        static let configuration = CommandConfiguration(
+            abstract: "Print a room's messages as they arrive (one JSON object per line with --json).")
 
         @OptionGroup var connection: ConnectionOptions
         @Option(name: .long, help: "Room id, name, or @user.") var room = "lobby"
@@ -155,9 +160,11 @@ enum RoomList {
     static func line(for room: RoomSummary) -> String {
         let badge = room.unreadCount > 0 ? Terminal.paint(" (\(room.unreadCount))", 1) : ""
         let kind = room.roomKind == .direct ? "@" : "#"
-        let last = room.lastMessage.map {
-            Terminal.dim(" — \(TerminalText.visible($0.sender.name)): \(TerminalText.visible(String($0.text.prefix(40))))")
-        } ?? ""
+        let last =
+            room.lastMessage.map {
+                Terminal.dim(
+                    " — \(TerminalText.visible($0.sender.name)): \(TerminalText.visible(String($0.text.prefix(40))))")
+            } ?? ""
         return "\(kind)\(TerminalText.visible(room.name))\(badge)\(Terminal.dim("  [\(room.id)]"))\(last)"
     }
 }

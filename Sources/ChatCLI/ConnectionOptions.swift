@@ -5,7 +5,11 @@ import Foundation
 
 /// Where to connect and as whom; every modern subcommand takes these.
 struct ConnectionOptions: ParsableArguments {
-    @Option(name: .long, help: "Server address, e.g. http://127.0.0.1:8080 (env CHAT_SERVER; default: the saved one, else http://127.0.0.1:8080).")
+    @Option(
+        name: .long,
+        help:
+            "Server address, e.g. http://127.0.0.1:8080 (env CHAT_SERVER; default: the saved one, else http://127.0.0.1:8080)."
+    )
     var server: String?
 
     @Option(name: [.short, .long], help: "Username (env CHAT_USERNAME).")
@@ -35,12 +39,14 @@ struct ConnectionOptions: ParsableArguments {
 
     /// A signed-in client: a token (flag, env, or saved for this server and user) checked with `GET /me`, else a
     /// login with the password (flag, env, or asked). A successful login is saved unless `--no-save`.
-    func signedInClient(configuration: ChatClient.Configuration = ChatClient.Configuration()) async throws -> ChatClient {
+    func signedInClient(configuration: ChatClient.Configuration = ChatClient.Configuration()) async throws -> ChatClient
+    {
         let environment = ProcessInfo.processInfo.environment
         let saved = CLIConfig.load(from: self.configPath)
         let address = try self.address(saved)
         let username = self.username ?? environment["CHAT_USERNAME"]
-        let sameAccount = saved.server.flatMap(ServerAddress.init) == address && (username == nil || username == saved.username)
+        let sameAccount =
+            saved.server.flatMap(ServerAddress.init) == address && (username == nil || username == saved.username)
         let token = self.token ?? environment["CHAT_TOKEN"] ?? (sameAccount ? saved.token : nil)
         let api = ChatAPI(server: address)
         if let token {
@@ -53,15 +59,20 @@ struct ConnectionOptions: ParsableArguments {
             }
         }
         guard let username = username ?? saved.username else {
-            throw CLIError("no session: run `chat login --username NAME` or pass --username", code: ExitCodes.authentication)
+            throw CLIError(
+                "no session: run `chat login --username NAME` or pass --username", code: ExitCodes.authentication)
         }
-        guard let password = self.password ?? environment["CHAT_PASSWORD"] ?? Terminal.readPassword(prompt: "Password for \(username): ") else {
+        guard
+            let password = self.password ?? environment["CHAT_PASSWORD"]
+                ?? Terminal.readPassword(prompt: "Password for \(username): ")
+        else {
             throw CLIError("no password given", code: ExitCodes.authentication)
         }
         let client = ChatClient(server: address, configuration: configuration)
         let session = try await client.login(username: username, password: password)
         if !self.noSave {
-            try CLIConfig(server: address.httpBase, username: session.user.username, token: session.token).save(to: self.configPath)
+            try CLIConfig(server: address.httpBase, username: session.user.username, token: session.token).save(
+                to: self.configPath)
         }
         return client
     }
@@ -102,7 +113,8 @@ func resolveRoom(_ text: String, client: ChatClient) async throws -> RoomSummary
         return room
     }
     let channels = try await client.publicRooms()
-    if let channel = channels.first(where: { $0.id == wanted || $0.name.caseInsensitiveCompare(wanted) == .orderedSame }) {
+    if let channel = channels.first(where: { $0.id == wanted || $0.name.caseInsensitiveCompare(wanted) == .orderedSame }
+    ) {
         return try await client.join(room: channel.id)
     }
     throw CLIError("no room \"\(text)\" (see `chat rooms`)", code: ExitCodes.refused)

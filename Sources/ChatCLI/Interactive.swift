@@ -6,7 +6,8 @@ import Foundation
 extension ChatCommand {
     /// `chat` (or `chat interactive`): rooms, messages as they arrive, slash commands.
     struct Interactive: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "interactive", abstract: "The interactive client (the default).")
+        static let configuration = CommandConfiguration(
+            commandName: "interactive", abstract: "The interactive client (the default).")
 
         @OptionGroup var connection: ConnectionOptions
         @Option(name: .long, help: "The room to open first.") var room = "lobby"
@@ -79,7 +80,9 @@ actor InteractiveSession {
             self.typing[message.sender.id.uuidString + message.room] = nil
             if message.room == self.current?.id {
                 Terminal.line(Terminal.render(message))
-                if message.sender.id != self.me { Task { await self.client.markRead(room: message.room, seq: message.seq) } }
+                if message.sender.id != self.me {
+                    Task { await self.client.markRead(room: message.room, seq: message.seq) }
+                }
             } else if message.eventKind == .message, message.sender.id != self.me {
                 self.unread[message.room, default: 0] += 1
                 let name = self.rooms[message.room]?.name ?? message.room
@@ -142,7 +145,9 @@ actor InteractiveSession {
                 let snippet = hit.snippet.map { TerminalText.visible($0.text) }.enumerated()
                     .map { index, text in hit.snippet[index].match == true ? Terminal.bold(text) : text }.joined()
                 let room = self.rooms[hit.message.room]?.name ?? hit.message.room
-                Terminal.line("\(Terminal.dim("[\(room) #\(hit.message.seq) \(Terminal.time(milliseconds: hit.message.date))]")) \(Terminal.colored(name: hit.message.sender.name)): \(snippet)")
+                Terminal.line(
+                    "\(Terminal.dim("[\(room) #\(hit.message.seq) \(Terminal.time(milliseconds: hit.message.date))]")) \(Terminal.colored(name: hit.message.sender.name)): \(snippet)"
+                )
             }
         default: Terminal.line(Self.help)
         }

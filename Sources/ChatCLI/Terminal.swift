@@ -91,7 +91,9 @@ enum Terminal {
             if let quote = message.replyTo {
                 text = dim("↪ \(visible(quote.sender.name)): \(visible(String(quote.text.prefix(40)))) │ ") + text
             }
-            for attachment in message.attachments ?? [] { text += dim(" [\(visible(attachment.name)), \(attachment.size) bytes]") }
+            for attachment in message.attachments ?? [] {
+                text += dim(" [\(visible(attachment.name)), \(attachment.size) bytes]")
+            }
             if message.editedAt != nil { text += dim(" (edited)") }
             if let reactions = message.reactions, !reactions.isEmpty {
                 text += " " + reactions.map { "\(visible($0.emoji))\($0.users.count)" }.joined(separator: " ")

@@ -14,7 +14,9 @@ extension ChatCommand {
         @Option(name: .long, help: "Your name (1–64 bytes, no ':').") var name: String
 
         func run() async throws {
-            guard let colon = self.address.lastIndex(of: ":"), let port = Int(self.address[self.address.index(after: colon)...]) else {
+            guard let colon = self.address.lastIndex(of: ":"),
+                let port = Int(self.address[self.address.index(after: colon)...])
+            else {
                 throw ValidationError("expected HOST:PORT, got \(self.address)")
             }
             let host = String(self.address[..<colon])
@@ -23,10 +25,13 @@ extension ChatCommand {
                 let printer = Task {
                     for await event in client.events {
                         switch event {
-                        case .joined(let name): Terminal.line(Terminal.dim("→ \(TerminalText.visible(name)) has joined"))
+                        case .joined(let name):
+                            Terminal.line(Terminal.dim("→ \(TerminalText.visible(name)) has joined"))
                         case .left(let name): Terminal.line(Terminal.dim("← \(TerminalText.visible(name)) has left"))
                         case .message(let name, let text):
-                            Terminal.line("\(Terminal.dim("[\(Terminal.time(Date()))]")) \(Terminal.colored(name: name)): \(TerminalText.visible(text))")
+                            Terminal.line(
+                                "\(Terminal.dim("[\(Terminal.time(Date()))]")) \(Terminal.colored(name: name)): \(TerminalText.visible(text))"
+                            )
                         case .rejected(let reason): Terminal.error(TerminalText.visible(reason))
                         case .other(let line): Terminal.line(TerminalText.visible(line))
                         case .closed: Terminal.line(Terminal.dim("-- connection closed"))
@@ -64,8 +69,11 @@ extension ChatCommand {
                     for await event in client.events {
                         switch event {
                         case .message(let message):
-                            let name = message.user == "SwiftChat" ? Terminal.dim(message.user) : Terminal.colored(name: message.user)
-                            Terminal.line("\(Terminal.dim("[\(Terminal.time(message.date))]")) \(name): \(message.message)")
+                            let name =
+                                message.user == "SwiftChat"
+                                ? Terminal.dim(message.user) : Terminal.colored(name: message.user)
+                            Terminal.line(
+                                "\(Terminal.dim("[\(Terminal.time(message.date))]")) \(name): \(message.message)")
                         case .rejected(let reason): Terminal.error(reason)
                         case .malformed(let text): Terminal.error("malformed frame: \(text.prefix(200))")
                         case .closed: Terminal.line(Terminal.dim("-- connection closed"))

@@ -12,12 +12,15 @@ enum EventEffects {
         case .message:
             return event.attachments.map { attachment in
                 SQLQueryString(
-                    "INSERT INTO attachment_rooms (id, attachment_id, room) VALUES (\(bind: UUID()), \(bind: attachment.id), \(bind: room)) ON CONFLICT DO NOTHING")
+                    "INSERT INTO attachment_rooms (id, attachment_id, room) VALUES (\(bind: UUID()), \(bind: attachment.id), \(bind: room)) ON CONFLICT DO NOTHING"
+                )
             }
         case .edit:
             guard let target = event.target else { return [] }
             return [
-                SQLQueryString("UPDATE messages SET text = \(bind: event.text), edited_at = \(bind: event.date) WHERE room = \(bind: room) AND seq = \(bind: target)")
+                SQLQueryString(
+                    "UPDATE messages SET text = \(bind: event.text), edited_at = \(bind: event.date) WHERE room = \(bind: room) AND seq = \(bind: target)"
+                )
             ]
         case .delete:
             guard let target = event.target else { return [] }
@@ -33,9 +36,13 @@ enum EventEffects {
                         AND m.deleted = \(bind: false) AND m.attachments LIKE '%' || attachment_rooms.attachment_id || '%')
                     """),
                 SQLQueryString(
-                    "UPDATE messages SET text = '', deleted = \(bind: true), attachments = NULL, edited_at = NULL WHERE room = \(bind: room) AND seq = \(bind: target)"),
-                SQLQueryString("UPDATE messages SET text = '' WHERE room = \(bind: room) AND target_seq = \(bind: target) AND kind = 'edit'"),
-                SQLQueryString("UPDATE messages SET reply_text = '' WHERE room = \(bind: room) AND reply_seq = \(bind: target)"),
+                    "UPDATE messages SET text = '', deleted = \(bind: true), attachments = NULL, edited_at = NULL WHERE room = \(bind: room) AND seq = \(bind: target)"
+                ),
+                SQLQueryString(
+                    "UPDATE messages SET text = '' WHERE room = \(bind: room) AND target_seq = \(bind: target) AND kind = 'edit'"
+                ),
+                SQLQueryString(
+                    "UPDATE messages SET reply_text = '' WHERE room = \(bind: room) AND reply_seq = \(bind: target)"),
                 SQLQueryString("DELETE FROM reactions WHERE room = \(bind: room) AND target_seq = \(bind: target)"),
             ]
         case .reaction:
@@ -43,12 +50,14 @@ enum EventEffects {
             if event.added == true {
                 return [
                     SQLQueryString(
-                        "INSERT INTO reactions (id, room, target_seq, user_id, emoji, created_at) VALUES (\(bind: UUID()), \(bind: room), \(bind: target), \(bind: event.sender.id), \(bind: emoji), \(bind: event.date)) ON CONFLICT DO NOTHING")
+                        "INSERT INTO reactions (id, room, target_seq, user_id, emoji, created_at) VALUES (\(bind: UUID()), \(bind: room), \(bind: target), \(bind: event.sender.id), \(bind: emoji), \(bind: event.date)) ON CONFLICT DO NOTHING"
+                    )
                 ]
             }
             return [
                 SQLQueryString(
-                    "DELETE FROM reactions WHERE room = \(bind: room) AND target_seq = \(bind: target) AND user_id = \(bind: event.sender.id) AND emoji = \(bind: emoji)")
+                    "DELETE FROM reactions WHERE room = \(bind: room) AND target_seq = \(bind: target) AND user_id = \(bind: event.sender.id) AND emoji = \(bind: emoji)"
+                )
             ]
         case .rename:
             // The room's name changes in the transaction that stores the event: summaries never disagree with

@@ -1,7 +1,7 @@
 import ChatCore
 import FluentKit
-import SQLKit
 import Foundation
+import SQLKit
 
 /// The ``AttachmentStore`` on a Fluent database. Links between attachments and rooms are written by the message
 /// store, in the transaction of the message that carries them.
@@ -36,7 +36,9 @@ public struct FluentAttachmentStore: AttachmentStore {
     }
 
     public func rooms(of attachment: UUID) async throws -> [RoomID] {
-        try await AttachmentRoomRecord.query(on: self.database).filter(\.$attachmentID == attachment).all().map { RoomID($0.room) }
+        try await AttachmentRoomRecord.query(on: self.database).filter(\.$attachmentID == attachment).all().map {
+            RoomID($0.room)
+        }
     }
 
     public func bytesStored(by user: UUID) async throws -> Int64 {
@@ -48,13 +50,23 @@ public struct FluentAttachmentStore: AttachmentStore {
             guard let sql = database as? any SQLDatabase else { return [] }
             let unsent = try await sql.select().columns("id", "sha256").from(AttachmentRecord.schema)
                 .where("created_at", .lessThan, cutoff)
-                .where(SQLRaw("NOT EXISTS (SELECT 1 FROM attachment_rooms WHERE attachment_rooms.attachment_id = attachments.id)"))
+                .where(
+                    SQLRaw(
+                        "NOT EXISTS (SELECT 1 FROM attachment_rooms WHERE attachment_rooms.attachment_id = attachments.id)"
+                    )
+                )
                 .all()
-                .map { (id: try $0.decode(column: "id", as: UUID.self), sha256: try $0.decode(column: "sha256", as: String.self)) }
+                .map {
+                    (
+                        id: try $0.decode(column: "id", as: UUID.self),
+                        sha256: try $0.decode(column: "sha256", as: String.self)
+                    )
+                }
             guard !unsent.isEmpty else { return [] }
             try await AttachmentRecord.query(on: database).filter(\.$id ~~ unsent.map(\.id)).delete()
             let names = Set(unsent.map(\.sha256))
-            let stillUsed = try await AttachmentRecord.query(on: database).filter(\.$sha256 ~~ Array(names)).all(\.$sha256)
+            let stillUsed = try await AttachmentRecord.query(on: database).filter(\.$sha256 ~~ Array(names)).all(
+                \.$sha256)
             return names.subtracting(stillUsed).sorted()
         }
     }

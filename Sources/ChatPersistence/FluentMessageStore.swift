@@ -33,7 +33,8 @@ public struct FluentMessageStore: MessageStore {
         }
         let statements: [any SQLExpression] = [builder.insert] + messages.flatMap(EventEffects.statements)
         let written = self.writer.write(statements)
-        try await withCheckedThrowingContinuation(isolation: isolation) { (continuation: CheckedContinuation<Void, any Error>) in
+        try await withCheckedThrowingContinuation(isolation: isolation) {
+            (continuation: CheckedContinuation<Void, any Error>) in
             written.whenComplete { continuation.resume(with: $0) }
         }
     }
@@ -82,7 +83,8 @@ public struct FluentMessageStore: MessageStore {
         return try await self.current(records, in: room).first
     }
 
-    public func unreadCount(in room: RoomID, after seq: Int64, upTo last: Int64, for reader: UUID) async throws -> Int64 {
+    public func unreadCount(in room: RoomID, after seq: Int64, upTo last: Int64, for reader: UUID) async throws -> Int64
+    {
         Int64(
             try await MessageRecord.query(on: self.database)
                 .filter(\.$room == room.rawValue)
@@ -116,7 +118,8 @@ public struct FluentMessageStore: MessageStore {
             if let index = byTarget[reaction.targetSeq]?.firstIndex(where: { $0.emoji == reaction.emoji }) {
                 byTarget[reaction.targetSeq]![index].users.append(reaction.userID)
             } else {
-                byTarget[reaction.targetSeq, default: []].append(Reaction(emoji: reaction.emoji, users: [reaction.userID]))
+                byTarget[reaction.targetSeq, default: []].append(
+                    Reaction(emoji: reaction.emoji, users: [reaction.userID]))
             }
         }
         for index in events.indices {

@@ -41,9 +41,10 @@ public struct FluentRoomDirectory: RoomDirectory {
                 }
             }
             return room
-        } catch where (error as? any DatabaseError)?.isConstraintFailure == true {
+        } catch  where (error as? any DatabaseError)?.isConstraintFailure == true {
             // Both users opened the conversation at once: the other request created it.
-            guard let existing = try await RoomRecord.query(on: self.database).filter(\.$directKey == key).first() else { throw error }
+            guard let existing = try await RoomRecord.query(on: self.database).filter(\.$directKey == key).first()
+            else { throw error }
             return try existing.info()
         }
     }
@@ -70,12 +71,16 @@ public struct FluentRoomDirectory: RoomDirectory {
             let rows = try await sql.select()
                 .column("room_id").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "members")
                 .from(MembershipRecord.schema)
-                .join(RoomRecord.schema, on: SQLColumn("id", table: RoomRecord.schema), .equal, SQLColumn("room_id", table: MembershipRecord.schema))
+                .join(
+                    RoomRecord.schema, on: SQLColumn("id", table: RoomRecord.schema), .equal,
+                    SQLColumn("room_id", table: MembershipRecord.schema)
+                )
                 .where(SQLColumn("kind", table: RoomRecord.schema), .equal, SQLBind(RoomKind.channel.rawValue))
                 .groupBy("room_id")
                 .all()
             for row in rows {
-                counts[try row.decode(column: "room_id", as: String.self)] = try row.decode(column: "members", as: Int.self)
+                counts[try row.decode(column: "room_id", as: String.self)] = try row.decode(
+                    column: "members", as: Int.self)
             }
         }
         return try channels.map { (try $0.info(), counts[try $0.requireID()] ?? 0) }
@@ -121,8 +126,9 @@ public struct FluentRoomDirectory: RoomDirectory {
     }
 
     public func markRead(_ user: UUID, in room: RoomID, upTo seq: Int64) async throws -> Int64? {
-        guard let membership = try await MembershipRecord.query(on: self.database)
-            .filter(\.$roomID == room.rawValue).filter(\.$userID == user).first()
+        guard
+            let membership = try await MembershipRecord.query(on: self.database)
+                .filter(\.$roomID == room.rawValue).filter(\.$userID == user).first()
         else { return nil }
         if seq > membership.lastReadSeq {
             // Only forward: a conditional update, so two devices racing can never move it back.

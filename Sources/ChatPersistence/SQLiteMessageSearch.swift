@@ -39,7 +39,8 @@ public struct SQLiteMessageSearch: MessageSearch {
         "DROP TABLE IF EXISTS message_search",
     ]
 
-    public func search(_ terms: SearchTerms, for user: UUID, in room: RoomID?, limit: Int) async throws -> [SearchMatch] {
+    public func search(_ terms: SearchTerms, for user: UUID, in room: RoomID?, limit: Int) async throws -> [SearchMatch]
+    {
         let roomFilter = room.map { SQLQueryString(" AND m.room = \(bind: $0.rawValue)") } ?? SQLQueryString("")
         let query: SQLQueryString = """
             SELECT m.*, snippet(message_search, 0, char(2), char(3), '…', 16) AS search_snippet

@@ -41,7 +41,9 @@ public final class SQLiteWriteConnection: Sendable {
         path: String, durability: Durability, threadPool: NIOThreadPool, on eventLoop: any EventLoop, logger: Logger,
         checkpointing: Bool = true, waits: Metrics.Timer? = nil
     ) async throws -> SQLiteWriteConnection {
-        let connection = try await SQLiteConnection.open(storage: .file(path: path), threadPool: threadPool, logger: logger, on: eventLoop).get()
+        let connection = try await SQLiteConnection.open(
+            storage: .file(path: path), threadPool: threadPool, logger: logger, on: eventLoop
+        ).get()
         let thread = NIOThreadPool(numberOfThreads: 1)
         do {
             let sql = connection.sql()
@@ -51,9 +53,12 @@ public final class SQLiteWriteConnection: Sendable {
             // Applied by the connection that writes the log, when it starts the log over after a checkpoint.
             try await sql.raw("PRAGMA journal_size_limit=\(unsafeRaw: String(WALCheckpointer.logLimitBytes))").run()
             try await sql.raw("PRAGMA secure_delete=ON").run()
-            guard checkpointing else { return SQLiteWriteConnection(connection: connection, checkpoints: nil, waits: waits) }
+            guard checkpointing else {
+                return SQLiteWriteConnection(connection: connection, checkpoints: nil, waits: waits)
+            }
             thread.start()
-            let checkpointer = try await WALCheckpointer.start(path: path, threadPool: thread, on: eventLoop, logger: logger)
+            let checkpointer = try await WALCheckpointer.start(
+                path: path, threadPool: thread, on: eventLoop, logger: logger)
             return SQLiteWriteConnection(connection: connection, checkpoints: (checkpointer, thread), waits: waits)
         } catch {
             try? await connection.close()

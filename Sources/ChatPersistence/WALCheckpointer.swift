@@ -45,9 +45,12 @@ public final class WALCheckpointer: Sendable {
     /// Opens a connection of its own (with a thread of its own, so a checkpoint's disk sync never holds up the
     /// pool the write connection uses) and starts checkpointing. Tests lower `restartFrames`.
     public static func start(
-        path: String, threadPool: NIOThreadPool, on eventLoop: any EventLoop, restartFrames: Int = WALCheckpointer.restartFrames, logger: Logger
+        path: String, threadPool: NIOThreadPool, on eventLoop: any EventLoop,
+        restartFrames: Int = WALCheckpointer.restartFrames, logger: Logger
     ) async throws -> WALCheckpointer {
-        let connection = try await SQLiteConnection.open(storage: .file(path: path), threadPool: threadPool, logger: logger, on: eventLoop).get()
+        let connection = try await SQLiteConnection.open(
+            storage: .file(path: path), threadPool: threadPool, logger: logger, on: eventLoop
+        ).get()
         let checkpointer = WALCheckpointer(connection: connection, restartFrames: restartFrames, logger: logger)
         // A RESTART checkpoint waits for readers while holding the write lock: give up after a second rather than
         // hold every message commit behind a long reader (a backup); the next round tries again.

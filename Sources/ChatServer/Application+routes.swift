@@ -5,7 +5,8 @@ import Vapor
 extension Application {
     /// Registers every endpoint.
     func registerRoutes(
-        lobby: Room, endpoints: Endpoints, tutorialText: TutorialText, sendLimit: TutorialSendLimit, configuration: ServerConfiguration
+        lobby: Room, endpoints: Endpoints, tutorialText: TutorialText, sendLimit: TutorialSendLimit,
+        configuration: ServerConfiguration
     ) {
         let api = self.grouped(APIRoute.prefix.map(PathComponent.constant)).grouped(APIErrorMiddleware())
         let authenticate = Authenticate(accounts: endpoints.accounts.accounts)
@@ -15,10 +16,13 @@ extension Application {
         endpoints.attachments.register(on: api, authenticated: authenticated)
         endpoints.search.register(on: authenticated)
         endpoints.config.register(on: api)
-        self.registerModernSocket(on: api, authenticate: authenticate, context: endpoints.modern, configuration: configuration)
+        self.registerModernSocket(
+            on: api, authenticate: authenticate, context: endpoints.modern, configuration: configuration)
         // Anything else under /api/v1 is a 404 in the API's own shape, not Vapor's.
         for method in [HTTPMethod.GET, .POST, .PUT, .PATCH, .DELETE] {
-            api.on(method, "**") { _ -> Response in throw APIError(status: .notFound, code: .notFound, message: "No such endpoint.") }
+            api.on(method, "**") { _ -> Response in
+                throw APIError(status: .notFound, code: .notFound, message: "No such endpoint.")
+            }
         }
 
         let chatLimits = WebSocketLimits(

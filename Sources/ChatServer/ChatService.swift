@@ -46,7 +46,13 @@ public final class ChatService: Sendable {
     /// The metrics listener's port, if it runs.
     public var metricsPort: Int? { self.metricsEndpoint?.port }
 
-    private init(application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub, writer: SQLiteWriteConnection, hasher: BcryptPool, bot: EchoBot?, presence: PresenceTracker, background: BackgroundTasks, sweeper: UnsentAttachmentSweeper, readiness: Readiness, metrics: (endpoint: MetricsEndpoint?, loopWatch: [RepeatedTask]), tls: TLSCertificates?, drainTime: Duration, logger: Logger, host: String, httpPort: Int, tcpPort: Int) {
+    private init(
+        application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub,
+        writer: SQLiteWriteConnection, hasher: BcryptPool, bot: EchoBot?, presence: PresenceTracker,
+        background: BackgroundTasks, sweeper: UnsentAttachmentSweeper, readiness: Readiness,
+        metrics: (endpoint: MetricsEndpoint?, loopWatch: [RepeatedTask]), tls: TLSCertificates?, drainTime: Duration,
+        logger: Logger, host: String, httpPort: Int, tcpPort: Int
+    ) {
         self.tls = tls
         self.metricsEndpoint = metrics.endpoint
         self.loopWatch = metrics.loopWatch
@@ -78,7 +84,8 @@ public final class ChatService: Sendable {
     /// Opens (and if needed creates and migrates) the database, then starts both listeners. `time` is what the
     /// typing throttle and presence's grace period read (tests move it by hand).
     public static func start(
-        _ configuration: ServerConfiguration, logger: Logger = Logger(label: "swiftchat"), time: any TimeSource = SystemTime()
+        _ configuration: ServerConfiguration, logger: Logger = Logger(label: "swiftchat"),
+        time: any TimeSource = SystemTime()
     ) async throws -> ChatService {
         var logger = logger
         logger.logLevel = configuration.logLevel
@@ -95,7 +102,8 @@ public final class ChatService: Sendable {
         var bcrypt: BcryptPool?
         do {
             // Read before anything starts: a missing or mismatched file stops start-up with a message naming it.
-            let tls = try configuration.tlsCertificate.isEmpty
+            let tls =
+                try configuration.tlsCertificate.isEmpty
                 ? nil : TLSCertificates(certificatePath: configuration.tlsCertificate, keyPath: configuration.tlsKey)
             let (hub, writer) = try await self.openStorage(
                 application, configuration: configuration, metrics: metrics, logger: logger, time: time)
@@ -105,16 +113,20 @@ public final class ChatService: Sendable {
             let readiness = Readiness()
             bcrypt = hasher
             let endpoints = try await Self.endpoints(
-                application, hub: hub, hasher: hasher, readiness: readiness, configuration: configuration, logger: logger,
+                application, hub: hub, hasher: hasher, readiness: readiness, configuration: configuration,
+                logger: logger,
                 time: time)
             let tutorialText = TutorialText(publicURL: configuration.publicURL)
             let sendLimit = TutorialSendLimit(
-                burst: configuration.tutorialSendBurst, rate: configuration.tutorialSendRate, refusals: metrics.refusals(.tutorialSend))
+                burst: configuration.tutorialSendBurst, rate: configuration.tutorialSendRate,
+                refusals: metrics.refusals(.tutorialSend))
             application.registerRoutes(
-                lobby: lobby, endpoints: endpoints, tutorialText: tutorialText, sendLimit: sendLimit, configuration: configuration)
+                lobby: lobby, endpoints: endpoints, tutorialText: tutorialText, sendLimit: sendLimit,
+                configuration: configuration)
             // Vapor's own request log is replaced by one that never logs a query string (tokens travel there).
             application.middleware = Middlewares()
-            application.middleware.use(AccessLogMiddleware(logger: logger, level: configuration.accessLog ? .info : .debug))
+            application.middleware.use(
+                AccessLogMiddleware(logger: logger, level: configuration.accessLog ? .info : .debug))
             application.middleware.use(ErrorMiddleware.default(environment: application.environment))
             application.serveWebClient(from: configuration.webRoot)
             application.http.server.configuration.hostname = configuration.host
@@ -135,11 +147,13 @@ public final class ChatService: Sendable {
             guard let httpListener = application.http.server.shared.listeningChannel else {
                 throw ChatServiceError.connectionLimitsUnavailable
             }
-            let httpGate = ConnectionGate.http(counts: connections, tls: tls, headDeadline: .seconds(Int64(configuration.idleTimeout)))
+            let httpGate = ConnectionGate.http(
+                counts: connections, tls: tls, headDeadline: .seconds(Int64(configuration.idleTimeout)))
             try await httpListener.eventLoop.submit { try ConnectionGate.install(on: httpListener, httpGate) }.get()
             let tcp = try await TCPListener.start(
                 host: configuration.host, port: configuration.tcpPort, group: application.eventLoopGroup, lobby: lobby,
-                tutorialText: tutorialText, sendLimit: sendLimit, connections: connections, metrics: metrics.connections(.tcp),
+                tutorialText: tutorialText, sendLimit: sendLimit, connections: connections,
+                metrics: metrics.connections(.tcp),
                 tls: configuration.tcpTLS ? tls : nil, configuration: configuration, logger: logger)
             let httpPort = application.http.server.shared.localAddress?.port ?? configuration.port
             let scheme = tls == nil ? "http" : "https"
@@ -148,17 +162,25 @@ public final class ChatService: Sendable {
                 tutorialText.setPublicURL(localURL)
             }
             let tcpPort = tcp.port ?? configuration.tcpPort
-            logger.notice("HTTP and WebSocket listening on \(scheme)://\(configuration.host):\(httpPort) (/chat, /echo/?id=NAME, /api/v1)")
-            logger.notice("TCP text protocol listening on \(configuration.host):\(tcpPort) (iam:NAME, msg:TEXT)\(configuration.tcpTLS ? " over TLS" : "")")
+            logger.notice(
+                "HTTP and WebSocket listening on \(scheme)://\(configuration.host):\(httpPort) (/chat, /echo/?id=NAME, /api/v1)"
+            )
+            logger.notice(
+                "TCP text protocol listening on \(configuration.host):\(tcpPort) (iam:NAME, msg:TEXT)\(configuration.tcpTLS ? " over TLS" : "")"
+            )
             var metricsEndpoint: MetricsEndpoint?
             if configuration.metrics {
                 do {
                     metricsEndpoint = try await MetricsEndpoint.start(
-                        host: configuration.metricsHost, port: configuration.metricsPort, group: application.eventLoopGroup, metrics: metrics)
+                        host: configuration.metricsHost, port: configuration.metricsPort,
+                        group: application.eventLoopGroup, metrics: metrics)
                 } catch {
-                    throw ChatServiceError.metricsListener(host: configuration.metricsHost, port: configuration.metricsPort, reason: "\(error)")
+                    throw ChatServiceError.metricsListener(
+                        host: configuration.metricsHost, port: configuration.metricsPort, reason: "\(error)")
                 }
-                logger.notice("Prometheus metrics on http://\(configuration.metricsHost):\(metricsEndpoint?.port ?? configuration.metricsPort)/metrics")
+                logger.notice(
+                    "Prometheus metrics on http://\(configuration.metricsHost):\(metricsEndpoint?.port ?? configuration.metricsPort)/metrics"
+                )
             }
             let loopWatch = metrics.watchEventLoops(eventLoops)
             var bot: EchoBot?
@@ -171,7 +193,12 @@ public final class ChatService: Sendable {
                     logger: logger, password: { try await account.password(renew: $0) })
                 await bot?.start()
             }
-            return ChatService(application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, writer: writer, hasher: hasher, bot: bot, presence: endpoints.modern.presence, background: endpoints.modern.background, sweeper: endpoints.sweeper, readiness: readiness, metrics: (metricsEndpoint, loopWatch), tls: tls, drainTime: .seconds(configuration.drainSeconds), logger: logger, host: configuration.host, httpPort: httpPort, tcpPort: tcpPort)
+            return ChatService(
+                application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, writer: writer,
+                hasher: hasher, bot: bot, presence: endpoints.modern.presence, background: endpoints.modern.background,
+                sweeper: endpoints.sweeper, readiness: readiness, metrics: (metricsEndpoint, loopWatch), tls: tls,
+                drainTime: .seconds(configuration.drainSeconds), logger: logger, host: configuration.host,
+                httpPort: httpPort, tcpPort: tcpPort)
         } catch {
             await bcrypt?.shutdown()
             if let storage {
@@ -187,7 +214,8 @@ public final class ChatService: Sendable {
 
     /// The controllers and the modern protocol's shared parts, on the stores of one database.
     private static func endpoints(
-        _ application: Application, hub: Hub, hasher: BcryptPool, readiness: Readiness, configuration: ServerConfiguration,
+        _ application: Application, hub: Hub, hasher: BcryptPool, readiness: Readiness,
+        configuration: ServerConfiguration,
         logger: Logger, time: any TimeSource
     ) async throws -> Endpoints {
         let accountStore = FluentAccountStore(database: application.db)
@@ -195,8 +223,10 @@ public final class ChatService: Sendable {
         let attachments = FluentAttachmentStore(database: application.db)
         try await directory.ensureLobby()
         let sessions = SessionRegistry()
-        let broadcaster = PresenceBroadcaster(directory: directory, accounts: accountStore, sessions: sessions, logger: logger)
-        let presence = PresenceTracker(grace: .seconds(configuration.presenceGrace), time: time) { user, online, lastSeen in
+        let broadcaster = PresenceBroadcaster(
+            directory: directory, accounts: accountStore, sessions: sessions, logger: logger)
+        let presence = PresenceTracker(grace: .seconds(configuration.presenceGrace), time: time) {
+            user, online, lastSeen in
             await broadcaster.broadcast(user, online: online, lastSeen: lastSeen)
         }
         let summaries = RoomSummaries(directory: directory, accounts: accountStore, messages: hub.store)
@@ -235,7 +265,8 @@ public final class ChatService: Sendable {
                 hub: hub, directory: directory, attachments: attachments, sessions: sessions,
                 presence: presence, background: background, summaries: summaries, history: history, reads: reads,
                 sendLimiter: AttemptLimiter(
-                    clock: ContinuousClock(), burst: configuration.sendBurst, refill: .seconds(1) / configuration.sendRate),
+                    clock: ContinuousClock(), burst: configuration.sendBurst,
+                    refill: .seconds(1) / configuration.sendRate),
                 maxMessageBytes: configuration.maxMessageBytes, maxReplay: configuration.maxReplay,
                 maxSocketsPerAccount: configuration.maxSocketsPerAccount, metrics: application.serverMetrics))
     }
@@ -265,7 +296,8 @@ public final class ChatService: Sendable {
         let store = FluentMessageStore(database: application.db, writer: writer.writer)
         let hub = Hub(
             eventLoops: application.eventLoopGroup, store: store,
-            recentCapacity: max(configuration.historyOnJoin, configuration.tcpHistoryOnJoin), metrics: metrics.rooms, logger: logger,
+            recentCapacity: max(configuration.historyOnJoin, configuration.tcpHistoryOnJoin), metrics: metrics.rooms,
+            logger: logger,
             time: time)
         return (hub, writer)
     }

@@ -7,7 +7,8 @@ enum DataDirectory {
     /// database file's mode, so creating that file first decides theirs too.
     static func prepare(_ directory: String, database: String) throws {
         let files = FileManager.default
-        try files.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try files.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try files.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory)
         if !files.fileExists(atPath: database) {
             guard files.createFile(atPath: database, contents: nil, attributes: [.posixPermissions: 0o600]) else {

@@ -9,11 +9,13 @@ import Logging
 public struct ServerCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "chat-server",
-        abstract: "SwiftChat: a chat server for the Vapor /chat, DogeChat TCP and /echo relay protocols, and its own /api/v1.",
+        abstract:
+            "SwiftChat: a chat server for the Vapor /chat, DogeChat TCP and /echo relay protocols, and its own /api/v1.",
         usage: "chat-server [--SETTING <value>] ...",
         discussion: "Settings (each can also be set with the environment variable shown in brackets):\n\n"
             + ServerConfiguration.helpText
-            + "\n\nchat-server backup --to FILE [--data-dir DIR]\n    A consistent copy of the database, taken while the server runs.")
+            + "\n\nchat-server backup --to FILE [--data-dir DIR]\n    A consistent copy of the database, taken while the server runs."
+    )
 
     /// `--flag value` pairs, read against ``ServerConfiguration/settings`` rather than declared one by one here.
     @Argument(parsing: .allUnrecognized, help: .hidden) var arguments: [String] = []
@@ -23,7 +25,9 @@ public struct ServerCommand: AsyncParsableCommand {
     public func run() async throws {
         if self.arguments.first == "backup" {
             do {
-                print(try await Backup.run(arguments: Array(self.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+                print(
+                    try await Backup.run(
+                        arguments: Array(self.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
             } catch let failure as Backup.Failure {
                 throw ValidationError(failure.description)
             }
@@ -31,7 +35,8 @@ public struct ServerCommand: AsyncParsableCommand {
         }
         let configuration: ServerConfiguration
         do {
-            configuration = try ServerConfiguration.resolve(arguments: self.arguments, environment: ProcessInfo.processInfo.environment)
+            configuration = try ServerConfiguration.resolve(
+                arguments: self.arguments, environment: ProcessInfo.processInfo.environment)
         } catch let error as ServerConfiguration.InvalidSettings {
             throw ValidationError(error.description)
         }

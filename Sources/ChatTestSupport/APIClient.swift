@@ -16,7 +16,8 @@ public struct APIClient: Sendable {
             do {
                 return try JSONDecoder().decode(T.self, from: self.body)
             } catch {
-                throw TestClientError("could not decode \(T.self) from \(self.status) \(String(decoding: self.body, as: UTF8.self))")
+                throw TestClientError(
+                    "could not decode \(T.self) from \(self.status) \(String(decoding: self.body, as: UTF8.self))")
             }
         }
     }
@@ -69,7 +70,8 @@ public struct APIClient: Sendable {
     }
 
     /// `GET` with extra headers (a `Range`, say), with an optional bearer token.
-    public func get(_ path: String, token: String? = nil, headers extra: [(String, String)] = []) async throws -> Reply {
+    public func get(_ path: String, token: String? = nil, headers extra: [(String, String)] = []) async throws -> Reply
+    {
         try await self.send(.GET, path, bytes: [], contentType: nil, token: token, headers: extra)
     }
 }

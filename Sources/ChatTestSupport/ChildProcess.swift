@@ -21,8 +21,11 @@ public func builtExecutable(named name: String) -> URL? {
 /// Runs a program to its end with `input` on its standard input (or none) and `environment` added to this
 /// process's; returns its exit status and standard output (standard error is discarded). A run that takes more
 /// than a minute is killed and throws.
-public func runToEnd(_ executable: URL, arguments: [String], environment: [String: String] = [:], input: String? = nil) async throws -> (status: Int32, output: String) {
-    let child = try ChildProcess(executable, arguments: arguments, environment: environment, input: input != nil, standardError: .discarded)
+public func runToEnd(_ executable: URL, arguments: [String], environment: [String: String] = [:], input: String? = nil)
+    async throws -> (status: Int32, output: String)
+{
+    let child = try ChildProcess(
+        executable, arguments: arguments, environment: environment, input: input != nil, standardError: .discarded)
     let lines = Inbox<String>()
     readLines(from: child.output, into: lines)
     if let input, let handle = child.input {
@@ -67,7 +70,10 @@ final class ChildProcess: Sendable {
         #endif
     }()
 
-    init(_ executable: URL, arguments: [String], environment: [String: String], input: Bool, standardError: ChildStandardError) throws {
+    init(
+        _ executable: URL, arguments: [String], environment: [String: String], input: Bool,
+        standardError: ChildStandardError
+    ) throws {
         Self.pipeSignalIgnored
         var outputPipe: [Int32] = [-1, -1]
         var inputPipe: [Int32] = [-1, -1]
@@ -111,7 +117,9 @@ final class ChildProcess: Sendable {
         sigemptyset(&defaults)
         for signal in [SIGPIPE, SIGTERM, SIGINT] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP) | closeOthers))
+        posix_spawnattr_setflags(
+            &attributes,
+            Int16(Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP) | closeOthers))
 
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }

@@ -27,7 +27,8 @@ public struct ClientFrame: Codable, Sendable, Equatable {
     public var attachments: [String]?
 
     public init(
-        type: String?, room: String? = nil, clientMsgID: String? = nil, text: String? = nil, rooms: [String: Int64]? = nil,
+        type: String?, room: String? = nil, clientMsgID: String? = nil, text: String? = nil,
+        rooms: [String: Int64]? = nil,
         seq: Int64? = nil, before: Int64? = nil, limit: Int? = nil, ref: String? = nil, target: Int64? = nil,
         emoji: String? = nil, replyTo: Int64? = nil, attachments: [String]? = nil
     ) {

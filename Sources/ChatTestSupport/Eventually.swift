@@ -2,7 +2,8 @@
 /// `limit`. It runs where it is called (on the main actor for a view model's test), so the condition may read
 /// that actor's state.
 public func eventually(
-    _ what: String = "the condition", within limit: Duration = .seconds(30), isolation: isolated (any Actor)? = #isolation,
+    _ what: String = "the condition", within limit: Duration = .seconds(30),
+    isolation: isolated (any Actor)? = #isolation,
     _ condition: () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + limit

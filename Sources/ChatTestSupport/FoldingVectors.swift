@@ -67,7 +67,8 @@ public struct FoldingVector: Decodable, Sendable, CustomStringConvertible {
 
         public var description: String {
             let reactions = self.reactions.map { "\($0.emoji)\($0.users.map { $0.uuidString.prefix(1) }.joined())" }
-            return "#\(self.seq) \"\(self.text)\" editedAt \(self.editedAt.map(String.init) ?? "nil") deleted \(self.deleted) \(reactions)"
+            return
+                "#\(self.seq) \"\(self.text)\" editedAt \(self.editedAt.map(String.init) ?? "nil") deleted \(self.deleted) \(reactions)"
         }
     }
 
@@ -75,9 +76,11 @@ public struct FoldingVector: Decodable, Sendable, CustomStringConvertible {
     public static func all() throws -> [FoldingVector] {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Tests/Fixtures/folding")
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
+            .sorted()
         return try files.map { file in
-            var vector = try JSONDecoder().decode(FoldingVector.self, from: Data(contentsOf: directory.appendingPathComponent(file)))
+            var vector = try JSONDecoder().decode(
+                FoldingVector.self, from: Data(contentsOf: directory.appendingPathComponent(file)))
             vector.file = file
             return vector
         }

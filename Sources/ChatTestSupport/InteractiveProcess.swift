@@ -9,7 +9,8 @@ public final class InteractiveProcess: Sendable {
 
     /// Starts `executable` with `arguments`, and `environment` added to this process's environment.
     public init(_ executable: URL, arguments: [String], environment: [String: String] = [:]) throws {
-        self.child = try ChildProcess(executable, arguments: arguments, environment: environment, input: true, standardError: .mergedWithOutput)
+        self.child = try ChildProcess(
+            executable, arguments: arguments, environment: environment, input: true, standardError: .mergedWithOutput)
         readLines(from: self.child.output, into: self.output)
     }
 
@@ -23,7 +24,8 @@ public final class InteractiveProcess: Sendable {
     public func lines(through text: String, timeout: Duration = .seconds(20)) async throws -> [String] {
         var seen: [String] = []
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline, let line = await self.output.next(timeout: deadline - ContinuousClock.now) {
+        while ContinuousClock.now < deadline, let line = await self.output.next(timeout: deadline - ContinuousClock.now)
+        {
             seen.append(line)
             if line.contains(text) { return seen }
         }

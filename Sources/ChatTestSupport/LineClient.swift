@@ -20,7 +20,9 @@ public final class LineClient: Sendable {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let tls {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: host.first?.isNumber == true ? nil : host))
+                        try channel.pipeline.syncOperations.addHandler(
+                            NIOSSLClientHandler(context: tls, serverHostname: host.first?.isNumber == true ? nil : host)
+                        )
                     }
                     try channel.pipeline.syncOperations.addHandler(LineCollector(lines: lines))
                 }

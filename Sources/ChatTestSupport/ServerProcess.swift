@@ -40,7 +40,8 @@ public final class ServerProcess: Sendable {
     /// Starts `chat-server` on free ports with `arguments` added, and waits for both listener lines.
     public static func start(dataDirectory: String, arguments: [String] = []) async throws -> ServerProcess {
         guard let executable = self.executableURL else {
-            throw TestClientError("chat-server was not found beside \(CommandLine.arguments[0]); run `swift build` first")
+            throw TestClientError(
+                "chat-server was not found beside \(CommandLine.arguments[0]); run `swift build` first")
         }
         let child = try ChildProcess(
             executable,
@@ -56,8 +57,12 @@ public final class ServerProcess: Sendable {
                 child.signal(SIGKILL)
                 throw TestClientError("chat-server did not report its listeners")
             }
-            if line.contains("HTTP and WebSocket listening on") { httpPort = Self.port(in: line, after: "://127.0.0.1:") }
-            if line.contains("TCP text protocol listening on") { tcpPort = Self.port(in: line, after: "listening on 127.0.0.1:") }
+            if line.contains("HTTP and WebSocket listening on") {
+                httpPort = Self.port(in: line, after: "://127.0.0.1:")
+            }
+            if line.contains("TCP text protocol listening on") {
+                tcpPort = Self.port(in: line, after: "listening on 127.0.0.1:")
+            }
         }
         return ServerProcess(child: child, httpPort: httpPort!, tcpPort: tcpPort!, output: lines)
     }

@@ -35,7 +35,9 @@ public struct TestCertificates: Sendable {
             notValidBefore: now - 3600, notValidAfter: now + 3600, issuer: authorityName,
             subject: try DistinguishedName { CommonName("localhost") }, signatureAlgorithm: .ecdsaWithSHA256,
             extensions: try Certificate.Extensions {
-                SubjectAlternativeNames([.dnsName("localhost"), .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))])
+                SubjectAlternativeNames([
+                    .dnsName("localhost"), .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])),
+                ])
                 try ExtendedKeyUsage([.serverAuth])
             },
             issuerPrivateKey: .init(authorityKey))
@@ -43,7 +45,8 @@ public struct TestCertificates: Sendable {
         let keyPath = URL(fileURLWithPath: directory).appendingPathComponent("server-key.pem").path
         try server.serializeAsPEM().pemString.write(toFile: certificatePath, atomically: true, encoding: .utf8)
         try serverKey.pemRepresentation.write(toFile: keyPath, atomically: true, encoding: .utf8)
-        return TestCertificates(certificatePath: certificatePath, keyPath: keyPath, authorityPEM: try authority.serializeAsPEM().pemString)
+        return TestCertificates(
+            certificatePath: certificatePath, keyPath: keyPath, authorityPEM: try authority.serializeAsPEM().pemString)
     }
 
     /// Client settings that trust this authority and nothing else.

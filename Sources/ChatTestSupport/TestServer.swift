@@ -23,7 +23,8 @@ public final class TestServer: Sendable {
     /// Starts a server; `configure` may change any setting (ports and data directory are already test ones), and
     /// `time` is what its typing throttle and presence read.
     public static func start(
-        dataDirectory: String? = nil, time: any TimeSource = SystemTime(), _ configure: (inout ServerConfiguration) -> Void = { _ in }
+        dataDirectory: String? = nil, time: any TimeSource = SystemTime(),
+        _ configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         var configuration = ServerConfiguration()
         configuration.port = 0
@@ -51,7 +52,8 @@ public final class TestServer: Sendable {
 
     /// A fresh directory under the system's temporary directory.
     public static func makeTemporaryDirectory() -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("swiftchat-test-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("swiftchat-test-\(UUID().uuidString)")
+            .path
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

@@ -41,14 +41,18 @@ public final class WebSocketTestClient: Sendable {
     /// Opens a TCP connection and completes the handshake for `path` (e.g. `/chat` or `/echo/?id=a`).
     /// Throws with the HTTP status line when the server refuses the upgrade.
     /// Over TLS (`wss:`) when given a client context.
-    public static func connect(host: String, port: Int, path: String, tls: NIOSSLContext? = nil) async throws -> WebSocketTestClient {
+    public static func connect(host: String, port: Int, path: String, tls: NIOSSLContext? = nil) async throws
+        -> WebSocketTestClient
+    {
         let frames = Inbox<ReceivedFrame>()
         let handshake = Inbox<String>()
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let tls {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: host.first?.isNumber == true ? nil : host))
+                        try channel.pipeline.syncOperations.addHandler(
+                            NIOSSLClientHandler(context: tls, serverHostname: host.first?.isNumber == true ? nil : host)
+                        )
                     }
                     try channel.pipeline.syncOperations.addHandler(FrameCollector(handshake: handshake, frames: frames))
                 }
@@ -104,7 +108,8 @@ public final class WebSocketTestClient: Sendable {
         while let frame = await self.frames.next(timeout: timeout) {
             switch frame.opcode {
             case Opcode.text: return frame.text
-            case Opcode.close: throw TestClientError("connection closed with \(frame.closeCode.map(String.init) ?? "no code")")
+            case Opcode.close:
+                throw TestClientError("connection closed with \(frame.closeCode.map(String.init) ?? "no code")")
             default: continue
             }
         }

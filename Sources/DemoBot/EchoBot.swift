@@ -64,12 +64,13 @@ public actor EchoBot {
                 var configuration = ChatClient.Configuration()
                 configuration.tlsConfiguration = self.tls
                 configuration.logger = self.logger
-                let client = ChatClient(server: self.server, configuration: configuration, http: http, eventLoops: self.eventLoops)
+                let client = ChatClient(
+                    server: self.server, configuration: configuration, http: http, eventLoops: self.eventLoops)
                 self.client = client
                 try await self.signIn(client)
                 try await self.converse(client)
                 pause = .seconds(1)
-            } catch where !Task.isCancelled {
+            } catch  where !Task.isCancelled {
                 self.logger.warning("echo-bot: \(error)")
             } catch {}
             await self.client?.stop()
@@ -109,7 +110,8 @@ public actor EchoBot {
                     return
                 case .hello:
                     // A direct room opened between the list above and this connection is followed from now on.
-                    for room in (try? await client.rooms()) ?? [] where room.roomKind == .direct && !direct.contains(room.id) {
+                    for room in (try? await client.rooms()) ?? []
+                    where room.roomKind == .direct && !direct.contains(room.id) {
                         direct.insert(room.id)
                         for message in await Self.unread(room, from: me, with: client) {
                             answers.addTask { await Self.answer(message, with: client) }
@@ -145,7 +147,9 @@ public actor EchoBot {
     private static func answer(_ message: MessagePayload, with client: ChatClient) async {
         guard (try? await Task.sleep(for: Self.replyDelay)) != nil else { return }
         let reply = EchoReply.reply(to: message.text)
-        guard (try? await client.send(reply, to: message.room, clientMsgID: "echo-\(message.room)-\(message.seq)")) != nil else {
+        guard
+            (try? await client.send(reply, to: message.room, clientMsgID: "echo-\(message.room)-\(message.seq)")) != nil
+        else {
             return
         }
         await client.markRead(room: message.room, seq: message.seq)

@@ -24,12 +24,16 @@ struct AppModelTests {
             let lobby = try #require(await app.open(room: "lobby"))
             lobby.send("hello from the app")
             #expect(lobby.items.last?.delivery == .pending)
-            try await eventually("sent") { lobby.items.map(\.text) == ["hello from the app"] && lobby.items.last?.delivery == .sent }
+            try await eventually("sent") {
+                lobby.items.map(\.text) == ["hello from the app"] && lobby.items.last?.delivery == .sent
+            }
             // bob opens a direct room with ann and writes: it comes first in ann's list, with a badge
             let dm = try await bob.directRoom(with: "ann")
             _ = await bob.connect()
             try await bob.send("psst", to: dm.id)
-            try await eventually("dm on top with a badge") { app.chats.rows.first?.id == dm.id && app.chats.rows.first?.unread == 1 }
+            try await eventually("dm on top with a badge") {
+                app.chats.rows.first?.id == dm.id && app.chats.rows.first?.unread == 1
+            }
             await bob.stop()
             await app.signOut()
         }
@@ -42,7 +46,9 @@ struct AppModelTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let server = try await ServerProcess.start(dataDirectory: directory, arguments: ["--bcrypt-cost", "4"])
         let app = AppModel()
-        await app.signIn(server: ServerAddress(host: "127.0.0.1", port: server.httpPort), username: "ann", password: "correct horse", register: true)
+        await app.signIn(
+            server: ServerAddress(host: "127.0.0.1", port: server.httpPort), username: "ann", password: "correct horse",
+            register: true)
         try await eventually("connected") { app.connection == .connected && app.statusText.isEmpty }
         let lobby = try #require(await app.open(room: "lobby"))
         // act: the server goes away, ann writes, the server comes back
@@ -51,9 +57,12 @@ struct AppModelTests {
         lobby.send("written while away")
         #expect(lobby.items.last?.delivery == .pending)
         let restarted = try await ServerProcess.start(
-            dataDirectory: directory, httpPort: server.httpPort, tcpPort: server.tcpPort, arguments: ["--bcrypt-cost", "4"])
+            dataDirectory: directory, httpPort: server.httpPort, tcpPort: server.tcpPort,
+            arguments: ["--bcrypt-cost", "4"])
         // validate
-        try await eventually("back and sent", within: .seconds(40)) { app.statusText.isEmpty && lobby.items.last?.delivery == .sent }
+        try await eventually("back and sent", within: .seconds(40)) {
+            app.statusText.isEmpty && lobby.items.last?.delivery == .sent
+        }
         #expect(lobby.items.filter { $0.text == "written while away" }.count == 1)
         let stored = try await #require(app.client).history(room: "lobby").messages
         #expect(stored.filter { $0.text == "written while away" }.count == 1)

@@ -11,7 +11,9 @@ struct ChatListModelTests {
     let bob = SenderPayload(id: UUID(), name: "bob")
 
     func summary(_ id: String, name: String, last: MessagePayload?, unread: Int64 = 0) -> RoomSummary {
-        RoomSummary(id: id, kind: "channel", name: name, peer: nil, lastMessage: last, latestSeq: last?.seq ?? 0, lastReadSeq: 0, unreadCount: unread)
+        RoomSummary(
+            id: id, kind: "channel", name: name, peer: nil, lastMessage: last, latestSeq: last?.seq ?? 0,
+            lastReadSeq: 0, unreadCount: unread)
     }
 
     @Test("rows are ordered by latest activity; a new message moves its room to the top and raises its badge")

@@ -66,7 +66,8 @@ struct ConversationModelTests {
     @Test("paging loads older pages until hasMore is false, keeping order and never duplicating")
     func paging() async throws {
         let stored = (1...120).map { message(Int64($0), from: self.bob) }
-        let model = ConversationModel(room: "lobby", me: self.ann.id, backend: FakeBackend(room: "lobby", me: self.ann, stored: stored))
+        let model = ConversationModel(
+            room: "lobby", me: self.ann.id, backend: FakeBackend(room: "lobby", me: self.ann, stored: stored))
         await model.loadLatest()
         #expect(model.items.count == 50 && model.items.first?.id == "seq-71" && model.hasMoreHistory)
         await model.loadOlder()
@@ -84,11 +85,14 @@ struct ConversationModelTests {
         var first = message(1, from: self.bob, text: "final words")
         first.editedAt = 61_000
         let firstEdit = MessagePayload(
-            room: "lobby", seq: 2, id: UUID(), sender: self.bob, kind: "edit", text: "second thoughts", date: 2000, target: 1)
+            room: "lobby", seq: 2, id: UUID(), sender: self.bob, kind: "edit", text: "second thoughts", date: 2000,
+            target: 1)
         let secondEdit = MessagePayload(
-            room: "lobby", seq: 61, id: UUID(), sender: self.bob, kind: "edit", text: "final words", date: 61_000, target: 1)
+            room: "lobby", seq: 61, id: UUID(), sender: self.bob, kind: "edit", text: "final words", date: 61_000,
+            target: 1)
         let stored = [first, firstEdit] + (3...60).map { message(Int64($0), from: self.bob) } + [secondEdit]
-        let model = ConversationModel(room: "lobby", me: self.ann.id, backend: FakeBackend(room: "lobby", me: self.ann, stored: stored))
+        let model = ConversationModel(
+            room: "lobby", me: self.ann.id, backend: FakeBackend(room: "lobby", me: self.ann, stored: stored))
         await model.loadLatest()
         #expect(model.items.first?.id == "seq-12")
         await model.loadOlder()
@@ -97,8 +101,11 @@ struct ConversationModelTests {
         #expect(shown.text == "final words")
         #expect(shown.message?.editedAt == 61_000)
         // A live edit after the page is newer, and applies.
-        model.apply(.message(MessagePayload(
-            room: "lobby", seq: 62, id: UUID(), sender: self.bob, kind: "edit", text: "really final", date: 62_000, target: 1), clientMsgID: nil))
+        model.apply(
+            .message(
+                MessagePayload(
+                    room: "lobby", seq: 62, id: UUID(), sender: self.bob, kind: "edit", text: "really final",
+                    date: 62_000, target: 1), clientMsgID: nil))
         #expect(model.items.first?.text == "really final")
     }
 

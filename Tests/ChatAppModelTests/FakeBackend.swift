@@ -22,7 +22,9 @@ actor FakeBackend: ChatBackend {
     func sentIDs() -> [String] { self.sent.map(\.clientMsgID) }
     func storedMessages() -> [MessagePayload] { self.stored }
 
-    func send(_ text: String, to room: String, replyTo: Int64?, attachments: [UUID], clientMsgID: String) async throws -> Ack {
+    func send(_ text: String, to room: String, replyTo: Int64?, attachments: [UUID], clientMsgID: String) async throws
+        -> Ack
+    {
         self.sent.append((text, clientMsgID))
         if self.failNextSends > 0 {
             self.failNextSends -= 1
@@ -46,7 +48,7 @@ actor FakeBackend: ChatBackend {
 }
 
 /// A message from someone in a room.
-func message(_ seq: Int64, from sender: SenderPayload, in room: String = "lobby", text: String? = nil) -> MessagePayload {
+func message(_ seq: Int64, from sender: SenderPayload, in room: String = "lobby", text: String? = nil) -> MessagePayload
+{
     MessagePayload(room: room, seq: seq, id: UUID(), sender: sender, text: text ?? "m\(seq)", date: seq * 1000)
 }
-

@@ -85,7 +85,10 @@ struct ChatClientTests {
             let ann = try await server.client(registering: "ann")
             let events = EventRecorder(await ann.connect())
             try await events.waitUntilConnected()
-            await #expect(throws: ChatClientError.rejected(code: .forbidden, message: "You are not a member of that room, or it does not exist.")) {
+            await #expect(
+                throws: ChatClientError.rejected(
+                    code: .forbidden, message: "You are not a member of that room, or it does not exist.")
+            ) {
                 try await ann.send("hello?", to: "no-such-room")
             }
             let tooLong = String(repeating: "x", count: 5000)
@@ -96,7 +99,9 @@ struct ChatClientTests {
         }
     }
 
-    @Test("a token the server refuses stops the client with failed(unauthorized) instead of retrying forever; sends then throw")
+    @Test(
+        "a token the server refuses stops the client with failed(unauthorized) instead of retrying forever; sends then throw"
+    )
     func refusedToken() async throws {
         try await withTestServer { server in
             let real = try await server.client(registering: "ann")

@@ -18,7 +18,9 @@ final class EventRecorder: Sendable {
 
     /// Skips events until one matches; returns it.
     @discardableResult
-    func next(_ what: String, timeout: Duration = .seconds(10), where predicate: (ChatEvent) -> Bool) async throws -> ChatEvent {
+    func next(_ what: String, timeout: Duration = .seconds(10), where predicate: (ChatEvent) -> Bool) async throws
+        -> ChatEvent
+    {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             guard let event = await self.inbox.next(timeout: deadline - ContinuousClock.now) else { break }
@@ -28,7 +30,9 @@ final class EventRecorder: Sendable {
     }
 
     /// Waits for a state.
-    func waitFor(state matches: (ConnectionState) -> Bool, _ what: String, timeout: Duration = .seconds(10)) async throws {
+    func waitFor(state matches: (ConnectionState) -> Bool, _ what: String, timeout: Duration = .seconds(10))
+        async throws
+    {
         try await self.next(what, timeout: timeout) { event in
             if case .state(let state) = event { return matches(state) }
             return false
@@ -47,13 +51,17 @@ final class EventRecorder: Sendable {
     func ownReceipt(for ack: Ack, from client: ChatClient) async throws {
         let me = await client.session?.user.id
         try await self.next("my receipt for \(ack.room) #\(ack.seq)") { event in
-            if case .receipt(let receipt) = event { return receipt.user == me && receipt.room == ack.room && receipt.seq == ack.seq }
+            if case .receipt(let receipt) = event {
+                return receipt.user == me && receipt.room == ack.room && receipt.seq == ack.seq
+            }
             return false
         }
     }
 
     /// Collects the messages of `room` until one with `text` arrives (that one included).
-    func messages(in room: String, through text: String, timeout: Duration = .seconds(10)) async throws -> [MessagePayload] {
+    func messages(in room: String, through text: String, timeout: Duration = .seconds(10)) async throws
+        -> [MessagePayload]
+    {
         var collected: [MessagePayload] = []
         try await self.next("a message \"\(text)\"", timeout: timeout) { event in
             guard case .message(let message, _) = event, message.room == room else { return false }

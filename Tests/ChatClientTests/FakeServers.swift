@@ -22,7 +22,9 @@ final class ScriptedWebSocketServer: Sendable {
 
 /// A WebSocket server on a free loopback port that accepts any upgrade and gives each connection the handlers
 /// `handlers` makes for it.
-private func bindWebSocketServer(_ handlers: @escaping @Sendable (any Channel) -> [any ChannelHandler]) async throws -> any Channel {
+private func bindWebSocketServer(_ handlers: @escaping @Sendable (any Channel) -> [any ChannelHandler]) async throws
+    -> any Channel
+{
     try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
         .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
         .childChannelInitializer { channel in
@@ -110,12 +112,13 @@ private final class ChunkWriter: ChannelInboundHandler {
         }
         let loop = context.eventLoop
         let bound = NIOLoopBound((self, context), eventLoop: loop)
-        context.writeAndFlush(Self.wrapOutboundOut(context.channel.allocator.buffer(string: self.chunks[index]))).whenComplete { _ in
-            loop.scheduleTask(in: .milliseconds(20)) {
-                let (handler, context) = bound.value
-                handler.write(index: index + 1, context: context)
+        context.writeAndFlush(Self.wrapOutboundOut(context.channel.allocator.buffer(string: self.chunks[index])))
+            .whenComplete { _ in
+                loop.scheduleTask(in: .milliseconds(20)) {
+                    let (handler, context) = bound.value
+                    handler.write(index: index + 1, context: context)
+                }
             }
-        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
@@ -136,7 +139,10 @@ final class AckLosingServer: Sendable {
         let received = self.received
         let connections = self.connections
         self.channel = try await bindWebSocketServer { _ in
-            let index = connections.withLockedValue { count in defer { count += 1 }; return count }
+            let index = connections.withLockedValue { count in
+                defer { count += 1 }
+                return count
+            }
             // (the acknowledger first: the scripted frames' handler swallows what it reads)
             return [SendAcknowledger(losesAck: index == 0, received: received), ScriptedFrames(frames: greeting)]
         }
@@ -167,7 +173,8 @@ private final class SendAcknowledger: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = Self.unwrapInboundIn(data)
-        guard frame.opcode == .text, let send = try? JSONDecoder().decode(Send.self, from: Data(frame.unmaskedData.readableBytesView)),
+        guard frame.opcode == .text,
+            let send = try? JSONDecoder().decode(Send.self, from: Data(frame.unmaskedData.readableBytesView)),
             send.type == "send", let clientMsgID = send.clientMsgID
         else { return }
         self.received.withLockedValue { $0.append(clientMsgID) }
@@ -175,7 +182,11 @@ private final class SendAcknowledger: ChannelInboundHandler {
             context.close(promise: nil)
             return
         }
-        let ack = ##"{"type":"ack","clientMsgID":"\##(clientMsgID)","room":"\##(send.room ?? "")","seq":1,"id":"362BEF0D-7A35-42A0-B56C-69C63EB9842E","date":1763784000123}"##
-        context.writeAndFlush(Self.wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: context.channel.allocator.buffer(string: ack))), promise: nil)
+        let ack =
+            ##"{"type":"ack","clientMsgID":"\##(clientMsgID)","room":"\##(send.room ?? "")","seq":1,"id":"362BEF0D-7A35-42A0-B56C-69C63EB9842E","date":1763784000123}"##
+        context.writeAndFlush(
+            Self.wrapOutboundOut(
+                WebSocketFrame(fin: true, opcode: .text, data: context.channel.allocator.buffer(string: ack))),
+            promise: nil)
     }
 }

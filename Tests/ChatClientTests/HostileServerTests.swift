@@ -5,7 +5,8 @@ import Foundation
 import Testing
 
 /// The account a fake server greets.
-private let fakeUser = ##"{"id":"6F1B1F0E-0F5E-4B53-9A3A-3E2C2B1A0F00","username":"ann","displayName":"Ann","avatarColor":"#4DB6AC","initials":"AN"}"##
+private let fakeUser =
+    ##"{"id":"6F1B1F0E-0F5E-4B53-9A3A-3E2C2B1A0F00","username":"ann","displayName":"Ann","avatarColor":"#4DB6AC","initials":"AN"}"##
 
 /// `hello` and the lobby's `resumed` at seq 0: what a fake server says before anything else.
 private let fakeGreeting = [
@@ -15,7 +16,8 @@ private let fakeGreeting = [
 
 /// A client signed in as ``fakeUser`` to a fake server on `port`.
 private func fakeServerClient(port: Int) throws -> ChatClient {
-    let session = try JSONDecoder().decode(AuthSession.self, from: Data(##"{"token":"t","expiresAt":0,"user":\##(fakeUser)}"##.utf8))
+    let session = try JSONDecoder().decode(
+        AuthSession.self, from: Data(##"{"token":"t","expiresAt":0,"user":\##(fakeUser)}"##.utf8))
     return ChatClient(server: ServerAddress(host: "127.0.0.1", port: port), session: session, configuration: .forTests)
 }
 
@@ -89,17 +91,22 @@ struct HostileServerTests {
     @Test("a TCP server that cuts lines anywhere: the line client reassembles them")
     func partialLines() async throws {
         // setup
-        let server = try await ChunkedLineServer(chunks: ["Luke has jo", "ined\nLuke:hel", "lo: 12:30\r", "\nerr:na", "me must be\n", "gregg has left\nLuke:no newline at the end"])
+        let server = try await ChunkedLineServer(chunks: [
+            "Luke has jo", "ined\nLuke:hel", "lo: 12:30\r", "\nerr:na", "me must be\n",
+            "gregg has left\nLuke:no newline at the end",
+        ])
         defer { Task { await server.close() } }
         // act
         let client = try await LineChatClient.connect(host: "127.0.0.1", port: server.port, name: nil)
         var events: [LineChatEvent] = []
         for await event in client.events { events.append(event) }
         // validate
-        #expect(events == [
-            .joined("Luke"), .message(name: "Luke", text: "hello: 12:30"), .rejected("name must be"), .left("gregg"),
-            .message(name: "Luke", text: "no newline at the end"), .closed,
-        ])
+        #expect(
+            events == [
+                .joined("Luke"), .message(name: "Luke", text: "hello: 12:30"), .rejected("name must be"),
+                .left("gregg"),
+                .message(name: "Luke", text: "no newline at the end"), .closed,
+            ])
     }
 
     @Test("the line splitter handles a line in many pieces and many lines in one piece")

@@ -6,7 +6,9 @@ import Testing
 
 @Suite("The interactive chat client, typed at as a person would")
 struct InteractiveCLITests {
-    @Test("sign in, chat in the lobby and a DM, the slash commands, a server restart with nothing lost or repeated, /quit")
+    @Test(
+        "sign in, chat in the lobby and a DM, the slash commands, a server restart with nothing lost or repeated, /quit"
+    )
     func session() async throws {
         // setup: the real server, so it can be restarted; bob is a library client
         let directory = TestServer.makeTemporaryDirectory()
@@ -38,7 +40,8 @@ struct InteractiveCLITests {
         chat.type("/dm bob")
         try await chat.lines(through: "== @bob")
         chat.type("just between us")
-        let direct = try await bobEvents.messages(in: try #require(await bob.rooms().first { $0.kind == "direct" }?.id), through: "just between us")
+        let direct = try await bobEvents.messages(
+            in: try #require(await bob.rooms().first { $0.kind == "direct" }?.id), through: "just between us")
         #expect(direct.map(\.text) == ["just between us"])
         // the other commands
         chat.type("/rooms")
@@ -55,17 +58,20 @@ struct InteractiveCLITests {
         try await chat.lines(through: "-- offline")
         chat.type("sent while offline")
         let restarted = try await ServerProcess.start(
-            dataDirectory: directory, httpPort: server.httpPort, tcpPort: server.tcpPort, arguments: ["--bcrypt-cost", "4"])
+            dataDirectory: directory, httpPort: server.httpPort, tcpPort: server.tcpPort,
+            arguments: ["--bcrypt-cost", "4"])
         try await chat.lines(through: "-- connected")
         // (bob may get it replayed or live, before or after his own reconnection: his recorder keeps every event)
-        let received = try await bobEvents.messages(in: direct[0].room, through: "sent while offline", timeout: .seconds(20))
+        let received = try await bobEvents.messages(
+            in: direct[0].room, through: "sent while offline", timeout: .seconds(20))
         #expect(received.filter { $0.text == "sent while offline" }.count == 1)
         try await bob.send("welcome back", to: direct[0].room)
         try await bob.send("last one", to: direct[0].room)
         // validate: ann's queued line arrived once, and ann saw each of bob's messages once
         let shown = try await chat.lines(through: "bob: last one")
         #expect(shown.filter { $0.contains("bob: welcome back") }.count == 1)
-        #expect(try await bob.history(room: direct[0].room).messages.filter { $0.text == "sent while offline" }.count == 1)
+        #expect(
+            try await bob.history(room: direct[0].room).messages.filter { $0.text == "sent while offline" }.count == 1)
 
         // /quit ends with status 0; the output had no colour codes (it is not a terminal)
         chat.type("/quit")

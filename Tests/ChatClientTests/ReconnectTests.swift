@@ -16,10 +16,16 @@ struct ReconnectTests {
         await first.stop()
         let client = ChatClient(server: first.address, session: session, configuration: .forTests)
         // act and validate: HTTP says unreachable, the socket keeps trying
-        let error = await #expect(throws: ChatClientError.self) { try await client.login(username: "ann", password: "correct horse") }
-        guard case .unreachable = error else { Issue.record("expected unreachable, got \(String(describing: error))"); return }
+        let error = await #expect(throws: ChatClientError.self) {
+            try await client.login(username: "ann", password: "correct horse")
+        }
+        guard case .unreachable = error else {
+            Issue.record("expected unreachable, got \(String(describing: error))")
+            return
+        }
         let events = EventRecorder(await client.connect())
-        try await events.waitFor(state: { if case .waitingToReconnect(2, _) = $0 { true } else { false } }, "a second wait")
+        try await events.waitFor(
+            state: { if case .waitingToReconnect(2, _) = $0 { true } else { false } }, "a second wait")
         let server = try await first.startAgain()
         try await events.waitUntilConnected()
         let ack = try await client.send("made it", to: "lobby")
@@ -50,7 +56,8 @@ struct ReconnectTests {
         await server.terminate()
         try await annEvents.waitFor(state: { if case .waitingToReconnect = $0 { true } else { false } }, "ann offline")
         let restarted = try await ServerProcess.start(
-            dataDirectory: directory, httpPort: server.httpPort, tcpPort: server.tcpPort, arguments: ["--bcrypt-cost", "4"])
+            dataDirectory: directory, httpPort: server.httpPort, tcpPort: server.tcpPort,
+            arguments: ["--bcrypt-cost", "4"])
         try await bobEvents.waitUntilConnected()
         try await bob.send("during", to: "lobby")
         try await bob.send("after", to: "lobby")
@@ -81,7 +88,8 @@ struct ReconnectTests {
         while await ann.pendingCount == 0 { await Task.yield() }
         #expect(await ann.connectionState != .connected)
         let restarted = try await ServerProcess.start(
-            dataDirectory: directory, httpPort: server.httpPort, tcpPort: server.tcpPort, arguments: ["--bcrypt-cost", "4"])
+            dataDirectory: directory, httpPort: server.httpPort, tcpPort: server.tcpPort,
+            arguments: ["--bcrypt-cost", "4"])
         let ack = try await queued.value
         try await ann.send("sentinel", to: "lobby")
         // validate: the socket delivered it once, and the server stored it once
@@ -112,7 +120,11 @@ struct ReconnectBackoffTests {
     @Test("the bound doubles from initial up to maximum; jitter stays between half the bound and the bound")
     func bounds() {
         let backoff = ReconnectBackoff(initial: .milliseconds(100), maximum: .seconds(1))
-        #expect((1...6).map { backoff.bound(forAttempt: $0) } == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1), .seconds(1)])
+        #expect(
+            (1...6).map { backoff.bound(forAttempt: $0) } == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1),
+                .seconds(1),
+            ])
         #expect(backoff.delay(forAttempt: 3, unit: 0) == .milliseconds(200))
         #expect(backoff.delay(forAttempt: 3, unit: 1) == .milliseconds(400))
         for attempt in 1...40 {
@@ -128,7 +140,9 @@ struct ServerAddressTests {
     func parsing() {
         #expect(ServerAddress("http://127.0.0.1:8080") == ServerAddress(host: "127.0.0.1", port: 8080))
         #expect(ServerAddress("localhost:9000/") == ServerAddress(host: "localhost", port: 9000))
-        #expect(ServerAddress("https://chat.example.org") == ServerAddress(host: "chat.example.org", port: 443, secure: true))
+        #expect(
+            ServerAddress("https://chat.example.org")
+                == ServerAddress(host: "chat.example.org", port: 443, secure: true))
         #expect(ServerAddress("ws://h:1/api/v1/ws")?.webSocketURL("/chat") == "ws://h:1/chat")
         #expect(ServerAddress("http://h:99999") == nil)
         #expect(ServerAddress("") == nil)

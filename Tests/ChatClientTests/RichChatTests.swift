@@ -47,10 +47,13 @@ struct RichChatTests {
         }
     }
 
-    @Test("a page applies its edits to messages loaded before it (a newer page), never to messages it brings (an older one)")
+    @Test(
+        "a page applies its edits to messages loaded before it (a newer page), never to messages it brings (an older one)"
+    )
     func pagesAndEdits() {
         let ann = SenderPayload(id: UUID(), name: "ann")
-        let edit = MessagePayload(room: "r", seq: 2, id: UUID(), sender: ann, kind: "edit", text: "v2", date: 2, target: 1)
+        let edit = MessagePayload(
+            room: "r", seq: 2, id: UUID(), sender: ann, kind: "edit", text: "v2", date: 2, target: 1)
         // Newer page: message 1 was loaded as it was at seq 1; the page's edit is newer than that state.
         var newer = Timeline()
         newer.apply(page: [MessagePayload(room: "r", seq: 1, id: UUID(), sender: ann, text: "v1", date: 1)])
@@ -58,8 +61,12 @@ struct RichChatTests {
         #expect(newer.message(seq: 1)?.text == "v2")
         // Older page: message 1 arrives in its current state (edited again at seq 9); its old edit must not undo that.
         var older = Timeline()
-        older.apply(page: [MessagePayload(room: "r", seq: 9, id: UUID(), sender: ann, kind: "edit", text: "v3", date: 9, target: 1)])
-        older.apply(page: [MessagePayload(room: "r", seq: 1, id: UUID(), sender: ann, text: "v3", date: 1, editedAt: 9), edit])
+        older.apply(page: [
+            MessagePayload(room: "r", seq: 9, id: UUID(), sender: ann, kind: "edit", text: "v3", date: 9, target: 1)
+        ])
+        older.apply(page: [
+            MessagePayload(room: "r", seq: 1, id: UUID(), sender: ann, text: "v3", date: 1, editedAt: 9), edit,
+        ])
         #expect(older.message(seq: 1)?.text == "v3")
     }
 
@@ -69,14 +76,25 @@ struct RichChatTests {
         let bob = SenderPayload(id: UUID(), name: "bob")
         var timeline = Timeline()
         timeline.apply(MessagePayload(room: "r", seq: 1, id: UUID(), sender: ann, text: "hi", date: 1))
-        timeline.apply(MessagePayload(room: "r", seq: 2, id: UUID(), sender: ann, kind: "edit", text: "hello", date: 2, target: 1))
-        timeline.apply(MessagePayload(room: "r", seq: 3, id: UUID(), sender: bob, kind: "reaction", text: "", date: 3, target: 1, emoji: "👍", added: true))
-        timeline.apply(MessagePayload(room: "r", seq: 3, id: UUID(), sender: bob, kind: "reaction", text: "", date: 3, target: 1, emoji: "👍", added: true))
-        timeline.apply(MessagePayload(room: "r", seq: 4, id: UUID(), sender: ann, kind: "future-kind", text: "", date: 4))
+        timeline.apply(
+            MessagePayload(room: "r", seq: 2, id: UUID(), sender: ann, kind: "edit", text: "hello", date: 2, target: 1))
+        timeline.apply(
+            MessagePayload(
+                room: "r", seq: 3, id: UUID(), sender: bob, kind: "reaction", text: "", date: 3, target: 1, emoji: "👍",
+                added: true))
+        timeline.apply(
+            MessagePayload(
+                room: "r", seq: 3, id: UUID(), sender: bob, kind: "reaction", text: "", date: 3, target: 1, emoji: "👍",
+                added: true))
+        timeline.apply(
+            MessagePayload(room: "r", seq: 4, id: UUID(), sender: ann, kind: "future-kind", text: "", date: 4))
         #expect(timeline.messages.count == 1)
         #expect(timeline.message(seq: 1)?.text == "hello" && timeline.message(seq: 1)?.editedAt == 2)
         #expect(timeline.message(seq: 1)?.reactions == [ReactionPayload(emoji: "👍", users: [bob.id])])
-        timeline.apply(MessagePayload(room: "r", seq: 5, id: UUID(), sender: bob, kind: "reaction", text: "", date: 5, target: 1, emoji: "👍", added: false))
+        timeline.apply(
+            MessagePayload(
+                room: "r", seq: 5, id: UUID(), sender: bob, kind: "reaction", text: "", date: 5, target: 1, emoji: "👍",
+                added: false))
         #expect(timeline.message(seq: 1)?.reactions == nil)
     }
 
@@ -102,7 +120,9 @@ struct RichChatTests {
             #expect(hits.first?.snippet.contains { $0.match == true && $0.text.lowercased().hasPrefix("hel") } == true)
             // typing
             await ann.typing(in: "lobby")
-            let typing = try await bobEvents.next("ann typing") { if case .typing("lobby", let user) = $0 { user.name == "ann" } else { false } }
+            let typing = try await bobEvents.next("ann typing") {
+                if case .typing("lobby", let user) = $0 { user.name == "ann" } else { false }
+            }
             #expect({ if case .typing = typing { true } else { false } }())
             try await annEvents.ownReceipt(for: hello, from: ann)
             _ = sent
@@ -111,7 +131,8 @@ struct RichChatTests {
         }
     }
 
-    @Test("joining a room with history while connected: the summary counts the past, only new messages arrive as events")
+    @Test(
+        "joining a room with history while connected: the summary counts the past, only new messages arrive as events")
     func joinedRoomWithHistory() async throws {
         try await withTestServer { server in
             // setup: bob's channel already holds three messages
@@ -121,14 +142,18 @@ struct RichChatTests {
             try await bobEvents.waitUntilConnected()
             let token = try #require(await bob.session?.token)
             let channel = try await bob.api.createRoom(CreateRoomRequest(kind: "channel", name: "Books"), token: token)
-            try await bobEvents.next("joined Books") { if case .joined(let room) = $0 { room.id == channel.id } else { false } }
+            try await bobEvents.next("joined Books") {
+                if case .joined(let room) = $0 { room.id == channel.id } else { false }
+            }
             var last: Ack?
             for index in 1...3 { last = try await bob.send("old \(index)", to: channel.id) }
             let annEvents = EventRecorder(await ann.connect())
             try await annEvents.waitUntilConnected()
             // act: ann joins, then bob writes once more
             try await ann.join(room: channel.id)
-            let joined = try await annEvents.next("joined Books") { if case .joined(let room) = $0 { room.id == channel.id } else { false } }
+            let joined = try await annEvents.next("joined Books") {
+                if case .joined(let room) = $0 { room.id == channel.id } else { false }
+            }
             guard case .joined(let summary) = joined else { return }
             #expect(summary.latestSeq == last?.seq && summary.unreadCount == 3)
             let fresh = try await bob.send("new", to: channel.id)

@@ -27,7 +27,9 @@ struct TutorialClientTests {
             }
             #expect(expected.isSubset(of: texts))
             var lines: Set<LineChatEvent> = []
-            let expectedLines: Set<LineChatEvent> = [.message(name: "Ann", text: "hello from the web"), .message(name: "gregg", text: "hello from tcp")]
+            let expectedLines: Set<LineChatEvent> = [
+                .message(name: "Ann", text: "hello from the web"), .message(name: "gregg", text: "hello from tcp"),
+            ]
             while !expectedLines.isSubset(of: lines), let event = await tcpEvents.next() { lines.insert(event) }
             #expect(expectedLines.isSubset(of: lines))
             await web.close()

@@ -11,7 +11,9 @@ private func outcome(_ room: Room, _ draft: MessageDraft) async -> String {
     await withCheckedContinuation { continuation in
         room.submit(draft) { result in
             switch result {
-            case .success(let event): continuation.resume(returning: "ok \(event.seq) \(event.kind.rawValue)\(event.added.map { " added=\($0)" } ?? "")")
+            case .success(let event):
+                continuation.resume(
+                    returning: "ok \(event.seq) \(event.kind.rawValue)\(event.added.map { " added=\($0)" } ?? "")")
             case .failure(let error as RoomRejection): continuation.resume(returning: "\(error)")
             case .failure(let error): continuation.resume(returning: "failed \(error)")
             }
@@ -25,7 +27,9 @@ struct RoomEventTests {
     let bob = Sender(name: "bob", id: UUID())
 
     func openRoom(_ store: InMemoryMessageStore) async throws -> Room {
-        try await Room.open("r", on: MultiThreadedEventLoopGroup.singleton.next(), store: store, recentCapacity: 10, logger: Logger(label: "test"))
+        try await Room.open(
+            "r", on: MultiThreadedEventLoopGroup.singleton.next(), store: store, recentCapacity: 10,
+            logger: Logger(label: "test"))
     }
 
     @Test("only the sender edits or deletes; a deleted message takes no edit, reaction or reply")
@@ -33,15 +37,25 @@ struct RoomEventTests {
         let store = InMemoryMessageStore()
         let room = try await self.openRoom(store)
         #expect(await outcome(room, MessageDraft(sender: self.alice, text: "hello")) == "ok 1 message")
-        #expect(await outcome(room, MessageDraft(sender: self.bob, body: .edit(target: 1, text: "hacked"))) == "notYours")
+        #expect(
+            await outcome(room, MessageDraft(sender: self.bob, body: .edit(target: 1, text: "hacked"))) == "notYours")
         #expect(await outcome(room, MessageDraft(sender: self.bob, body: .delete(target: 1))) == "notYours")
-        #expect(await outcome(room, MessageDraft(sender: self.alice, body: .edit(target: 1, text: "hello!"))) == "ok 2 edit")
-        #expect(await outcome(room, MessageDraft(sender: self.alice, body: .edit(target: 2, text: "an edit is no message"))) == "badTarget")
-        #expect(await outcome(room, MessageDraft(sender: self.alice, body: .edit(target: 99, text: "nothing there"))) == "badTarget")
+        #expect(
+            await outcome(room, MessageDraft(sender: self.alice, body: .edit(target: 1, text: "hello!"))) == "ok 2 edit"
+        )
+        #expect(
+            await outcome(room, MessageDraft(sender: self.alice, body: .edit(target: 2, text: "an edit is no message")))
+                == "badTarget")
+        #expect(
+            await outcome(room, MessageDraft(sender: self.alice, body: .edit(target: 99, text: "nothing there")))
+                == "badTarget")
         #expect(await outcome(room, MessageDraft(sender: self.alice, body: .delete(target: 1))) == "ok 3 delete")
-        #expect(await outcome(room, MessageDraft(sender: self.alice, body: .edit(target: 1, text: "back?"))) == "badTarget")
-        #expect(await outcome(room, MessageDraft(sender: self.bob, body: .reaction(target: 1, emoji: "👍"))) == "badTarget")
-        #expect(await outcome(room, MessageDraft(sender: self.bob, body: .message(text: "re", replyTo: 1))) == "badTarget")
+        #expect(
+            await outcome(room, MessageDraft(sender: self.alice, body: .edit(target: 1, text: "back?"))) == "badTarget")
+        #expect(
+            await outcome(room, MessageDraft(sender: self.bob, body: .reaction(target: 1, emoji: "👍"))) == "badTarget")
+        #expect(
+            await outcome(room, MessageDraft(sender: self.bob, body: .message(text: "re", replyTo: 1))) == "badTarget")
         let tombstone = try #require(await store.message(in: "r", seq: 1))
         #expect(tombstone.deleted && tombstone.text.isEmpty)
         #expect(await store.lastSequence(in: "r") == 3)
@@ -53,13 +67,23 @@ struct RoomEventTests {
         let room = try await self.openRoom(store)
         let long = String(repeating: "x", count: 150)
         _ = await outcome(room, MessageDraft(sender: self.alice, text: long))
-        #expect(await outcome(room, MessageDraft(sender: self.bob, body: .reaction(target: 1, emoji: "👍"))) == "ok 2 reaction added=true")
-        #expect(await outcome(room, MessageDraft(sender: self.alice, body: .reaction(target: 1, emoji: "👍"))) == "ok 3 reaction added=true")
-        #expect(await outcome(room, MessageDraft(sender: self.bob, body: .reaction(target: 1, emoji: "👍"))) == "ok 4 reaction added=false")
+        #expect(
+            await outcome(room, MessageDraft(sender: self.bob, body: .reaction(target: 1, emoji: "👍")))
+                == "ok 2 reaction added=true")
+        #expect(
+            await outcome(room, MessageDraft(sender: self.alice, body: .reaction(target: 1, emoji: "👍")))
+                == "ok 3 reaction added=true")
+        #expect(
+            await outcome(room, MessageDraft(sender: self.bob, body: .reaction(target: 1, emoji: "👍")))
+                == "ok 4 reaction added=false")
         #expect(await store.message(in: "r", seq: 1)?.reactions == [Reaction(emoji: "👍", users: [self.alice.id])])
-        #expect(await outcome(room, MessageDraft(sender: self.bob, body: .message(text: "agreed", replyTo: 1))) == "ok 5 message")
+        #expect(
+            await outcome(room, MessageDraft(sender: self.bob, body: .message(text: "agreed", replyTo: 1)))
+                == "ok 5 message")
         let reply = try #require(await store.message(in: "r", seq: 5))
-        #expect(reply.replyTo == Quote(seq: 1, sender: self.alice, text: String(repeating: "x", count: Quote.maxCharacters)))
+        #expect(
+            reply.replyTo == Quote(seq: 1, sender: self.alice, text: String(repeating: "x", count: Quote.maxCharacters))
+        )
         _ = await outcome(room, MessageDraft(sender: self.alice, body: .delete(target: 1)))
         #expect(await store.message(in: "r", seq: 5)?.replyTo?.text == "")
         // the deleted message no longer counts as unread for bob; his own reply never did
@@ -96,10 +120,12 @@ struct RoomEventTests {
         #expect(try await aliceSink.waitForLines(1) == ["1 bob: hi"])
     }
 
-    @Test("single emoji only", arguments: [
-        ("👍", true), ("❤️", true), ("👍🏽", true), ("🇫🇷", true), ("1️⃣", true), ("👨‍👩‍👧", true),
-        ("", false), ("a", false), ("1", false), ("👍👍", false), ("ok👍", false), ("❤", false), (" 👍", false),
-    ])
+    @Test(
+        "single emoji only",
+        arguments: [
+            ("👍", true), ("❤️", true), ("👍🏽", true), ("🇫🇷", true), ("1️⃣", true), ("👨‍👩‍👧", true),
+            ("", false), ("a", false), ("1", false), ("👍👍", false), ("ok👍", false), ("❤", false), (" 👍", false),
+        ])
     func emojiRule(text: String, valid: Bool) {
         #expect(ReactionRules.isSingleEmoji(text) == valid)
     }

@@ -14,7 +14,10 @@ final class LineRenderer: EventRenderer {
         case .message(let message) where message.kind == .message:
             ByteBuffer(string: "\(message.seq) \(message.sender.name): \(message.text)")
         case .message(let event):
-            ByteBuffer(string: "\(event.seq) \(event.sender.name) \(event.kind.rawValue) \(event.target ?? 0)\(event.emoji.map { " " + $0 } ?? "")")
+            ByteBuffer(
+                string:
+                    "\(event.seq) \(event.sender.name) \(event.kind.rawValue) \(event.target ?? 0)\(event.emoji.map { " " + $0 } ?? "")"
+            )
         case .presence(let change): ByteBuffer(string: "\(change.name) \(change.kind == .joined ? "joined" : "left")")
         case .resumed(_, let latestSeq, let complete): ByteBuffer(string: "resumed \(latestSeq) \(complete)")
         case .receipt(_, _, let seq): ByteBuffer(string: "read \(seq)")
@@ -63,7 +66,9 @@ struct RoomTests {
     let alice = Sender(name: "alice", id: UUID())
 
     func openRoom(_ store: InMemoryMessageStore, recent: Int = 10) async throws -> Room {
-        try await Room.open("r", on: MultiThreadedEventLoopGroup.singleton.next(), store: store, recentCapacity: recent, logger: Logger(label: "test"))
+        try await Room.open(
+            "r", on: MultiThreadedEventLoopGroup.singleton.next(), store: store, recentCapacity: recent,
+            logger: Logger(label: "test"))
     }
 
     @Test func sequencesGapFreeAndDeliversInOrderAfterStoring() async throws {
@@ -106,7 +111,8 @@ struct RoomTests {
         await room.waitUntilIdle()
         store.failNextAppends(1)
         let outcome = NIOLockedValueBox<Result<StoredMessage, any Error>?>(nil)
-        room.submit(MessageDraft(sender: self.alice, text: "lost")) { result in outcome.withLockedValue { $0 = result } }
+        room.submit(MessageDraft(sender: self.alice, text: "lost")) { result in outcome.withLockedValue { $0 = result }
+        }
         await room.waitUntilIdle()
         room.submit(MessageDraft(sender: self.alice, text: "kept"))
         await room.waitUntilIdle()

@@ -12,7 +12,8 @@ import Testing
 @Suite("The write-ahead log is checkpointed off the commit path")
 struct CheckpointTests {
     private static func temporaryDatabase() -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swiftchat-wal-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "swiftchat-wal-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory.appendingPathComponent("chat.sqlite").path
     }
@@ -22,7 +23,9 @@ struct CheckpointTests {
         let copy = path + ".copy"
         try? FileManager.default.removeItem(atPath: copy)
         try FileManager.default.copyItem(atPath: path, toPath: copy)
-        let connection = try await SQLiteConnection.open(storage: .file(path: copy), threadPool: .singleton, on: MultiThreadedEventLoopGroup.singleton.any()).get()
+        let connection = try await SQLiteConnection.open(
+            storage: .file(path: copy), threadPool: .singleton, on: MultiThreadedEventLoopGroup.singleton.any()
+        ).get()
         // Until the table's creation is checkpointed, the file alone does not even have the table.
         let row = try? await connection.sql().raw("SELECT COUNT(*) AS n FROM t").first()
         try await connection.close().get()
@@ -35,9 +38,11 @@ struct CheckpointTests {
         let logger = Logger(label: "checkpoint-test")
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         let writer = try await SQLiteWriteConnection.open(
-            path: path, durability: .process, threadPool: .singleton, on: eventLoop, logger: logger, checkpointing: false)
+            path: path, durability: .process, threadPool: .singleton, on: eventLoop, logger: logger,
+            checkpointing: false)
         try await writer.writer.write([SQLRaw("CREATE TABLE t (x INTEGER)")]).get()
-        let autocheckpoint = try await writer.writer.sql.raw("PRAGMA wal_autocheckpoint").first()?.decode(column: "wal_autocheckpoint", as: Int.self)
+        let autocheckpoint = try await writer.writer.sql.raw("PRAGMA wal_autocheckpoint").first()?.decode(
+            column: "wal_autocheckpoint", as: Int.self)
         #expect(autocheckpoint == 0)
         for index in 0..<200 {
             try await writer.writer.write([SQLRaw("INSERT INTO t VALUES (\(index))")]).get()
@@ -70,7 +75,8 @@ struct CheckpointTests {
         writerThread.start()
         checkpointThread.start()
         let writer = try await SQLiteWriteConnection.open(
-            path: path, durability: .process, threadPool: writerThread, on: eventLoop, logger: logger, checkpointing: false)
+            path: path, durability: .process, threadPool: writerThread, on: eventLoop, logger: logger,
+            checkpointing: false)
         try await writer.writer.write([SQLRaw("CREATE TABLE t (x INTEGER, pad BLOB)")]).get()
         // Started over past 1,000 pages (4 MiB) and truncated to 4 MiB here, so the test need not write 64 MiB.
         try await writer.writer.write([SQLRaw("PRAGMA journal_size_limit=4194304")]).get()
@@ -97,7 +103,8 @@ struct CheckpointTests {
         let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
         for (durability, mode) in [(Durability.process, 1), (.power, 2)] {
             let writer = try await SQLiteWriteConnection.open(
-                path: Self.temporaryDatabase(), durability: durability, threadPool: .singleton, on: eventLoop, logger: Logger(label: "test"))
+                path: Self.temporaryDatabase(), durability: durability, threadPool: .singleton, on: eventLoop,
+                logger: Logger(label: "test"))
             #expect(try await writer.synchronousMode() == mode)
             await writer.close()
         }

@@ -25,15 +25,18 @@ struct FoldingVectorStoreTests {
     private static func stored(_ event: MessagePayload) -> StoredMessage? {
         guard let kind = EventKind(rawValue: event.kind) else { return nil }
         return StoredMessage(
-            room: RoomID(event.room), seq: event.seq, id: event.id, sender: Sender(name: event.sender.name, id: event.sender.id),
-            kind: kind, text: event.text, date: Date(timeIntervalSince1970: Double(event.date) / 1000), target: event.target,
+            room: RoomID(event.room), seq: event.seq, id: event.id,
+            sender: Sender(name: event.sender.name, id: event.sender.id),
+            kind: kind, text: event.text, date: Date(timeIntervalSince1970: Double(event.date) / 1000),
+            target: event.target,
             emoji: event.emoji, added: event.added)
     }
 
     private static func shown(_ message: StoredMessage) -> FoldingVector.ExpectedMessage {
         FoldingVector.ExpectedMessage(
             seq: message.seq, text: message.text,
-            editedAt: message.editedAt.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }, deleted: message.deleted,
+            editedAt: message.editedAt.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) },
+            deleted: message.deleted,
             reactions: message.reactions.map { ReactionPayload(emoji: $0.emoji, users: $0.users) })
     }
 }

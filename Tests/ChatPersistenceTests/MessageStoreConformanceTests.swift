@@ -28,7 +28,8 @@ struct MigratedSQLiteFile: Sendable {
     let close: @Sendable () async -> Void
 
     static func open() async throws -> MigratedSQLiteFile {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite")
+            .path
         let databases = Databases(threadPool: NIOThreadPool.singleton, on: MultiThreadedEventLoopGroup.singleton)
         databases.use(.sqlite(.file(path)), as: .sqlite)
         let logger = Logger(label: "store-test")
@@ -39,8 +40,11 @@ struct MigratedSQLiteFile: Sendable {
         let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: loop)
         try await migrator.setupIfNeeded().get()
         try await migrator.prepareBatch().get()
-        let writer = try await SQLiteWriteConnection.open(path: path, durability: .process, threadPool: NIOThreadPool.singleton, on: loop, logger: logger)
-        return MigratedSQLiteFile(store: FluentMessageStore(database: database, writer: writer.writer), database: database) {
+        let writer = try await SQLiteWriteConnection.open(
+            path: path, durability: .process, threadPool: NIOThreadPool.singleton, on: loop, logger: logger)
+        return MigratedSQLiteFile(
+            store: FluentMessageStore(database: database, writer: writer.writer), database: database
+        ) {
             await writer.close()
             await databases.shutdownAsync()
             try? FileManager.default.removeItem(atPath: path)
@@ -106,13 +110,19 @@ struct MessageStoreConformanceTests {
 }
 
 extension MessageStoreConformanceTests {
-    func event(_ seq: Int64, _ kind: EventKind, target: Int64, by sender: Sender, text: String = "", emoji: String? = nil, added: Bool? = nil) -> StoredMessage {
+    func event(
+        _ seq: Int64, _ kind: EventKind, target: Int64, by sender: Sender, text: String = "", emoji: String? = nil,
+        added: Bool? = nil
+    ) -> StoredMessage {
         StoredMessage(
             room: "r", seq: seq, id: UUID(), sender: sender, kind: kind, text: text,
-            date: Date(timeIntervalSinceReferenceDate: 800_000_000 + Double(seq)), target: target, emoji: emoji, added: added)
+            date: Date(timeIntervalSinceReferenceDate: 800_000_000 + Double(seq)), target: target, emoji: emoji,
+            added: added)
     }
 
-    @Test("edits, reactions and deletes change their target's state; a delete wipes the text everywhere it was kept", arguments: fixtures)
+    @Test(
+        "edits, reactions and deletes change their target's state; a delete wipes the text everywhere it was kept",
+        arguments: fixtures)
     func eventsChangeTheirTarget(fixture: StoreFixture) async throws {
         let (store, close) = try await fixture.make()
         let ann = Sender(name: "ann", id: UUID())
@@ -132,7 +142,10 @@ extension MessageStoreConformanceTests {
         let edited = try #require(try await store.message(in: "r", seq: 1))
         #expect(edited.text == "secret plan v2" && edited.editedAt != nil && edited.attachments == [picture])
         #expect(edited.reactions == [Reaction(emoji: "👍", users: [bob.id, ann.id])])
-        #expect(try await store.page(in: "r", before: nil, limit: 10).map(\.kind) == [.message, .message, .edit, .reaction, .reaction])
+        #expect(
+            try await store.page(in: "r", before: nil, limit: 10).map(\.kind) == [
+                .message, .message, .edit, .reaction, .reaction,
+            ])
         #expect(try await store.lastMessage(in: "r", upTo: .max)?.seq == 2)
         #expect(try await store.unreadCount(in: "r", after: 0, upTo: .max, for: ann.id) == 1)
         // As of seq 1, the room had one message, ann's own: nothing unread for her, one for bob.

@@ -14,22 +14,34 @@ struct SearchIndexErasureTests {
         let sql = try #require(file.database as? any SQLDatabase)
         let ann = Sender(name: "ann", id: UUID())
         let date = Date(timeIntervalSinceReferenceDate: 800_000_000)
-        try await file.store.append([StoredMessage(room: "r", seq: 1, id: UUID(), sender: ann, text: "the password is swordfish", date: date)], isolation: nil)
+        try await file.store.append(
+            [StoredMessage(room: "r", seq: 1, id: UUID(), sender: ann, text: "the password is swordfish", date: date)],
+            isolation: nil)
         // The control: the word is in the index before the delete, so the check below can fail.
         #expect(try await Self.indexBlocksContain("swordfish", sql))
-        try await file.store.append([StoredMessage(room: "r", seq: 2, id: UUID(), sender: ann, kind: .delete, text: "", date: date, target: 1)], isolation: nil)
+        try await file.store.append(
+            [StoredMessage(room: "r", seq: 2, id: UUID(), sender: ann, kind: .delete, text: "", date: date, target: 1)],
+            isolation: nil)
         #expect(try await !Self.indexBlocksContain("swordfish", sql))
         await file.close()
     }
 
-    @Test("the migration that turns secure-delete on refills the index with messages only, as the triggers do, not edit events")
+    @Test(
+        "the migration that turns secure-delete on refills the index with messages only, as the triggers do, not edit events"
+    )
     func migrationIndexesMessagesOnly() async throws {
         let file = try await MigratedSQLiteFile.open()
         let sql = try #require(file.database as? any SQLDatabase)
         let ann = Sender(name: "ann", id: UUID())
         let date = Date(timeIntervalSinceReferenceDate: 800_000_000)
-        try await file.store.append([StoredMessage(room: "r", seq: 1, id: UUID(), sender: ann, text: "first draft", date: date)], isolation: nil)
-        try await file.store.append([StoredMessage(room: "r", seq: 2, id: UUID(), sender: ann, kind: .edit, text: "pelican", date: date, target: 1)], isolation: nil)
+        try await file.store.append(
+            [StoredMessage(room: "r", seq: 1, id: UUID(), sender: ann, text: "first draft", date: date)], isolation: nil
+        )
+        try await file.store.append(
+            [
+                StoredMessage(
+                    room: "r", seq: 2, id: UUID(), sender: ann, kind: .edit, text: "pelican", date: date, target: 1)
+            ], isolation: nil)
         // act: run the migration again over existing rows, as on a database upgraded to it
         let migration = try #require(ChatMigrations.all.first { $0.name.hasSuffix("EraseDeletedTextFromSearch") })
         try await migration.prepare(on: file.database).get()

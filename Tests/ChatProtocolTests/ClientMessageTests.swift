@@ -39,8 +39,11 @@ struct ClientMessageTests {
                 return FrameEnvelope.reason(for: error)
             }
         }
-        #expect(failure(#"{"type":"edit","room":"lobby","clientMsgID":"c","text":"x"}"#) == #"Field "target" is missing."#)
-        #expect(failure(#"{"type":"send","room":"lobby","clientMsgID":7,"text":"x"}"#) == #"Field "clientMsgID" must be a string."#)
+        #expect(
+            failure(#"{"type":"edit","room":"lobby","clientMsgID":"c","text":"x"}"#) == #"Field "target" is missing."#)
+        #expect(
+            failure(#"{"type":"send","room":"lobby","clientMsgID":7,"text":"x"}"#)
+                == #"Field "clientMsgID" must be a string."#)
         #expect(failure(#"{"type":"read","room":"lobby","seq":"3"}"#) == #"Field "seq" must be a whole number."#)
         #expect(failure(#"{"type":"dance"}"#) == "unknown dance")
         #expect(failure(#"{"room":"lobby"}"#) == #"Field "type" is missing."#)

@@ -9,8 +9,12 @@ struct ErrorCodeTests {
     func codesMatchTheProtocol() throws {
         let documented = try Self.documentedCodes()
         let declared = Set(ErrorCode.allCases.map(\.rawValue))
-        #expect(documented.subtracting(declared).isEmpty, "documented but not declared: \(documented.subtracting(declared).sorted())")
-        #expect(declared.subtracting(documented).isEmpty, "declared but not documented: \(declared.subtracting(documented).sorted())")
+        #expect(
+            documented.subtracting(declared).isEmpty,
+            "documented but not declared: \(documented.subtracting(declared).sorted())")
+        #expect(
+            declared.subtracting(documented).isEmpty,
+            "declared but not documented: \(declared.subtracting(documented).sorted())")
     }
 
     @Test("an error frame and an HTTP error body carry the code as its string")
@@ -25,7 +29,8 @@ struct ErrorCodeTests {
     /// The codes in the rows of PROTOCOL.md's error tables: `| 4xx | `code` |` rows of the HTTP tables, and the
     /// `| `code` |` rows of the socket's tables (sections whose table header is `| code | when |`).
     private static func documentedCodes() throws -> Set<String> {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let text = try String(contentsOf: root.appendingPathComponent("docs/PROTOCOL.md"), encoding: .utf8)
         var codes: Set<String> = []
         var inSocketTable = false
@@ -40,7 +45,9 @@ struct ErrorCodeTests {
             }
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             let codeCell: String?
-            if let status = cells.first, status.count == 3, status.allSatisfy(\.isNumber), status.first != "2", cells.count > 1 {
+            if let status = cells.first, status.count == 3, status.allSatisfy(\.isNumber), status.first != "2",
+                cells.count > 1
+            {
                 codeCell = cells[1]
             } else if inSocketTable {
                 codeCell = cells.first
@@ -49,7 +56,8 @@ struct ErrorCodeTests {
             }
             guard let codeCell else { continue }
             for match in codeCell.split(separator: ",") {
-                let code = match.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+                let code = match.trimmingCharacters(in: .whitespaces).trimmingCharacters(
+                    in: CharacterSet(charactersIn: "`"))
                 if !code.isEmpty, code.allSatisfy({ $0.isLowercase || $0 == "_" }) { codes.insert(code) }
             }
         }

@@ -38,7 +38,9 @@ struct LobbyChatDecoderTests {
     }
 
     @Test func measuresTheLimitInUTF8Bytes() {
-        #expect(self.decoder.decode(#"{"message":"0123456789abcdef"}"#) == .success(SubmittedChatMessage(message: "0123456789abcdef")))
+        #expect(
+            self.decoder.decode(#"{"message":"0123456789abcdef"}"#)
+                == .success(SubmittedChatMessage(message: "0123456789abcdef")))
         #expect(self.decoder.decode(#"{"message":"ééééééééé"}"#) == .failure(.messageTooLong(limit: 16)))
     }
 
@@ -51,7 +53,9 @@ struct LobbyChatDecoderTests {
     }
 
     @Test func trimsNamesAndTreatsBlankOnesAsGuests() {
-        #expect(self.decoder.decode(#"{"message":"hi","user":"  Ann "}"#) == .success(SubmittedChatMessage(message: "hi", user: "Ann")))
+        #expect(
+            self.decoder.decode(#"{"message":"hi","user":"  Ann "}"#)
+                == .success(SubmittedChatMessage(message: "hi", user: "Ann")))
         #expect(self.decoder.decode(#"{"message":"hi","user":"  "}"#) == .success(SubmittedChatMessage(message: "hi")))
     }
 
@@ -67,7 +71,8 @@ struct LobbyChatDecoderTests {
     @Test("what the server sends decodes with a default JSONDecoder into the tutorial's struct")
     func encodesForTheTutorialsDecoder() throws {
         let sent = ReceivingChatMessage(
-            date: Date(timeIntervalSinceReferenceDate: 700_000_000.5), id: UUID(), message: "hi", user: "Ann", userID: UUID())
+            date: Date(timeIntervalSinceReferenceDate: 700_000_000.5), id: UUID(), message: "hi", user: "Ann",
+            userID: UUID())
         let data = try JSONEncoder().encode(sent)
         let json = String(decoding: data, as: UTF8.self)
         #expect(json.contains(#""date":700000000.5"#))

@@ -6,7 +6,8 @@ struct MessageTextTests {
     @Test("C0 controls other than tab, LF, VT, FF and CR, and DEL, are removed; everything else stays")
     func removesControls() {
         #expect(MessageText.removingControlCharacters("a\u{0}b\u{1}c\u{2}d\u{3}e\u{1B}[31mf\u{7F}") == "abcde[31mf")
-        #expect(MessageText.removingControlCharacters("tab\tlf\nvt\u{0B}ff\u{0C}cr\r") == "tab\tlf\nvt\u{0B}ff\u{0C}cr\r")
+        #expect(
+            MessageText.removingControlCharacters("tab\tlf\nvt\u{0B}ff\u{0C}cr\r") == "tab\tlf\nvt\u{0B}ff\u{0C}cr\r")
         #expect(MessageText.removingControlCharacters("你好 👍🏽 café") == "你好 👍🏽 café")
         #expect(MessageText.removingControlCharacters("\u{9B}") == "\u{9B}")
     }

@@ -9,8 +9,11 @@ extension TestServer {
     var api: APIClient { APIClient(host: self.host, port: self.httpPort) }
 
     /// Registers `username` and returns its session.
-    func register(_ username: String, password: String = "correct horse", displayName: String? = nil) async throws -> AuthSession {
-        let reply = try await self.api.send(.POST, "/register", json: RegisterRequest(username: username, password: password, displayName: displayName))
+    func register(_ username: String, password: String = "correct horse", displayName: String? = nil) async throws
+        -> AuthSession
+    {
+        let reply = try await self.api.send(
+            .POST, "/register", json: RegisterRequest(username: username, password: password, displayName: displayName))
         #expect(reply.status == 201)
         return try reply.decode(AuthSession.self)
     }
@@ -21,7 +24,9 @@ struct AccountAPITests {
     @Test func registerThenUseTheToken() async throws {
         try await withTestServer { server in
             let session = try await server.register("Ann.Lee", displayName: "Ann Lee")
-            #expect(session.user.username == "Ann.Lee" && session.user.displayName == "Ann Lee" && session.user.initials == "AL")
+            #expect(
+                session.user.username == "Ann.Lee" && session.user.displayName == "Ann Lee"
+                    && session.user.initials == "AL")
             #expect(session.token.count >= 43)
             #expect(session.expiresAt > Int64(Date().timeIntervalSince1970 * 1000))
             let me = try await server.api.send(.GET, "/me", token: session.token)
@@ -34,7 +39,8 @@ struct AccountAPITests {
     func uniqueUsernames() async throws {
         try await withTestServer { server in
             _ = try await server.register("ann")
-            let again = try await server.api.send(.POST, "/register", json: RegisterRequest(username: "ANN", password: "another one"))
+            let again = try await server.api.send(
+                .POST, "/register", json: RegisterRequest(username: "ANN", password: "another one"))
             #expect(again.status == 409)
             #expect(try again.decode(APIErrorBody.self).code == .usernameTaken)
         }
@@ -56,7 +62,8 @@ struct AccountAPITests {
             let reply = try await server.api.send(.POST, "/register", raw: body)
             #expect(reply.status == 400)
             #expect(try reply.decode(APIErrorBody.self).code.rawValue == code)
-            let login = try await server.api.send(.POST, "/login", json: LoginRequest(username: "ann", password: "long enough"))
+            let login = try await server.api.send(
+                .POST, "/login", json: LoginRequest(username: "ann", password: "long enough"))
             #expect(login.status == 401)
         }
     }
@@ -65,11 +72,15 @@ struct AccountAPITests {
     func login() async throws {
         try await withTestServer { server in
             let first = try await server.register("bob", password: "s3cret password")
-            let good = try await server.api.send(.POST, "/login", json: LoginRequest(username: "BOB", password: "s3cret password"))
+            let good = try await server.api.send(
+                .POST, "/login", json: LoginRequest(username: "BOB", password: "s3cret password"))
             #expect(good.status == 200)
             let second = try good.decode(AuthSession.self)
             #expect(second.token != first.token && second.user == first.user)
-            for attempt in [LoginRequest(username: "bob", password: "wrong password"), LoginRequest(username: "nobody", password: "s3cret password")] {
+            for attempt in [
+                LoginRequest(username: "bob", password: "wrong password"),
+                LoginRequest(username: "nobody", password: "s3cret password"),
+            ] {
                 let bad = try await server.api.send(.POST, "/login", json: attempt)
                 #expect(bad.status == 401)
                 #expect(try bad.decode(APIErrorBody.self).code == .invalidCredentials)
@@ -110,11 +121,14 @@ struct AccountAPITests {
     @Test func updateMyProfile() async throws {
         try await withTestServer { server in
             let session = try await server.register("fay")
-            let updated = try await server.api.send(.PATCH, "/me", json: ProfileUpdate(displayName: "  Fay Wray ", avatarColor: "#12ab9f"), token: session.token)
+            let updated = try await server.api.send(
+                .PATCH, "/me", json: ProfileUpdate(displayName: "  Fay Wray ", avatarColor: "#12ab9f"),
+                token: session.token)
             #expect(updated.status == 200)
             let profile = try updated.decode(UserProfile.self)
             #expect(profile.displayName == "Fay Wray" && profile.avatarColor == "#12AB9F" && profile.initials == "FW")
-            let bad = try await server.api.send(.PATCH, "/me", json: ProfileUpdate(avatarColor: "red"), token: session.token)
+            let bad = try await server.api.send(
+                .PATCH, "/me", json: ProfileUpdate(avatarColor: "red"), token: session.token)
             #expect(bad.status == 400)
             #expect(try bad.decode(APIErrorBody.self).code == .invalidAvatarColor)
             #expect(try await server.api.send(.GET, "/me", token: session.token).decode(UserProfile.self) == profile)
@@ -128,7 +142,8 @@ struct AccountAPITests {
             _ = try await server.register("hal", displayName: "Hal Nine")
             _ = try await server.register("ivy")
             #expect(try await server.api.send(.GET, "/users?query=gus").status == 401)
-            let byName = try await server.api.send(.GET, "/users?query=NINE", token: session.token).decode([UserProfile].self)
+            let byName = try await server.api.send(.GET, "/users?query=NINE", token: session.token).decode(
+                [UserProfile].self)
             #expect(byName.map(\.username) == ["hal"])
             let all = try await server.api.send(.GET, "/users?query=", token: session.token).decode([UserProfile].self)
             #expect(all.map(\.username) == ["gus", "hal", "ivy"])
@@ -142,10 +157,12 @@ struct AccountAPITests {
         try await withTestServer { server in
             _ = try await server.register("jon", password: "right password")
             for _ in 0..<10 {
-                let reply = try await server.api.send(.POST, "/login", json: LoginRequest(username: "jon", password: "wrong password"))
+                let reply = try await server.api.send(
+                    .POST, "/login", json: LoginRequest(username: "jon", password: "wrong password"))
                 #expect(reply.status == 401)
             }
-            let limited = try await server.api.send(.POST, "/login", json: LoginRequest(username: "jon", password: "right password"))
+            let limited = try await server.api.send(
+                .POST, "/login", json: LoginRequest(username: "jon", password: "right password"))
             #expect(limited.status == 429)
             #expect(try limited.decode(APIErrorBody.self).code == .rateLimited)
             #expect(Int(limited.headers.first(name: "Retry-After") ?? "") ?? 0 > 0)

@@ -2,8 +2,8 @@ import ChatProtocol
 import ChatServer
 import ChatTestSupport
 import Foundation
-import NIOHTTP1
 import NIOCore
+import NIOHTTP1
 import Testing
 
 /// A valid PNG header of the given size (enough bytes for the sniffer; browsers need the rest).
@@ -22,14 +22,19 @@ struct AttachmentTests {
             let carol = try await server.register("carol")
             let png = pngBytes(width: 640, height: 480)
             // Declared as JPEG with a misleading name: the bytes decide.
-            let upload = try await server.api.send(.POST, "/attachments?name=map.png", bytes: png, contentType: "image/jpeg", token: ann.token)
+            let upload = try await server.api.send(
+                .POST, "/attachments?name=map.png", bytes: png, contentType: "image/jpeg", token: ann.token)
             #expect(upload.status == 201)
             let attachment = try upload.decode(AttachmentPayload.self)
-            #expect(attachment.contentType == "image/png" && attachment.width == 640 && attachment.height == 480 && attachment.size == Int64(png.count))
+            #expect(
+                attachment.contentType == "image/png" && attachment.width == 640 && attachment.height == 480
+                    && attachment.size == Int64(png.count))
 
             // Before it is sent anywhere, only the uploader can read it.
             #expect(try await server.api.get("/attachments/\(attachment.id)", token: bob.token).status == 403)
-            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "p1", text: "", attachments: [attachment.id.uuidString]))
+            _ = try await annSocket.acked(
+                ClientFrame(
+                    type: "send", room: dm.id, clientMsgID: "p1", text: "", attachments: [attachment.id.uuidString]))
             let message = try await bobSocket.nextEvent("message")
             #expect(message.attachments == [attachment] && message.text.isEmpty)
 
@@ -37,10 +42,12 @@ struct AttachmentTests {
             #expect(fetched.status == 200 && Array(fetched.body) == png)
             #expect(fetched.headers.first(name: "Content-Type") == "image/png")
             #expect(fetched.headers.first(name: "X-Content-Type-Options") == "nosniff")
-            #expect(fetched.headers.first(name: "Content-Disposition")?.hasPrefix("inline; filename=\"map.png\"") == true)
+            #expect(
+                fetched.headers.first(name: "Content-Disposition")?.hasPrefix("inline; filename=\"map.png\"") == true)
             let viaQuery = try await server.api.get("/attachments/\(attachment.id)?token=\(bob.token)")
             #expect(viaQuery.status == 200)
-            let range = try await server.api.get("/attachments/\(attachment.id)", token: bob.token, headers: [("Range", "bytes=0-7")])
+            let range = try await server.api.get(
+                "/attachments/\(attachment.id)", token: bob.token, headers: [("Range", "bytes=0-7")])
             #expect(range.status == 206 && Array(range.body) == Array(png.prefix(8)))
 
             #expect(try await server.api.get("/attachments/\(attachment.id)", token: carol.token).status == 403)
@@ -48,8 +55,16 @@ struct AttachmentTests {
             #expect(try await server.api.get("/attachments/\(UUID())", token: bob.token).status == 403)
             // Carol cannot send what she cannot see.
             let carolSocket = try await server.modernClient(carol)
-            #expect(try await carolSocket.errorCode(for: ClientFrame(type: "send", room: "lobby", clientMsgID: "c1", text: "look", attachments: [attachment.id.uuidString])) == .badAttachment)
-            #expect(try await carolSocket.errorCode(for: ClientFrame(type: "send", room: "lobby", clientMsgID: "c2", text: "look", attachments: ["not-an-id"])) == .badAttachment)
+            #expect(
+                try await carolSocket.errorCode(
+                    for: ClientFrame(
+                        type: "send", room: "lobby", clientMsgID: "c1", text: "look",
+                        attachments: [attachment.id.uuidString])) == .badAttachment)
+            #expect(
+                try await carolSocket.errorCode(
+                    for: ClientFrame(
+                        type: "send", room: "lobby", clientMsgID: "c2", text: "look", attachments: ["not-an-id"]))
+                    == .badAttachment)
         }
     }
 
@@ -57,15 +72,21 @@ struct AttachmentTests {
     func deletedMessageAttachment() async throws {
         try await withTestServer { server in
             let (ann, bob, dm, annSocket, _) = try await server.pair()
-            let upload = try await server.api.send(.POST, "/attachments?name=a.png", bytes: pngBytes(width: 2, height: 2), contentType: "image/png", token: ann.token)
+            let upload = try await server.api.send(
+                .POST, "/attachments?name=a.png", bytes: pngBytes(width: 2, height: 2), contentType: "image/png",
+                token: ann.token)
             let id = try upload.decode(AttachmentPayload.self).id
-            let first = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "a1", text: "", attachments: [id.uuidString]))
-            let again = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "a2", text: "again", attachments: [id.uuidString]))
+            let first = try await annSocket.acked(
+                ClientFrame(type: "send", room: dm.id, clientMsgID: "a1", text: "", attachments: [id.uuidString]))
+            let again = try await annSocket.acked(
+                ClientFrame(type: "send", room: dm.id, clientMsgID: "a2", text: "again", attachments: [id.uuidString]))
             // One of two messages deleted: still readable.
-            _ = try await annSocket.acked(ClientFrame(type: "delete", room: dm.id, clientMsgID: "d1", target: first.seq))
+            _ = try await annSocket.acked(
+                ClientFrame(type: "delete", room: dm.id, clientMsgID: "d1", target: first.seq))
             #expect(try await server.api.get("/attachments/\(id)", token: bob.token).status == 200)
             // Both deleted: bob can no longer fetch it; ann, who uploaded it, still can.
-            _ = try await annSocket.acked(ClientFrame(type: "delete", room: dm.id, clientMsgID: "d2", target: again.seq))
+            _ = try await annSocket.acked(
+                ClientFrame(type: "delete", room: dm.id, clientMsgID: "d2", target: again.seq))
             #expect(try await server.api.get("/attachments/\(id)", token: bob.token).status == 403)
             #expect(try await server.api.get("/attachments/\(id)", token: ann.token).status == 200)
         }
@@ -88,38 +109,55 @@ struct AttachmentTests {
         try await withTestServer { server in
             let ann = try await server.register("ann")
             let boundary = "XyZ"
-            let body = "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"notes.txt\"\r\nContent-Type: text/plain\r\n\r\nhello notes\r\n--\(boundary)--\r\n"
-            let reply = try await server.api.send(.POST, "/attachments", bytes: Array(body.utf8), contentType: "multipart/form-data; boundary=\(boundary)", token: ann.token)
+            let body =
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"notes.txt\"\r\nContent-Type: text/plain\r\n\r\nhello notes\r\n--\(boundary)--\r\n"
+            let reply = try await server.api.send(
+                .POST, "/attachments", bytes: Array(body.utf8),
+                contentType: "multipart/form-data; boundary=\(boundary)", token: ann.token)
             #expect(reply.status == 201)
             let file = try reply.decode(AttachmentPayload.self)
-            #expect(file.name == "notes.txt" && file.contentType == "application/octet-stream" && file.size == 11 && file.width == nil)
+            #expect(
+                file.name == "notes.txt" && file.contentType == "application/octet-stream" && file.size == 11
+                    && file.width == nil)
             let fetched = try await server.api.get("/attachments/\(file.id)", token: ann.token)
             #expect(String(decoding: fetched.body, as: UTF8.self) == "hello notes")
             #expect(fetched.headers.first(name: "Content-Disposition")?.hasPrefix("attachment;") == true)
         }
     }
 
-    @Test("bad uploads: a lie about the type, empty, over the limit, a form without a file, cut off mid-body — a JSON error and no file left")
+    @Test(
+        "bad uploads: a lie about the type, empty, over the limit, a form without a file, cut off mid-body — a JSON error and no file left"
+    )
     func badUploads() async throws {
         try await withTestServer({ $0.maxUploadBytes = 1024 }) { server in
             let ann = try await server.register("ann")
-            let lie = try await server.api.send(.POST, "/attachments?name=cat.png", bytes: Array("not a picture".utf8), contentType: "image/png", token: ann.token)
+            let lie = try await server.api.send(
+                .POST, "/attachments?name=cat.png", bytes: Array("not a picture".utf8), contentType: "image/png",
+                token: ann.token)
             #expect(lie.status == 415)
             #expect(try lie.decode(APIErrorBody.self).code == .unsupportedType)
-            let empty = try await server.api.send(.POST, "/attachments", bytes: [], contentType: "image/png", token: ann.token)
+            let empty = try await server.api.send(
+                .POST, "/attachments", bytes: [], contentType: "image/png", token: ann.token)
             #expect(empty.status == 400)
             #expect(try empty.decode(APIErrorBody.self).code == .emptyUpload)
-            let big = try await server.api.send(.POST, "/attachments", bytes: Array(repeating: 7, count: 4096), contentType: "application/octet-stream", token: ann.token)
+            let big = try await server.api.send(
+                .POST, "/attachments", bytes: Array(repeating: 7, count: 4096), contentType: "application/octet-stream",
+                token: ann.token)
             #expect(big.status == 413)
             #expect(try big.decode(APIErrorBody.self).code == .tooLarge)
-            let form = try await server.api.send(.POST, "/attachments", bytes: Array("--b\r\n\r\n".utf8), contentType: "multipart/form-data; boundary=b", token: ann.token)
+            let form = try await server.api.send(
+                .POST, "/attachments", bytes: Array("--b\r\n\r\n".utf8), contentType: "multipart/form-data; boundary=b",
+                token: ann.token)
             #expect(form.status == 400)
-            let anonymous = try await server.api.send(.POST, "/attachments", bytes: [1, 2, 3], contentType: "application/octet-stream")
+            let anonymous = try await server.api.send(
+                .POST, "/attachments", bytes: [1, 2, 3], contentType: "application/octet-stream")
             #expect(anonymous.status == 401)
 
             // Cut off: the headers promise 1000 bytes, 100 arrive, then the connection closes.
             let client = try await LineClient.connect(host: server.host, port: server.httpPort)
-            try await client.write("POST /api/v1/attachments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nContent-Type: application/octet-stream\r\nContent-Length: 1000\r\n\r\n" + String(repeating: "a", count: 100))
+            try await client.write(
+                "POST /api/v1/attachments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nContent-Type: application/octet-stream\r\nContent-Length: 1000\r\n\r\n"
+                    + String(repeating: "a", count: 100))
             await client.close()
 
             // The server is still up, and no upload left a file behind (the cut-off one's temporary file goes once
@@ -128,12 +166,17 @@ struct AttachmentTests {
             let directory = server.configuration.attachmentsDirectory
             try await eventually {
                 let paths = (try? FileManager.default.subpathsOfDirectory(atPath: directory)) ?? []
-                return paths.allSatisfy { (try? FileManager.default.attributesOfItem(atPath: directory + "/" + $0)[.type] as? FileAttributeType) != .typeRegular }
+                return paths.allSatisfy {
+                    (try? FileManager.default.attributesOfItem(atPath: directory + "/" + $0)[.type]
+                        as? FileAttributeType) != .typeRegular
+                }
             }
         }
     }
 
-    @Test("an image in the lobby reaches /chat and TCP clients as text with its URL, which they can open without an account")
+    @Test(
+        "an image in the lobby reaches /chat and TCP clients as text with its URL, which they can open without an account"
+    )
     func tutorialClientsSeeAURL() async throws {
         try await withTestServer { server in
             let ann = try await server.register("ann")
@@ -141,13 +184,20 @@ struct AttachmentTests {
             let tcp = try await LineClient.connect(host: server.host, port: server.tcpPort)
             try await tcp.write("iam:luke\n")
             _ = await tcp.lines.next(timeout: .seconds(5))
-            let upload = try await server.api.send(.POST, "/attachments?name=a.png", bytes: pngBytes(width: 1, height: 1), contentType: "image/png", token: ann.token)
+            let upload = try await server.api.send(
+                .POST, "/attachments?name=a.png", bytes: pngBytes(width: 1, height: 1), contentType: "image/png",
+                token: ann.token)
             let attachment = try upload.decode(AttachmentPayload.self)
             let socket = try await server.modernClient(ann)
-            _ = try await socket.acked(ClientFrame(type: "send", room: "lobby", clientMsgID: "p", text: "look", attachments: [attachment.id.uuidString]))
-            _ = try await socket.acked(ClientFrame(type: "react", room: "lobby", clientMsgID: "r", target: 1, emoji: "👀"))
+            _ = try await socket.acked(
+                ClientFrame(
+                    type: "send", room: "lobby", clientMsgID: "p", text: "look", attachments: [attachment.id.uuidString]
+                ))
+            _ = try await socket.acked(
+                ClientFrame(type: "react", room: "lobby", clientMsgID: "r", target: 1, emoji: "👀"))
             _ = try await socket.acked(ClientFrame(type: "send", room: "lobby", clientMsgID: "t", text: "tpyo"))
-            _ = try await socket.acked(ClientFrame(type: "edit", room: "lobby", clientMsgID: "e", text: "typo fixed", target: 3))
+            _ = try await socket.acked(
+                ClientFrame(type: "edit", room: "lobby", clientMsgID: "e", text: "typo fixed", target: 3))
             _ = try await socket.acked(ClientFrame(type: "send", room: "lobby", clientMsgID: "s", text: "secret"))
             _ = try await socket.acked(ClientFrame(type: "delete", room: "lobby", clientMsgID: "d", target: 5))
             _ = try await socket.acked(ClientFrame(type: "send", room: "lobby", clientMsgID: "q", text: "after"))
@@ -173,7 +223,11 @@ extension AttachmentTests {
         var texts: [String] = []
         while texts.count < count {
             let frame = try await chat.nextJSON([String: AnyDecodable].self)
-            if case .string(let user)? = frame["user"]?.value, user == "ann", case .string(let text)? = frame["message"]?.value { texts.append(text) }
+            if case .string(let user)? = frame["user"]?.value, user == "ann",
+                case .string(let text)? = frame["message"]?.value
+            {
+                texts.append(text)
+            }
         }
         return texts
     }
@@ -181,7 +235,10 @@ extension AttachmentTests {
 
 /// Just enough of a JSON value to read the strings of a `/chat` frame.
 struct AnyDecodable: Decodable {
-    enum Value { case string(String), other }
+    enum Value {
+        case string(String)
+        case other
+    }
     let value: Value
     init(from decoder: any Decoder) throws {
         self.value = (try? decoder.singleValueContainer().decode(String.self)).map(Value.string) ?? .other

@@ -36,11 +36,15 @@ final class ChaosClient {
 
     /// Connects and resumes every room from what it has seen, then resends everything unacknowledged.
     func connect(to server: TestServer, rooms: [String]) async throws {
-        let socket = try await WebSocketTestClient.connect(host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(self.session.token)")
+        let socket = try await WebSocketTestClient.connect(
+            host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(self.session.token)")
         self.socket = socket
-        try await socket.send(frame: ClientFrame(type: "resume", rooms: Dictionary(uniqueKeysWithValues: rooms.map { ($0, self.lastSeq($0)) })))
+        try await socket.send(
+            frame: ClientFrame(
+                type: "resume", rooms: Dictionary(uniqueKeysWithValues: rooms.map { ($0, self.lastSeq($0)) })))
         for (id, pending) in self.outbox.sorted(by: { $0.key < $1.key }) {
-            try await socket.send(frame: ClientFrame(type: "send", room: pending.room, clientMsgID: id, text: pending.text))
+            try await socket.send(
+                frame: ClientFrame(type: "send", room: pending.room, clientMsgID: id, text: pending.text))
         }
     }
 
@@ -54,21 +58,27 @@ final class ChaosClient {
         guard let socket = self.socket else { return }
         while let frame = await socket.frames.next(timeout: quiet) {
             guard frame.opcode == WebSocketTestClient.Opcode.text else {
-                if frame.opcode == WebSocketTestClient.Opcode.close { self.socket = nil; return }
+                if frame.opcode == WebSocketTestClient.Opcode.close {
+                    self.socket = nil
+                    return
+                }
                 continue
             }
             let data = Data(frame.payload)
             if let message = try? JSONDecoder().decode(MessageFrame.self, from: data), message.type == "message" {
                 let expected = self.lastSeq(message.room) + 1
                 if message.seq != expected {
-                    self.problems.append("\(self.session.user.username) got seq \(message.seq) in \(message.room), expected \(expected)")
+                    self.problems.append(
+                        "\(self.session.user.username) got seq \(message.seq) in \(message.room), expected \(expected)")
                 } else {
                     self.seen[message.room, default: []].append(message)
                 }
             } else if let ack = try? JSONDecoder().decode(AckFrame.self, from: data), ack.type == "ack" {
                 self.outbox[ack.clientMsgID] = nil
                 self.acked.insert(ack.clientMsgID)
-            } else if let error = try? JSONDecoder().decode(ErrorFrame.self, from: data), error.type == "error", error.code != .rateLimited {
+            } else if let error = try? JSONDecoder().decode(ErrorFrame.self, from: data), error.type == "error",
+                error.code != .rateLimited
+            {
                 self.problems.append("\(self.session.user.username) got error \(error.code) for \(error.ref ?? "-")")
             }
         }
@@ -78,7 +88,7 @@ final class ChaosClient {
 @Suite("Chaos: random disconnects lose nothing and repeat nothing (PROTOCOL.md §8.2–8.3)")
 struct ChaosTests {
     /// `CHAOS_SEED` and `CHAOS_STEPS` run other or longer scenarios; the suite's own run uses a fixed seed.
-    static var seed: UInt64 { ProcessInfo.processInfo.environment["CHAOS_SEED"].flatMap(UInt64.init) ?? 20261122 }
+    static var seed: UInt64 { ProcessInfo.processInfo.environment["CHAOS_SEED"].flatMap(UInt64.init) ?? 20_261_122 }
     static var steps: Int { ProcessInfo.processInfo.environment["CHAOS_STEPS"].flatMap(Int.init) ?? 120 }
 
     @Test func everyViewEqualsTheDatabase() async throws {
@@ -88,8 +98,12 @@ struct ChaosTests {
             let ann = try await server.register("ann")
             let bob = try await server.register("bob")
             let cat = try await server.register("cat")
-            let channel = try await server.api.send(.POST, "/rooms", json: CreateRoomRequest(kind: "channel", name: "chaos", members: ["bob", "cat"]), token: ann.token).decode(RoomSummary.self)
-            let dm = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token).decode(RoomSummary.self)
+            let channel = try await server.api.send(
+                .POST, "/rooms", json: CreateRoomRequest(kind: "channel", name: "chaos", members: ["bob", "cat"]),
+                token: ann.token
+            ).decode(RoomSummary.self)
+            let dm = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token)
+                .decode(RoomSummary.self)
             let clients = [ChaosClient(session: ann), ChaosClient(session: bob), ChaosClient(session: cat)]
             let roomsOf = [["lobby", channel.id, dm.id], ["lobby", channel.id, dm.id], ["lobby", channel.id]]
             var counter = 0
@@ -109,7 +123,8 @@ struct ChaosTests {
                     let id = "\(client.session.user.username)-\(counter)"
                     let room = roomsOf[index].randomElement(using: &random)!
                     client.outbox[id] = (room, "message \(counter)")
-                    try await client.socket?.send(frame: ClientFrame(type: "send", room: room, clientMsgID: id, text: "message \(counter)"))
+                    try await client.socket?.send(
+                        frame: ClientFrame(type: "send", room: room, clientMsgID: id, text: "message \(counter)"))
                     if Int.random(in: 0..<3, using: &random) == 0 { await client.cut() }  // before the ack
                 case 6..<8:
                     await client.absorb(quiet: .milliseconds(5))
@@ -137,7 +152,9 @@ struct ChaosTests {
                 for room in roomsOf[index] {
                     let stored = try await self.allMessages(room, server: server, token: client.session.token)
                     #expect(stored.map(\.seq) == (0..<stored.count).map { Int64($0) + 1 })
-                    #expect(client.seen[room, default: []].map(\.id) == stored.map(\.id), "\(client.session.user.username) in \(room)")
+                    #expect(
+                        client.seen[room, default: []].map(\.id) == stored.map(\.id),
+                        "\(client.session.user.username) in \(room)")
                 }
             }
             let everyAck = clients.flatMap(\.acked)

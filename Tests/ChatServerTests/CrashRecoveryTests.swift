@@ -29,10 +29,13 @@ struct CrashRecoveryTests {
         await server.kill()
         sending.cancel()
         while let frame = await reader.frames.next(timeout: .seconds(2)) {
-            if let message = try? JSONDecoder().decode(TutorialMessage.self, from: Data(frame.payload)) { received.append(message) }
+            if let message = try? JSONDecoder().decode(TutorialMessage.self, from: Data(frame.payload)) {
+                received.append(message)
+            }
         }
         // validate: the restarted server's history starts with exactly what the reader saw, once each.
-        let restarted = try await ServerProcess.start(dataDirectory: directory, arguments: ["--history-on-join", "5000"])
+        let restarted = try await ServerProcess.start(
+            dataDirectory: directory, arguments: ["--history-on-join", "5000"])
         let checker = try await WebSocketTestClient.connect(host: "127.0.0.1", port: restarted.httpPort, path: "/chat")
         var history: [TutorialMessage] = []
         while let frame = await checker.frames.next(timeout: .seconds(2)) {
@@ -66,13 +69,17 @@ struct ModernCrashTests {
         // setup
         let server = try await ServerProcess.start(dataDirectory: directory, arguments: ["--bcrypt-cost", "4"])
         let api = APIClient(host: "127.0.0.1", port: server.httpPort)
-        let session = try await api.send(.POST, "/register", json: RegisterRequest(username: "ann", password: "correct horse")).decode(AuthSession.self)
-        let socket = try await WebSocketTestClient.connect(host: "127.0.0.1", port: server.httpPort, path: "/api/v1/ws?token=\(session.token)")
+        let session = try await api.send(
+            .POST, "/register", json: RegisterRequest(username: "ann", password: "correct horse")
+        ).decode(AuthSession.self)
+        let socket = try await WebSocketTestClient.connect(
+            host: "127.0.0.1", port: server.httpPort, path: "/api/v1/ws?token=\(session.token)")
         // act: send steadily (under the rate limit), kill the server once some acks are in.
         let total = 60
         let sending = Task {
             for index in 0..<total {
-                try? await socket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "k\(index)", text: "k\(index)"))
+                try? await socket.send(
+                    frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "k\(index)", text: "k\(index)"))
                 try? await Task.sleep(for: .milliseconds(20))
             }
         }
@@ -84,25 +91,34 @@ struct ModernCrashTests {
         await server.kill()
         sending.cancel()
         while let frame = await socket.frames.next(timeout: .seconds(1)) {
-            if let ack = try? JSONDecoder().decode(AckFrame.self, from: Data(frame.payload)), ack.type == "ack" { acks[ack.clientMsgID] = ack }
+            if let ack = try? JSONDecoder().decode(AckFrame.self, from: Data(frame.payload)), ack.type == "ack" {
+                acks[ack.clientMsgID] = ack
+            }
         }
         // validate: after a restart every acked message is stored once; retrying everything adds only the missing.
         let restarted = try await ServerProcess.start(dataDirectory: directory, arguments: ["--bcrypt-cost", "4"])
         let api2 = APIClient(host: "127.0.0.1", port: restarted.httpPort)
-        let again = try await api2.send(.POST, "/login", json: LoginRequest(username: "ann", password: "correct horse")).decode(AuthSession.self)
-        var stored = try await api2.send(.GET, "/rooms/lobby/messages?limit=200", token: again.token).decode(HistoryPage.self).messages
+        let again = try await api2.send(.POST, "/login", json: LoginRequest(username: "ann", password: "correct horse"))
+            .decode(AuthSession.self)
+        var stored = try await api2.send(.GET, "/rooms/lobby/messages?limit=200", token: again.token).decode(
+            HistoryPage.self
+        ).messages
         #expect(Set(acks.values.map(\.id)).isSubset(of: Set(stored.map(\.id))))
         #expect(Set(stored.map(\.id)).count == stored.count)
-        let retry = try await WebSocketTestClient.connect(host: "127.0.0.1", port: restarted.httpPort, path: "/api/v1/ws?token=\(again.token)")
+        let retry = try await WebSocketTestClient.connect(
+            host: "127.0.0.1", port: restarted.httpPort, path: "/api/v1/ws?token=\(again.token)")
         var retried: [String: AckFrame] = [:]
         for index in 0..<total {
-            try await retry.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "k\(index)", text: "k\(index)"))
+            try await retry.send(
+                frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "k\(index)", text: "k\(index)"))
             let ack = try await retry.next("ack", as: AckFrame.self, timeout: .seconds(30))
             retried[ack.clientMsgID] = ack
             try await Task.sleep(for: .milliseconds(100))  // stay under the rate limit
         }
         for (id, ack) in acks { #expect(retried[id] == ack, "retry of \(id) was not given the original ack") }
-        stored = try await api2.send(.GET, "/rooms/lobby/messages?limit=200", token: again.token).decode(HistoryPage.self).messages
+        stored = try await api2.send(.GET, "/rooms/lobby/messages?limit=200", token: again.token).decode(
+            HistoryPage.self
+        ).messages
         #expect(stored.count == total)
         #expect(Set(stored.map(\.text)).count == total)
         #expect(stored.map(\.seq) == (1...Int64(total)).map { $0 })

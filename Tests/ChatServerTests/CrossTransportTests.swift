@@ -47,7 +47,9 @@ struct CrossTransportTests {
             var seenOverTCP: [String] = []
             while seenOverTCP.count < 20 {
                 let line = try await tcp.nextLine()
-                if let colon = line.firstIndex(of: ":") { seenOverTCP.append(String(line[line.index(after: colon)...])) }
+                if let colon = line.firstIndex(of: ":") {
+                    seenOverTCP.append(String(line[line.index(after: colon)...]))
+                }
             }
             #expect(seenOverWS == seenOverTCP)
             #expect(Set(seenOverWS).count == 20)

@@ -30,7 +30,8 @@ struct EchoRelayTests {
         try await withTestServer { server in
             let sender = try await server.echoClient("a")
             let receiver = try await server.echoClient("b")
-            let image = Array(Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }).base64EncodedString().utf8)
+            let image = Array(
+                Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }).base64EncodedString().utf8)
             try await sender.send(opcode: WebSocketTestClient.Opcode.binary, payload: image)
             for client in [sender, receiver] {
                 let frame = try #require(await client.frames.next(timeout: .seconds(10)))

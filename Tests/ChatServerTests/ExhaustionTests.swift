@@ -19,7 +19,8 @@ struct ExhaustionTests {
             // 64 KiB allows 1,024 fragments; send 2,000 empty ones in one write (12 KB on the wire).
             var bytes = WebSocketTestClient.frame(opcode: WebSocketTestClient.Opcode.binary, payload: [], fin: false)
             for _ in 0..<2000 {
-                bytes += WebSocketTestClient.frame(opcode: WebSocketTestClient.Opcode.continuation, payload: [], fin: false)
+                bytes += WebSocketTestClient.frame(
+                    opcode: WebSocketTestClient.Opcode.continuation, payload: [], fin: false)
             }
             try? await attacker.send(frame: bytes)
             #expect(try await attacker.nextCloseCode(timeout: .seconds(10)) == 1009)
@@ -32,9 +33,11 @@ struct ExhaustionTests {
     func fragmentsWithinTheLimit() async throws {
         try await withTestServer({ $0.echoMaxMessageBytes = 64 * 1024 }) { server in
             let client = try await server.echoClient("fragments")
-            var bytes = WebSocketTestClient.frame(opcode: WebSocketTestClient.Opcode.text, payload: Array("a".utf8), fin: false)
+            var bytes = WebSocketTestClient.frame(
+                opcode: WebSocketTestClient.Opcode.text, payload: Array("a".utf8), fin: false)
             for _ in 0..<1000 {
-                bytes += WebSocketTestClient.frame(opcode: WebSocketTestClient.Opcode.continuation, payload: Array("b".utf8), fin: false)
+                bytes += WebSocketTestClient.frame(
+                    opcode: WebSocketTestClient.Opcode.continuation, payload: Array("b".utf8), fin: false)
             }
             bytes += WebSocketTestClient.frame(opcode: WebSocketTestClient.Opcode.continuation, payload: [], fin: true)
             try await client.send(frame: bytes)
@@ -45,8 +48,10 @@ struct ExhaustionTests {
     @Test("a client that sends pings and never reads the pongs is dropped once its queue is full")
     func pingFlood() async throws {
         try await withTestServer({ $0.outboundQueueBytes = 16 * 1024 }) { server in
-            let flooder = try await StalledClient.connect(host: server.host, port: server.httpPort, path: "/echo/?id=flood")
-            let ping = WebSocketTestClient.frame(opcode: WebSocketTestClient.Opcode.ping, payload: Array(repeating: 0x61, count: 125))
+            let flooder = try await StalledClient.connect(
+                host: server.host, port: server.httpPort, path: "/echo/?id=flood")
+            let ping = WebSocketTestClient.frame(
+                opcode: WebSocketTestClient.Opcode.ping, payload: Array(repeating: 0x61, count: 125))
             var burst: [UInt8] = []
             for _ in 0..<100 { burst += ping }
             // Up to 40 MB of pongs; the server must give up long before (its queue is 16 KiB beyond the kernel's).
@@ -92,12 +97,15 @@ struct ExhaustionTests {
             // 20,000 history reads queued at once; each costs a database query.
             let frame = #"{"type":"history","room":"lobby","limit":200}"#
             var bytes: [UInt8] = []
-            for _ in 0..<20000 { bytes += WebSocketTestClient.frame(opcode: WebSocketTestClient.Opcode.text, payload: Array(frame.utf8)) }
+            for _ in 0..<20000 {
+                bytes += WebSocketTestClient.frame(opcode: WebSocketTestClient.Opcode.text, payload: Array(frame.utf8))
+            }
             try? await attacker.send(frame: bytes)
             await attacker.reset()
             // The connection's work ends with the socket: its owner goes offline without waiting for the queue.
             var offline = false
-            while !offline, let presence = try? await bob.next("presence", as: PresenceFrame.self, timeout: .seconds(5)) {
+            while !offline, let presence = try? await bob.next("presence", as: PresenceFrame.self, timeout: .seconds(5))
+            {
                 offline = presence.users.contains { $0.id == flooder.user.id && !$0.online }
             }
             #expect(offline)
@@ -112,7 +120,8 @@ struct ExhaustionTests {
             _ = try await server.register("ann")
             let hashes = server.service.passwordHashesComputed
             for _ in 0..<10 {
-                let reply = try await server.api.send(.POST, "/register", json: RegisterRequest(username: "ANN", password: "another password"))
+                let reply = try await server.api.send(
+                    .POST, "/register", json: RegisterRequest(username: "ANN", password: "another password"))
                 #expect(reply.status == 409)
             }
             #expect(server.service.passwordHashesComputed == hashes)
@@ -123,7 +132,8 @@ struct ExhaustionTests {
     func registrationRateLimit() async throws {
         try await withTestServer({ $0.registrationsPerHour = 3 }) { server in
             for name in ["ann", "bob", "cat"] { _ = try await server.register(name) }
-            let fourth = try await server.api.send(.POST, "/register", json: RegisterRequest(username: "dan", password: "correct horse"))
+            let fourth = try await server.api.send(
+                .POST, "/register", json: RegisterRequest(username: "dan", password: "correct horse"))
             #expect(fourth.status == 429)
             #expect(try fourth.decode(APIErrorBody.self).code == .rateLimited)
             #expect(Int(fourth.headers.first(name: "Retry-After") ?? "") ?? 0 > 0)
@@ -140,7 +150,8 @@ struct ExhaustionTests {
             #expect(refused.status == 429)
             await first.close()
             try await eventually {
-                (try? await WebSocketTestClient.connect(host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(ann.token)")) != nil
+                (try? await WebSocketTestClient.connect(
+                    host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(ann.token)")) != nil
             }
             await second.close()
         }
@@ -152,12 +163,14 @@ struct ExhaustionTests {
             let ann = try await server.register("ann")
             var statuses: [Int] = []
             for index in 0..<11 {
-                let reply = try await server.api.send(.POST, "/rooms", json: CreateRoomRequest(kind: "channel", name: "c\(index)"), token: ann.token)
+                let reply = try await server.api.send(
+                    .POST, "/rooms", json: CreateRoomRequest(kind: "channel", name: "c\(index)"), token: ann.token)
                 statuses.append(reply.status)
             }
             #expect(statuses.prefix(10).allSatisfy { $0 == 201 })
             #expect(statuses.last == 429)
-            let channels = try await server.api.send(.GET, "/rooms/public", token: ann.token).decode([ChannelSummary].self)
+            let channels = try await server.api.send(.GET, "/rooms/public", token: ann.token).decode(
+                [ChannelSummary].self)
             #expect(channels.filter { $0.name.hasPrefix("c") }.map(\.members) == Array(repeating: 1, count: 10))
         }
     }
@@ -220,7 +233,10 @@ struct SlowConnectionTests {
 
     @Test("/chat and TCP senders are rate limited per connection: the excess is refused with a reason")
     func tutorialFlood() async throws {
-        try await withTestServer({ $0.tutorialSendBurst = 5; $0.tutorialSendRate = 1 }) { server in
+        try await withTestServer({
+            $0.tutorialSendBurst = 5
+            $0.tutorialSendRate = 1
+        }) { server in
             let tcp = try await server.joinedLineClient("flooder")
             for index in 0..<10 { try await tcp.write("msg:m\(index)\n") }
             var lines: [String] = []

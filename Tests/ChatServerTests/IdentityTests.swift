@@ -26,8 +26,13 @@ struct IdentityTests {
             #expect(seen.sender.via == "chat")
             #expect(seen.sender.id != ann.user.id)
             // And Ann cannot edit or delete it as hers.
-            #expect(try await annSocket.errorCode(for: ClientFrame(type: "edit", room: "lobby", clientMsgID: "e1", text: "x", target: seen.seq)) == .notYours)
-            #expect(try await annSocket.errorCode(for: ClientFrame(type: "delete", room: "lobby", clientMsgID: "d1", target: seen.seq)) == .notYours)
+            #expect(
+                try await annSocket.errorCode(
+                    for: ClientFrame(type: "edit", room: "lobby", clientMsgID: "e1", text: "x", target: seen.seq))
+                    == .notYours)
+            #expect(
+                try await annSocket.errorCode(
+                    for: ClientFrame(type: "delete", room: "lobby", clientMsgID: "d1", target: seen.seq)) == .notYours)
             // It does not count as hers in her unread count either.
             let rooms = try await server.api.send(.GET, "/rooms", token: ann.token).decode([RoomSummary].self)
             #expect(rooms.first { $0.id == "lobby" }?.unreadCount == 1)
@@ -54,16 +59,20 @@ struct IdentityTests {
     func logoutClosesSockets() async throws {
         try await withTestServer { server in
             let ann = try await server.register("ann")
-            let other = try await server.api.send(.POST, "/login", json: LoginRequest(username: "ann", password: "correct horse")).decode(AuthSession.self)
+            let other = try await server.api.send(
+                .POST, "/login", json: LoginRequest(username: "ann", password: "correct horse")
+            ).decode(AuthSession.self)
             let socket = try await server.modernClient(ann)
             let otherDevice = try await server.modernClient(other)
             #expect(try await server.api.send(.POST, "/logout", token: ann.token).status == 204)
             #expect(try await socket.nextCloseCode(timeout: .seconds(10)) == 4001)
             await #expect(throws: (any Error).self) {
-                try await WebSocketTestClient.connect(host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(ann.token)")
+                try await WebSocketTestClient.connect(
+                    host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(ann.token)")
             }
             // The other device's token was not revoked: it goes on.
-            try await otherDevice.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "still", text: "here"))
+            try await otherDevice.send(
+                frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "still", text: "here"))
             #expect(try await otherDevice.next("ack", as: AckFrame.self).clientMsgID == "still")
         }
     }
@@ -72,31 +81,48 @@ struct IdentityTests {
     func expiryClosesSockets() async throws {
         try await withTestServer({ $0.tokenLifetime = 10 }) { server in
             let ann = try await server.register("ann")
-            let socket = try await WebSocketTestClient.connect(host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(ann.token)")
+            let socket = try await WebSocketTestClient.connect(
+                host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(ann.token)")
             #expect(try await socket.nextCloseCode(timeout: .seconds(30)) == 4001)
         }
     }
 
-    @Test("changing the password signs out every device: old tokens refused, their sockets closed, a new session returned")
+    @Test(
+        "changing the password signs out every device: old tokens refused, their sockets closed, a new session returned"
+    )
     func passwordChange() async throws {
         try await withTestServer { server in
             let ann = try await server.register("ann", password: "old password")
-            let other = try await server.api.send(.POST, "/login", json: LoginRequest(username: "ann", password: "old password")).decode(AuthSession.self)
+            let other = try await server.api.send(
+                .POST, "/login", json: LoginRequest(username: "ann", password: "old password")
+            ).decode(AuthSession.self)
             let otherSocket = try await server.modernClient(other)
-            let wrong = try await server.api.send(.POST, "/me/password", json: PasswordChange(password: "not it", newPassword: "new password"), token: ann.token)
+            let wrong = try await server.api.send(
+                .POST, "/me/password", json: PasswordChange(password: "not it", newPassword: "new password"),
+                token: ann.token)
             #expect(wrong.status == 401)
             let tooLong = try await server.api.send(
-                .POST, "/me/password", json: PasswordChange(password: "old password", newPassword: String(repeating: "x", count: 73)), token: ann.token)
+                .POST, "/me/password",
+                json: PasswordChange(password: "old password", newPassword: String(repeating: "x", count: 73)),
+                token: ann.token)
             #expect(try tooLong.decode(APIErrorBody.self).code == .invalidPassword)
-            let changed = try await server.api.send(.POST, "/me/password", json: PasswordChange(password: "old password", newPassword: "new password"), token: ann.token)
+            let changed = try await server.api.send(
+                .POST, "/me/password", json: PasswordChange(password: "old password", newPassword: "new password"),
+                token: ann.token)
             #expect(changed.status == 200)
             let session = try changed.decode(AuthSession.self)
             #expect(try await otherSocket.nextCloseCode(timeout: .seconds(10)) == 4001)
             #expect(try await server.api.send(.GET, "/me", token: ann.token).status == 401)
             #expect(try await server.api.send(.GET, "/me", token: other.token).status == 401)
             #expect(try await server.api.send(.GET, "/me", token: session.token).status == 200)
-            #expect(try await server.api.send(.POST, "/login", json: LoginRequest(username: "ann", password: "old password")).status == 401)
-            #expect(try await server.api.send(.POST, "/login", json: LoginRequest(username: "ann", password: "new password")).status == 200)
+            #expect(
+                try await server.api.send(
+                    .POST, "/login", json: LoginRequest(username: "ann", password: "old password")
+                ).status == 401)
+            #expect(
+                try await server.api.send(
+                    .POST, "/login", json: LoginRequest(username: "ann", password: "new password")
+                ).status == 200)
         }
     }
 
@@ -104,27 +130,39 @@ struct IdentityTests {
     func passwordByteLimit() async throws {
         try await withTestServer { server in
             let long = String(repeating: "A", count: 72) + "secret tail"
-            let refused = try await server.api.send(.POST, "/register", json: RegisterRequest(username: "ann", password: long))
+            let refused = try await server.api.send(
+                .POST, "/register", json: RegisterRequest(username: "ann", password: long))
             #expect(refused.status == 400)
             #expect(try refused.decode(APIErrorBody.self).code == .invalidPassword)
             let multibyte = String(repeating: "é", count: 37)  // 37 characters, 74 bytes
-            #expect(try await server.api.send(.POST, "/register", json: RegisterRequest(username: "bob", password: multibyte)).status == 400)
+            #expect(
+                try await server.api.send(
+                    .POST, "/register", json: RegisterRequest(username: "bob", password: multibyte)
+                ).status == 400)
             _ = try await server.register("cat", password: String(repeating: "A", count: 72))
         }
     }
 
-    @Test("wrong passwords for one account from one address lock neither that address for others nor the owner elsewhere")
+    @Test(
+        "wrong passwords for one account from one address lock neither that address for others nor the owner elsewhere")
     func loginBucketsAreSeparate() async throws {
         try await withTestServer { server in
             _ = try await server.register("jon", password: "right password")
             _ = try await server.register("kim", password: "kim password")
             for _ in 0..<10 {
-                let reply = try await server.api.send(.POST, "/login", json: LoginRequest(username: "jon", password: "wrong password"))
+                let reply = try await server.api.send(
+                    .POST, "/login", json: LoginRequest(username: "jon", password: "wrong password"))
                 #expect(reply.status == 401)
             }
-            #expect(try await server.api.send(.POST, "/login", json: LoginRequest(username: "jon", password: "right password")).status == 429)
+            #expect(
+                try await server.api.send(
+                    .POST, "/login", json: LoginRequest(username: "jon", password: "right password")
+                ).status == 429)
             // Someone else behind the same address signs in.
-            #expect(try await server.api.send(.POST, "/login", json: LoginRequest(username: "kim", password: "kim password")).status == 200)
+            #expect(
+                try await server.api.send(
+                    .POST, "/login", json: LoginRequest(username: "kim", password: "kim password")
+                ).status == 200)
         }
     }
 
@@ -132,8 +170,10 @@ struct IdentityTests {
     func sameAnswerForUnknownUsers() async throws {
         try await withTestServer { server in
             _ = try await server.register("jon", password: "right password")
-            let wrong = try await server.api.send(.POST, "/login", json: LoginRequest(username: "jon", password: "wrong password"))
-            let unknown = try await server.api.send(.POST, "/login", json: LoginRequest(username: "nobody", password: "wrong password"))
+            let wrong = try await server.api.send(
+                .POST, "/login", json: LoginRequest(username: "jon", password: "wrong password"))
+            let unknown = try await server.api.send(
+                .POST, "/login", json: LoginRequest(username: "nobody", password: "wrong password"))
             #expect(wrong.status == 401)
             #expect(unknown.status == wrong.status)
             #expect(unknown.body == wrong.body)

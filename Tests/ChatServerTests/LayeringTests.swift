@@ -34,14 +34,18 @@ struct LayeringTests {
     @Test("the use cases do not import Vapor")
     func useCasesWithoutVapor() throws {
         for file in try Self.files(in: "UseCases") {
-            let imports = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("import ") }
+            let imports = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").filter {
+                $0.hasPrefix("import ")
+            }
             #expect(!imports.contains("import Vapor"), "\(file.lastPathComponent) imports Vapor")
         }
     }
 
     static func files(in folder: String) throws -> [URL] {
         let directory = Self.serverSources.appendingPathComponent(folder)
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasSuffix(".swift")
+        }
         #expect(!names.isEmpty, "no Swift files in \(folder)")
         return names.sorted().map { directory.appendingPathComponent($0) }
     }
@@ -55,7 +59,8 @@ struct LayeringTests {
 
     /// The names of the types a folder declares at the top level of its files.
     static func declaredTypes(in folder: String) throws -> [String] {
-        let declaration = /^(?:public |final |private |fileprivate )*(?:struct|class|enum|protocol|actor) ([A-Za-z0-9_]+)/
+        let declaration =
+            /^(?:public |final |private |fileprivate )*(?:struct|class|enum|protocol|actor) ([A-Za-z0-9_]+)/
         return try Self.files(in: folder).flatMap { file in
             try String(contentsOf: file, encoding: .utf8).split(separator: "\n").compactMap { line in
                 line.firstMatch(of: declaration).map { String($0.1) }

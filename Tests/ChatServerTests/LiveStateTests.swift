@@ -31,20 +31,27 @@ struct LiveStateTests {
             let ann = try await server.register("ann")
             let bob = try await server.register("bob")
             let annSocket = try await server.modernClient(ann)
-            let bobSocket = try await WebSocketTestClient.connect(host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(bob.token)")
+            let bobSocket = try await WebSocketTestClient.connect(
+                host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(bob.token)")
             _ = try await bobSocket.next("hello", as: HelloFrame.self)
             let snapshot = try await bobSocket.next("presence", as: PresenceFrame.self)
             #expect(snapshot.users.contains(PresenceEntry(id: ann.user.id, online: true, lastSeen: nil)))
-            let details = try await server.api.send(.GET, "/users/\(ann.user.id)", token: bob.token).decode(UserDetails.self)
+            let details = try await server.api.send(.GET, "/users/\(ann.user.id)", token: bob.token).decode(
+                UserDetails.self)
             #expect(details.online && details.lastSeen == nil && details.username == "ann")
 
             // A reconnect inside the grace period says nothing.
             await annSocket.close()
             let annAgain = try await server.modernClient(ann)
             await annAgain.close()
-            let offline = try await Self.moving(time) { try? await bobSocket.next("presence", as: PresenceFrame.self, timeout: .milliseconds(100)) }
-            #expect(offline.users.count == 1 && offline.users[0].id == ann.user.id && !offline.users[0].online && offline.users[0].lastSeen != nil)
-            let after = try await server.api.send(.GET, "/users/\(ann.user.id)", token: bob.token).decode(UserDetails.self)
+            let offline = try await Self.moving(time) {
+                try? await bobSocket.next("presence", as: PresenceFrame.self, timeout: .milliseconds(100))
+            }
+            #expect(
+                offline.users.count == 1 && offline.users[0].id == ann.user.id && !offline.users[0].online
+                    && offline.users[0].lastSeen != nil)
+            let after = try await server.api.send(.GET, "/users/\(ann.user.id)", token: bob.token).decode(
+                UserDetails.self)
             #expect(!after.online && after.lastSeen == offline.users[0].lastSeen)
             #expect(try await server.api.send(.GET, "/users/\(UUID())", token: bob.token).status == 404)
         }
@@ -57,16 +64,22 @@ struct LiveStateTests {
             let (_, _, dm, annSocket, bobSocket) = try await server.pair()
             for _ in 1...3 { try await annSocket.send(frame: ClientFrame(type: "typing", room: dm.id)) }
             _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "m1", text: "one"))
-            #expect(frames(try await bobSocket.frames(through: "message"), ofType: "typing", as: TypingFrame.self).count == 1)
+            #expect(
+                frames(try await bobSocket.frames(through: "message"), ofType: "typing", as: TypingFrame.self).count
+                    == 1)
             // Once the 2 s have passed, the next one goes through again.
             time.advance(by: .seconds(2))
             try await annSocket.send(frame: ClientFrame(type: "typing", room: dm.id))
             _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "m2", text: "two"))
-            #expect(frames(try await bobSocket.frames(through: "message"), ofType: "typing", as: TypingFrame.self).count == 1)
+            #expect(
+                frames(try await bobSocket.frames(through: "message"), ofType: "typing", as: TypingFrame.self).count
+                    == 1)
         }
     }
 
-    @Test("presence says online when the first device connects and nothing while another device or a quick reconnect keeps the user online")
+    @Test(
+        "presence says online when the first device connects and nothing while another device or a quick reconnect keeps the user online"
+    )
     func presenceDoesNotFlap() async throws {
         let grace = 2
         let time = ManualTime()
@@ -104,14 +117,19 @@ struct LiveStateTests {
             let bobSocket = try await server.modernClient(bob)
             _ = try await bobSocket.next("resumed", as: ResumedFrame.self)
             let annSocket = try await server.modernClient(ann)
-            let dm = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token).decode(RoomSummary.self)
-            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "first", text: "hello bob"))
+            let dm = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token)
+                .decode(RoomSummary.self)
+            _ = try await annSocket.acked(
+                ClientFrame(type: "send", room: dm.id, clientMsgID: "first", text: "hello bob"))
             let joined = try await bobSocket.next("joined", as: JoinedFrame.self)
             #expect(joined.room.id == dm.id && joined.room.kind == "direct" && joined.room.peer?.username == "ann")
             let first = try await bobSocket.next("message", as: MessageFrame.self)
             #expect(first.room == dm.id && first.text == "hello bob")
 
-            let group = try await server.api.send(.POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "Team", members: ["bob"]), token: ann.token).decode(RoomSummary.self)
+            let group = try await server.api.send(
+                .POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "Team", members: ["bob"]),
+                token: ann.token
+            ).decode(RoomSummary.self)
             #expect(try await bobSocket.next("joined", as: JoinedFrame.self).room.id == group.id)
             #expect(try await server.api.send(.POST, "/rooms/\(group.id)/leave", token: bob.token).status == 204)
             #expect(try await bobSocket.next("left", as: LeftFrame.self).room == group.id)
@@ -147,8 +165,12 @@ struct LiveStateTests {
         let socket = try await server.modernClient(me)
         var dm: RoomSummary?
         for _ in 0..<100 {
-            let reply = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "echo-bot"), token: me.token)
-            if reply.status == 200 { dm = try reply.decode(RoomSummary.self); break }
+            let reply = try await server.api.send(
+                .POST, "/dms", json: UsernameRequest(username: "echo-bot"), token: me.token)
+            if reply.status == 200 {
+                dm = try reply.decode(RoomSummary.self)
+                break
+            }
             try await Task.sleep(for: .milliseconds(100))
         }
         let room = try #require(dm)
@@ -168,11 +190,13 @@ struct LiveStateTests {
         try await withTestServer({ $0.demoBot = false }) { server in
             let ann = try await server.register("ann")
             for name in ["echo-bot", "Echo-Bot"] {
-                let taken = try await server.api.send(.POST, "/register", json: RegisterRequest(username: name, password: "pretend to be a bot"))
+                let taken = try await server.api.send(
+                    .POST, "/register", json: RegisterRequest(username: name, password: "pretend to be a bot"))
                 #expect(taken.status == 409)
                 #expect(try taken.decode(APIErrorBody.self).code == .usernameTaken)
             }
-            let dm = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "echo-bot"), token: ann.token)
+            let dm = try await server.api.send(
+                .POST, "/dms", json: UsernameRequest(username: "echo-bot"), token: ann.token)
             #expect(dm.status == 404)
             #expect(try dm.decode(APIErrorBody.self).code == .unknownUser)
         }
@@ -189,4 +213,3 @@ struct LiveStateTests {
     }
 
 }
-

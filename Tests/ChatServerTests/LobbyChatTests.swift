@@ -16,7 +16,9 @@ struct TutorialMessage: Decodable, Equatable {
 
 /// Encodes what the tutorial's final stage sends.
 func tutorialFrame(_ message: String, user: String, userID: UUID) -> String {
-    String(decoding: try! JSONEncoder().encode(SubmittedChatMessage(message: message, user: user, userID: userID)), as: UTF8.self)
+    String(
+        decoding: try! JSONEncoder().encode(SubmittedChatMessage(message: message, user: user, userID: userID)),
+        as: UTF8.self)
 }
 
 extension TestServer {
@@ -50,7 +52,10 @@ struct LobbyChatTests {
         try await withTestServer({ $0.announceJoins = false }) { server in
             let client = try await server.chatClient()
             let forgedID = UUID()
-            try await client.send(text: #"{"message":"hi","user":"Ann","userID":"\#(UUID().uuidString)","id":"\#(forgedID.uuidString)","date":1}"#)
+            try await client.send(
+                text:
+                    #"{"message":"hi","user":"Ann","userID":"\#(UUID().uuidString)","id":"\#(forgedID.uuidString)","date":1}"#
+            )
             let received = try await client.nextJSON(TutorialMessage.self)
             #expect(received.id != forgedID)
             #expect(received.date.timeIntervalSinceReferenceDate > 1000)
@@ -69,7 +74,10 @@ struct LobbyChatTests {
 
     @Test("a new client first receives the last N lobby messages, oldest first, then live ones")
     func historyOnConnect() async throws {
-        try await withTestServer({ $0.historyOnJoin = 3; $0.announceJoins = false }) { server in
+        try await withTestServer({
+            $0.historyOnJoin = 3
+            $0.announceJoins = false
+        }) { server in
             let writer = try await server.chatClient()
             let id = UUID()
             for index in 1...5 {
@@ -77,7 +85,10 @@ struct LobbyChatTests {
                 _ = try await writer.nextJSON(TutorialMessage.self)
             }
             let late = try await server.chatClient()
-            let history = try await [late.nextJSON(TutorialMessage.self), late.nextJSON(TutorialMessage.self), late.nextJSON(TutorialMessage.self)]
+            let history = try await [
+                late.nextJSON(TutorialMessage.self), late.nextJSON(TutorialMessage.self),
+                late.nextJSON(TutorialMessage.self),
+            ]
             #expect(history.map(\.message) == ["m3", "m4", "m5"])
             try await writer.send(text: tutorialFrame("live", user: "W", userID: id))
             #expect(try await late.nextJSON(TutorialMessage.self).message == "live")
@@ -108,7 +119,10 @@ struct LobbyChatTests {
             (#"{"message":""}"#, "message is empty"),
             (#"{"message":"   "}"#, "message is empty"),
             (#"{"message":"\#(String(repeating: "x", count: 4097))"}"#, "message is longer than 4096 bytes"),
-            (#"{"message":"x","user":"evil\nsystem:forged"}"#, "user: name must be 1 to 64 bytes, without ':' or control characters"),
+            (
+                #"{"message":"x","user":"evil\nsystem:forged"}"#,
+                "user: name must be 1 to 64 bytes, without ':' or control characters"
+            ),
         ])
     func badFrames(frame: String, reason: String) async throws {
         try await withTestServer({ $0.announceJoins = false }) { server in
@@ -138,7 +152,9 @@ struct LobbyChatTests {
     func invalidUTF8() async throws {
         try await withTestServer { server in
             let client = try await server.chatClient()
-            try await client.send(opcode: WebSocketTestClient.Opcode.text, payload: Array(#"{"message":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8))
+            try await client.send(
+                opcode: WebSocketTestClient.Opcode.text,
+                payload: Array(#"{"message":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8))
             #expect(try await client.nextCloseCode() == 1007)
         }
     }
@@ -151,8 +167,10 @@ struct LobbyChatTests {
             #expect(try await whole.nextCloseCode() == 1009)
 
             let fragmented = try await server.chatClient()
-            try await fragmented.send(opcode: WebSocketTestClient.Opcode.text, payload: Array(repeating: 0x61, count: 800), fin: false)
-            try await fragmented.send(opcode: WebSocketTestClient.Opcode.continuation, payload: Array(repeating: 0x61, count: 800))
+            try await fragmented.send(
+                opcode: WebSocketTestClient.Opcode.text, payload: Array(repeating: 0x61, count: 800), fin: false)
+            try await fragmented.send(
+                opcode: WebSocketTestClient.Opcode.continuation, payload: Array(repeating: 0x61, count: 800))
             #expect(try await fragmented.nextCloseCode() == 1009)
         }
     }
@@ -177,7 +195,8 @@ struct LobbyChatTests {
     func brokenHandshake(headers: String, status: String) async throws {
         try await withTestServer { server in
             let client = try await LineClient.connect(host: server.host, port: server.httpPort)
-            try await client.write("GET /chat HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\(headers)\r\n")
+            try await client.write(
+                "GET /chat HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\(headers)\r\n")
             #expect(try await client.nextLine().hasPrefix(status))
             await client.close()
         }

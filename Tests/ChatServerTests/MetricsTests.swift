@@ -18,7 +18,9 @@ struct MetricsScrape {
         let text = String(decoding: reply.body, as: UTF8.self)
         var samples: [String: Double] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else {
+                continue
+            }
             samples[String(line[..<space])] = value
         }
         return MetricsScrape(samples: samples, text: text)
@@ -44,36 +46,47 @@ struct MetricsTests {
 
             // Accounts: a registration, a failed login, a refused room creation.
             let ann = try await server.register("ann")
-            #expect(try await server.api.send(.POST, "/login", json: LoginRequest(username: "ann", password: "wrong password"), token: nil).status == 401)
+            #expect(
+                try await server.api.send(
+                    .POST, "/login", json: LoginRequest(username: "ann", password: "wrong password"), token: nil
+                ).status == 401)
             var status = 0
             for index in 0..<11 {
-                status = try await server.api.send(.POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "g\(index)"), token: ann.token).status
+                status = try await server.api.send(
+                    .POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "g\(index)"), token: ann.token
+                ).status
             }
             #expect(status == 429)
             // The modern socket: a resume, sends with acks.
             let modern = try await server.modernClient(ann)
             _ = try await modern.next("resumed", as: ResumedFrame.self)
             for index in 0..<3 {
-                _ = try await modern.acked(ClientFrame(type: "send", room: "lobby", clientMsgID: "m\(index)", text: "hello \(index)"))
+                _ = try await modern.acked(
+                    ClientFrame(type: "send", room: "lobby", clientMsgID: "m\(index)", text: "hello \(index)"))
             }
             // The tutorial protocols.
             let chat = try await WebSocketTestClient.connect(host: server.host, port: server.httpPort, path: "/chat")
-            let echo = try await WebSocketTestClient.connect(host: server.host, port: server.httpPort, path: "/echo/?id=luke")
+            let echo = try await WebSocketTestClient.connect(
+                host: server.host, port: server.httpPort, path: "/echo/?id=luke")
             let tcp = try await server.joinedLineClient("Luke")
             // Search and an upload.
             #expect(try await server.api.send(.GET, "/search?q=hello", token: ann.token).status == 200)
-            let upload = try await server.api.send(.POST, "/attachments?name=a.png", bytes: pngBytes(width: 2, height: 2), contentType: "image/png", token: ann.token)
+            let upload = try await server.api.send(
+                .POST, "/attachments?name=a.png", bytes: pngBytes(width: 2, height: 2), contentType: "image/png",
+                token: ann.token)
             #expect(upload.status == 201)
             try await Task.sleep(for: .seconds(1.2))  // the event-loop watch runs every second
 
             let after = try await MetricsScrape.take(server)
             for transport in ["chat", "tcp", "echo", "ws"] {
-                #expect(after.total("swiftchat_connections", "protocol=\"\(transport)\"") == 1, "\(transport) connections")
+                #expect(
+                    after.total("swiftchat_connections", "protocol=\"\(transport)\"") == 1, "\(transport) connections")
             }
             #expect(after.total("swiftchat_registrations_total") == 1)
             #expect(after.total("swiftchat_login_failures_total") == 1)
             #expect(after.total("swiftchat_rate_limited_total", "kind=\"room_creation\"") == 1)
-            #expect(after.total("swiftchat_resumes_total", "outcome=\"complete\"") == 11)  // one per room: the lobby and 10 groups
+            // One per room: the lobby and 10 groups.
+            #expect(after.total("swiftchat_resumes_total", "outcome=\"complete\"") == 11)
             #expect((after.total("swiftchat_events_committed_total") ?? 0) >= 3)
             #expect((after.total("swiftchat_commit_batch_size_count") ?? 0) >= 1)
             #expect((after.total("swiftchat_commit_duration_seconds_count") ?? 0) >= 1)
@@ -86,7 +99,9 @@ struct MetricsTests {
             #expect((after.total("swiftchat_upload_bytes_total") ?? 0) > 0)
             #expect((after.total("swiftchat_event_loop_lag_seconds_count") ?? 0) >= 1)
             #expect(after.total("swiftchat_slow_consumer_evictions_total") == 0)
-            #expect(after.total("swiftchat_http_requests_total", "route=\"/api/v1/rooms\",method=\"POST\",status=\"429\"") == 1)
+            #expect(
+                after.total("swiftchat_http_requests_total", "route=\"/api/v1/rooms\",method=\"POST\",status=\"429\"")
+                    == 1)
             #expect(after.total("swiftchat_http_requests_total", "route=\"/api/v1/register\"") == 1)
             // Never a label per user, room or address.
             #expect(!after.text.contains("ann") && !after.text.contains("lobby") && !after.text.contains("127.0.0.1"))
@@ -97,7 +112,9 @@ struct MetricsTests {
             await modern.close()
             try await eventually {
                 let now = try await MetricsScrape.take(server)
-                return ["chat", "tcp", "echo", "ws"].allSatisfy { now.total("swiftchat_connections", "protocol=\"\($0)\"") == 0 }
+                return ["chat", "tcp", "echo", "ws"].allSatisfy {
+                    now.total("swiftchat_connections", "protocol=\"\($0)\"") == 0
+                }
             }
         }
     }
@@ -108,7 +125,10 @@ struct MetricsTests {
             let port = try #require(server.service.metricsPort)
             #expect(port != server.httpPort)
             #expect(try await APIClient(baseURL: "http://127.0.0.1:\(port)").get("/").status == 404)
-            #expect(try await APIClient(baseURL: "http://127.0.0.1:\(port)").send(.POST, "/metrics", bytes: [], contentType: nil).status == 404)
+            #expect(
+                try await APIClient(baseURL: "http://127.0.0.1:\(port)").send(
+                    .POST, "/metrics", bytes: [], contentType: nil
+                ).status == 404)
             #expect(try await APIClient(baseURL: "http://127.0.0.1:\(server.httpPort)").get("/metrics").status == 404)
         }
         try await withTestServer({ $0.metrics = false }) { server in

@@ -46,8 +46,10 @@ func frames<T: Decodable>(_ frames: [String], ofType type: String, as _: T.Type)
 
 extension TestServer {
     /// A modern connection that has received its hello and resumed every room (`after` per room, else live).
-    func modernClient(_ session: AuthSession, resume rooms: [String: Int64]? = [:]) async throws -> WebSocketTestClient {
-        let client = try await WebSocketTestClient.connect(host: self.host, port: self.httpPort, path: "/api/v1/ws?token=\(session.token)")
+    func modernClient(_ session: AuthSession, resume rooms: [String: Int64]? = [:]) async throws -> WebSocketTestClient
+    {
+        let client = try await WebSocketTestClient.connect(
+            host: self.host, port: self.httpPort, path: "/api/v1/ws?token=\(session.token)")
         _ = try await client.next("hello", as: HelloFrame.self)
         if let rooms {
             try await client.send(frame: ClientFrame(type: "resume", rooms: rooms))
@@ -63,7 +65,8 @@ struct ModernSocketTests {
         try await withTestServer { server in
             let ann = try await server.register("ann")
             let bob = try await server.register("bob")
-            let dm = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token).decode(RoomSummary.self)
+            let dm = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token)
+                .decode(RoomSummary.self)
             let annSocket = try await server.modernClient(ann)
             let bobSocket = try await server.modernClient(bob)
             _ = try await annSocket.next("resumed", as: ResumedFrame.self)
@@ -72,15 +75,20 @@ struct ModernSocketTests {
             let ack = try await annSocket.next("ack", as: AckFrame.self)
             #expect(ack.clientMsgID == "c1" && ack.room == dm.id && ack.seq == 1)
             let received = try await bobSocket.next("message", as: MessageFrame.self)
-            #expect(received.text == "hi bob" && received.seq == 1 && received.id == ack.id && received.sender.name == "ann")
-            let history = try await server.api.send(.GET, "/rooms/\(dm.id)/messages", token: bob.token).decode(HistoryPage.self)
+            #expect(
+                received.text == "hi bob" && received.seq == 1 && received.id == ack.id && received.sender.name == "ann"
+            )
+            let history = try await server.api.send(.GET, "/rooms/\(dm.id)/messages", token: bob.token).decode(
+                HistoryPage.self)
             #expect(history.messages.map(\.id) == [ack.id])
             let rooms = try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self)
             #expect(rooms.first { $0.id == dm.id }?.unreadCount == 1)
         }
     }
 
-    @Test("a retry with the same clientMsgID returns the original ack and stores and delivers nothing new, even after a restart")
+    @Test(
+        "a retry with the same clientMsgID returns the original ack and stores and delivers nothing new, even after a restart"
+    )
     func idempotentRetry() async throws {
         let directory = TestServer.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -94,11 +102,14 @@ struct ModernSocketTests {
         await server.stop()
 
         server = try await TestServer.start(dataDirectory: directory)
-        let again = try await server.api.send(.POST, "/login", json: LoginRequest(username: "ann", password: "correct horse")).decode(AuthSession.self)
+        let again = try await server.api.send(
+            .POST, "/login", json: LoginRequest(username: "ann", password: "correct horse")
+        ).decode(AuthSession.self)
         socket = try await server.modernClient(again)
         try await socket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "same", text: "once"))
         #expect(try await socket.next("ack", as: AckFrame.self) == first)
-        let history = try await server.api.send(.GET, "/rooms/lobby/messages", token: again.token).decode(HistoryPage.self)
+        let history = try await server.api.send(.GET, "/rooms/lobby/messages", token: again.token).decode(
+            HistoryPage.self)
         #expect(history.messages.map(\.text) == ["once"])
         await server.stop()
     }
@@ -110,12 +121,14 @@ struct ModernSocketTests {
             let bob = try await server.register("bob")
             let annSocket = try await server.modernClient(ann)
             for index in 1...2 {
-                try await annSocket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "m\(index)", text: "m\(index)"))
+                try await annSocket.send(
+                    frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "m\(index)", text: "m\(index)"))
                 _ = try await annSocket.next("ack", as: AckFrame.self)
             }
             // Bob has seen up to seq 2, then three more arrive while he is away.
             for index in 3...5 {
-                try await annSocket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "m\(index)", text: "m\(index)"))
+                try await annSocket.send(
+                    frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "m\(index)", text: "m\(index)"))
                 _ = try await annSocket.next("ack", as: AckFrame.self)
             }
             let bobSocket = try await server.modernClient(bob, resume: ["lobby": 2])
@@ -147,16 +160,24 @@ struct ModernSocketTests {
             let ann = try await server.register("ann")
             let bob = try await server.register("bob")
             _ = try await server.register("eve")
-            let dm = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token).decode(RoomSummary.self)
-            let eve = try await server.api.send(.POST, "/login", json: LoginRequest(username: "eve", password: "correct horse")).decode(AuthSession.self)
+            let dm = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token)
+                .decode(RoomSummary.self)
+            let eve = try await server.api.send(
+                .POST, "/login", json: LoginRequest(username: "eve", password: "correct horse")
+            ).decode(AuthSession.self)
             let socket = try await server.modernClient(eve, resume: nil)
             try await socket.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "x", text: "let me in"))
-            #expect(try await socket.next("error", as: ErrorFrame.self) == ErrorFrame(code: .forbidden, message: "You are not a member of that room, or it does not exist.", ref: "x"))
+            #expect(
+                try await socket.next("error", as: ErrorFrame.self)
+                    == ErrorFrame(
+                        code: .forbidden, message: "You are not a member of that room, or it does not exist.", ref: "x")
+            )
             try await socket.send(frame: ClientFrame(type: "history", room: dm.id, ref: "h"))
             #expect(try await socket.next("error", as: ErrorFrame.self).code == .forbidden)
             try await socket.send(frame: ClientFrame(type: "resume", rooms: [dm.id: 0]))
             #expect(try await socket.next("error", as: ErrorFrame.self).ref == dm.id)
-            let history = try await server.api.send(.GET, "/rooms/\(dm.id)/messages", token: bob.token).decode(HistoryPage.self)
+            let history = try await server.api.send(.GET, "/rooms/\(dm.id)/messages", token: bob.token).decode(
+                HistoryPage.self)
             #expect(history.messages.isEmpty)
         }
     }
@@ -178,13 +199,19 @@ struct ModernSocketTests {
             let ann = try await server.register("ann")
             let bob = try await server.register("bob")
             let eve = try await server.register("eve")
-            let channel = try await server.api.send(.POST, "/rooms", json: CreateRoomRequest(kind: "channel", name: "news", members: ["bob"]), token: ann.token).decode(RoomSummary.self)
+            let channel = try await server.api.send(
+                .POST, "/rooms", json: CreateRoomRequest(kind: "channel", name: "news", members: ["bob"]),
+                token: ann.token
+            ).decode(RoomSummary.self)
             let bobPhone = try await server.modernClient(bob)
             let bobLaptop = try await server.modernClient(bob)
             let eveSocket = try await server.modernClient(eve)
             let annSocket = try await server.modernClient(ann)
-            for socket in [bobPhone, bobLaptop, eveSocket, annSocket] { _ = try await socket.next("resumed", as: ResumedFrame.self) }
-            try await annSocket.send(frame: ClientFrame(type: "send", room: channel.id, clientMsgID: "n1", text: "extra"))
+            for socket in [bobPhone, bobLaptop, eveSocket, annSocket] {
+                _ = try await socket.next("resumed", as: ResumedFrame.self)
+            }
+            try await annSocket.send(
+                frame: ClientFrame(type: "send", room: channel.id, clientMsgID: "n1", text: "extra"))
             for socket in [annSocket, bobPhone, bobLaptop] {
                 #expect(try await socket.next("message", as: MessageFrame.self).text == "extra")
             }
@@ -200,17 +227,21 @@ struct ModernSocketTests {
         try await withTestServer { server in
             let ann = try await server.register("ann")
             let bob = try await server.register("bob")
-            let group = try await server.api.send(.POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "g", members: ["bob"]), token: ann.token).decode(RoomSummary.self)
+            let group = try await server.api.send(
+                .POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "g", members: ["bob"]), token: ann.token
+            ).decode(RoomSummary.self)
             let annSocket = try await server.modernClient(ann)
             let bobSocket = try await server.modernClient(bob)
             for socket in [annSocket, bobSocket] { _ = try await socket.next("resumed", as: ResumedFrame.self) }
             #expect(try await server.api.send(.POST, "/rooms/\(group.id)/leave", token: bob.token).status == 204)
-            try await annSocket.send(frame: ClientFrame(type: "send", room: group.id, clientMsgID: "after", text: "bob is gone"))
+            try await annSocket.send(
+                frame: ClientFrame(type: "send", room: group.id, clientMsgID: "after", text: "bob is gone"))
             _ = try await annSocket.next("ack", as: AckFrame.self)
             var bobSaw: [String] = []
             while let frame = await bobSocket.frames.next(timeout: .milliseconds(300)) { bobSaw.append(frame.text) }
             #expect(!bobSaw.contains { $0.contains("bob is gone") })
-            try await bobSocket.send(frame: ClientFrame(type: "send", room: group.id, clientMsgID: "b", text: "still here?"))
+            try await bobSocket.send(
+                frame: ClientFrame(type: "send", room: group.id, clientMsgID: "b", text: "still here?"))
             #expect(try await bobSocket.next("error", as: ErrorFrame.self).code == .forbidden)
         }
     }
@@ -220,20 +251,27 @@ struct ModernSocketTests {
         try await withTestServer { server in
             let ann = try await server.register("ann")
             let bob = try await server.register("bob")
-            let dm = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token).decode(RoomSummary.self)
+            let dm = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token)
+                .decode(RoomSummary.self)
             let annSocket = try await server.modernClient(ann)
             let bobPhone = try await server.modernClient(bob)
             let bobLaptop = try await server.modernClient(bob)
-            for socket in [annSocket, bobPhone, bobLaptop] { _ = try await socket.next("resumed", as: ResumedFrame.self) }
+            for socket in [annSocket, bobPhone, bobLaptop] {
+                _ = try await socket.next("resumed", as: ResumedFrame.self)
+            }
             for index in 1...3 {
-                try await annSocket.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "r\(index)", text: "r\(index)"))
+                try await annSocket.send(
+                    frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "r\(index)", text: "r\(index)"))
                 _ = try await annSocket.next("ack", as: AckFrame.self)
             }
-            var bobsView = try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self).first { $0.id == dm.id }
+            var bobsView = try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self).first
+            { $0.id == dm.id }
             #expect(bobsView?.unreadCount == 3)
             // What ann wrote, ann has read.
             try await eventually {
-                try await server.api.send(.GET, "/rooms", token: ann.token).decode([RoomSummary].self).first { $0.id == dm.id }?.unreadCount == 0
+                try await server.api.send(.GET, "/rooms", token: ann.token).decode([RoomSummary].self).first {
+                    $0.id == dm.id
+                }?.unreadCount == 0
             }
             try await bobPhone.send(frame: ClientFrame(type: "read", room: dm.id, seq: 2))
             let receipt = ReceiptFrame(room: dm.id, user: bob.user.id, seq: 2)
@@ -242,10 +280,13 @@ struct ModernSocketTests {
                 repeat { seen = try await socket.next("receipt", as: ReceiptFrame.self) } while seen.user != bob.user.id
                 #expect(seen == receipt)
             }
-            bobsView = try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self).first { $0.id == dm.id }
+            bobsView = try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self).first {
+                $0.id == dm.id
+            }
             #expect(bobsView?.lastReadSeq == 2 && bobsView?.unreadCount == 1)
             // Ann's view of the DM says how far Bob has read, so "Read" survives a reload.
-            let annsView = try await server.api.send(.GET, "/rooms", token: ann.token).decode([RoomSummary].self).first { $0.id == dm.id }
+            let annsView = try await server.api.send(.GET, "/rooms", token: ann.token).decode([RoomSummary].self).first
+            { $0.id == dm.id }
             #expect(annsView?.peerLastReadSeq == 2)
 
             try await bobPhone.send(frame: ClientFrame(type: "read", room: dm.id, seq: 9, ref: "beyond"))
@@ -256,7 +297,9 @@ struct ModernSocketTests {
             let eveSocket = try await server.modernClient(eve, resume: nil)
             try await eveSocket.send(frame: ClientFrame(type: "read", room: dm.id, seq: 1))
             #expect(try await eveSocket.next("error", as: ErrorFrame.self).code == .forbidden)
-            bobsView = try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self).first { $0.id == dm.id }
+            bobsView = try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self).first {
+                $0.id == dm.id
+            }
             #expect(bobsView?.lastReadSeq == 2)
         }
     }
@@ -267,7 +310,10 @@ struct ModernSocketTests {
             let ann = try await server.register("ann")
             let bob = try await server.register("bob")
             let eve = try await server.register("eve")
-            let group = try await server.api.send(.POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "Trip", members: ["bob"]), token: ann.token).decode(RoomSummary.self)
+            let group = try await server.api.send(
+                .POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "Trip", members: ["bob"]),
+                token: ann.token
+            ).decode(RoomSummary.self)
             let annSocket = try await server.modernClient(ann)
             _ = try await annSocket.acked(ClientFrame(type: "send", room: group.id, clientMsgID: "g1", text: "first"))
             _ = try await annSocket.acked(ClientFrame(type: "send", room: group.id, clientMsgID: "g2", text: "second"))
@@ -277,14 +323,20 @@ struct ModernSocketTests {
             let bobSocket = try await server.modernClient(bob)
             try await bobSocket.send(frame: ClientFrame(type: "read", room: group.id, seq: 2))
             // (ann's own position moved to her last message when she sent it)
-            let expected = [ReceiptFrame(room: group.id, user: ann.user.id, seq: 3), ReceiptFrame(room: group.id, user: bob.user.id, seq: 2)]
+            let expected = [
+                ReceiptFrame(room: group.id, user: ann.user.id, seq: 3),
+                ReceiptFrame(room: group.id, user: bob.user.id, seq: 2),
+            ]
             try await eventually {
-                try await server.api.send(.GET, "/rooms/\(group.id)/reads", token: ann.token).decode([ReceiptFrame].self) == expected
+                try await server.api.send(.GET, "/rooms/\(group.id)/reads", token: ann.token).decode(
+                    [ReceiptFrame].self) == expected
             }
             #expect(try await server.api.send(.GET, "/rooms/\(group.id)/reads", token: eve.token).status == 403)
             // ann deletes the message bob has not read: bob has nothing unread any more
             func bobsUnread() async throws -> Int64? {
-                try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self).first { $0.id == group.id }?.unreadCount
+                try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self).first {
+                    $0.id == group.id
+                }?.unreadCount
             }
             #expect(try await bobsUnread() == 1)
             let annAgain = try await server.modernClient(ann)
@@ -298,12 +350,14 @@ struct ModernSocketTests {
         try await withTestServer { server in
             let ann = try await server.register("ann")
             #expect(try await server.api.send(.POST, "/logout", token: ann.token).status == 204)
-            let response = try await httpGet(host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(ann.token)")
+            let response = try await httpGet(
+                host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(ann.token)")
             #expect(response.hasPrefix("HTTP/1.1 401"))
         }
         try await withTestServer({ $0.tokenLifetime = -1 }) { server in
             let bob = try await server.register("bob")
-            let response = try await httpGet(host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(bob.token)")
+            let response = try await httpGet(
+                host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(bob.token)")
             #expect(response.hasPrefix("HTTP/1.1 401"))
         }
     }
@@ -313,10 +367,13 @@ struct ModernSocketTests {
         try await withTestServer { server in
             let ann = try await server.register("ann")
             let socket = try await server.modernClient(ann)
-            let forged = #"{"type":"send","room":"lobby","clientMsgID":"f","text":"hi","sender":{"id":"\#(UUID().uuidString)","name":"admin"},"seq":99,"id":"\#(UUID().uuidString)","date":1}"#
+            let forged =
+                #"{"type":"send","room":"lobby","clientMsgID":"f","text":"hi","sender":{"id":"\#(UUID().uuidString)","name":"admin"},"seq":99,"id":"\#(UUID().uuidString)","date":1}"#
             try await socket.send(text: forged)
             let message = try await socket.next("message", as: MessageFrame.self)
-            #expect(message.sender.name == "ann" && message.sender.id == ann.user.id && message.seq == 1 && message.date > 1)
+            #expect(
+                message.sender.name == "ann" && message.sender.id == ann.user.id && message.seq == 1 && message.date > 1
+            )
         }
     }
 
@@ -344,21 +401,32 @@ struct ModernSocketTests {
     @Test("sending too fast is rate limited; every acked message is stored exactly once")
     func rateLimit() async throws {
         // A small burst and a slow refill, so the outcome does not depend on how fast this machine is.
-        try await withTestServer({ $0.sendBurst = 5; $0.sendRate = 1 }) { server in
+        try await withTestServer({
+            $0.sendBurst = 5
+            $0.sendRate = 1
+        }) { server in
             let ann = try await server.register("ann")
             let socket = try await server.modernClient(ann, resume: nil)
             for index in 0..<30 {
-                try await socket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "r\(index)", text: "r\(index)"))
+                try await socket.send(
+                    frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "r\(index)", text: "r\(index)"))
             }
             var acked: Set<String> = []
             var limited: Set<String> = []
             while acked.count + limited.count < 30 {
                 let text = try await socket.nextText()
-                if let ack = try? JSONDecoder().decode(AckFrame.self, from: Data(text.utf8)), ack.type == "ack" { acked.insert(ack.clientMsgID) }
-                if let error = try? JSONDecoder().decode(ErrorFrame.self, from: Data(text.utf8)), error.code == .rateLimited { limited.insert(error.ref ?? "") }
+                if let ack = try? JSONDecoder().decode(AckFrame.self, from: Data(text.utf8)), ack.type == "ack" {
+                    acked.insert(ack.clientMsgID)
+                }
+                if let error = try? JSONDecoder().decode(ErrorFrame.self, from: Data(text.utf8)),
+                    error.code == .rateLimited
+                {
+                    limited.insert(error.ref ?? "")
+                }
             }
             #expect(!limited.isEmpty && acked.count >= 5)
-            let history = try await server.api.send(.GET, "/rooms/lobby/messages?limit=200", token: ann.token).decode(HistoryPage.self)
+            let history = try await server.api.send(.GET, "/rooms/lobby/messages?limit=200", token: ann.token).decode(
+                HistoryPage.self)
             #expect(Set(history.messages.map(\.text)) == acked && history.messages.count == acked.count)
         }
     }
@@ -393,7 +461,8 @@ struct ModernSocketTests {
             let tcp = try await server.joinedLineClient("Luke")
             let ann = try await server.register("ann")
             let socket = try await server.modernClient(ann)
-            try await socket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "l", text: "hello tutorials"))
+            try await socket.send(
+                frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "l", text: "hello tutorials"))
             try await tcp.waitForLine("ann:hello tutorials")
         }
     }

@@ -24,7 +24,9 @@ struct OperationsTests {
         }
     }
 
-    @Test("SIGTERM: /readyz turns 503 at once while the server still serves, then WebSockets get 1012 and TCP a last line")
+    @Test(
+        "SIGTERM: /readyz turns 503 at once while the server still serves, then WebSockets get 1012 and TCP a last line"
+    )
     func drainBeforeRestart() async throws {
         let directory = TestServer.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -51,14 +53,17 @@ struct OperationsTests {
     func jsonLogs() async throws {
         let directory = TestServer.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try await ServerProcess.start(dataDirectory: directory, arguments: ["--log-format", "json", "--log-level", "debug"])
+        let server = try await ServerProcess.start(
+            dataDirectory: directory, arguments: ["--log-format", "json", "--log-level", "debug"])
         _ = try await APIClient(baseURL: "http://127.0.0.1:\(server.httpPort)").get("/healthz")
         await server.terminate()
         let lines = server.output.drain()
         #expect(!lines.isEmpty)
         for line in lines {
             let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            #expect(object?["time"] != nil && object?["level"] != nil && object?["label"] != nil && object?["message"] != nil, "\(line)")
+            #expect(
+                object?["time"] != nil && object?["level"] != nil && object?["label"] != nil
+                    && object?["message"] != nil, "\(line)")
         }
         #expect(lines.contains { $0.contains("GET /healthz 200") })
     }
@@ -71,7 +76,8 @@ struct OperationsTests {
             dataDirectory: directory, arguments: ["--log-format", "json", "--outbound-queue-bytes", "16384"])
         // A client that sends pings and never reads the pongs (ExhaustionTests.pingFlood).
         let flooder = try await StalledClient.connect(host: "127.0.0.1", port: server.httpPort, path: "/echo/?id=flood")
-        let ping = WebSocketTestClient.frame(opcode: WebSocketTestClient.Opcode.ping, payload: Array(repeating: 0x61, count: 125))
+        let ping = WebSocketTestClient.frame(
+            opcode: WebSocketTestClient.Opcode.ping, payload: Array(repeating: 0x61, count: 125))
         let burst = Array((0..<100).map { _ in ping }.joined())
         for _ in 0..<3000 {
             do { try await flooder.channel.writeAndFlush(ByteBuffer(bytes: burst)) } catch { break }
@@ -92,9 +98,11 @@ struct OperationsTests {
             dataDirectory: directory, arguments: ["--log-level", "trace", "--access-log", "true", "--bcrypt-cost", "4"])
         let api = APIClient(host: "127.0.0.1", port: server.httpPort)
         let password = "hunter2-secret-password"
-        let session = try await api.send(.POST, "/register", json: RegisterRequest(username: "ann", password: password)).decode(AuthSession.self)
+        let session = try await api.send(.POST, "/register", json: RegisterRequest(username: "ann", password: password))
+            .decode(AuthSession.self)
         _ = try await api.send(.POST, "/login", json: LoginRequest(username: "ann", password: "wrong-\(password)"))
-        let socket = try await WebSocketTestClient.connect(host: "127.0.0.1", port: server.httpPort, path: "/api/v1/ws?token=\(session.token)")
+        let socket = try await WebSocketTestClient.connect(
+            host: "127.0.0.1", port: server.httpPort, path: "/api/v1/ws?token=\(session.token)")
         try await socket.send(text: #"{"type":"resume","rooms":{}}"#)
         try await socket.send(text: #"{"type":"send","room":"lobby","clientMsgID":"c1","text":"a private sentence"}"#)
         _ = try await socket.nextText()
@@ -113,7 +121,8 @@ struct OperationsTests {
 
 @Suite("Backups while the server runs (docs/OPERATIONS.md)")
 struct BackupTests {
-    @Test("chat-server backup copies a consistent database under load; a server restored from it serves the same history")
+    @Test(
+        "chat-server backup copies a consistent database under load; a server restored from it serves the same history")
     func backupUnderLoad() async throws {
         let directory = TestServer.makeTemporaryDirectory()
         let restored = TestServer.makeTemporaryDirectory()
@@ -136,17 +145,24 @@ struct BackupTests {
         #expect(backup.status == 0, "\(backup.output)")
         #expect(backup.output.contains("backed up"))
         // Refused, not overwritten, the second time.
-        #expect(try await runToEnd(executable, arguments: ["backup", "--data-dir", directory, "--to", file]).status != 0)
+        #expect(
+            try await runToEnd(executable, arguments: ["backup", "--data-dir", directory, "--to", file]).status != 0)
         _ = await sending.value
         await server.terminate()
-        #expect((try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int ?? 0) & 0o777 == 0o600)
+        #expect(
+            (try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int ?? 0) & 0o777 == 0o600)
 
         // The copy is one snapshot: a prefix of what was sent, in order, with no gap.
-        let copy = try await TestServer.start(dataDirectory: restored) { $0.historyOnJoin = 5000; $0.announceJoins = false }
+        let copy = try await TestServer.start(dataDirectory: restored) {
+            $0.historyOnJoin = 5000
+            $0.announceJoins = false
+        }
         let reader = try await copy.chatClient()
         var history: [String] = []
         while let frame = await reader.frames.next(timeout: .seconds(2)) {
-            if let message = try? JSONDecoder().decode(TutorialMessage.self, from: Data(frame.payload)) { history.append(message.message) }
+            if let message = try? JSONDecoder().decode(TutorialMessage.self, from: Data(frame.payload)) {
+                history.append(message.message)
+            }
         }
         #expect(!history.isEmpty)
         #expect(history == (0..<history.count).map { "m\($0)" })

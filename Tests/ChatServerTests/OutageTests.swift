@@ -11,15 +11,21 @@ import Testing
 /// `Retry-After`), is logged, and never becomes `forbidden` (PROTOCOL.md §6.1, §8.6).
 @Suite("A failing database answers unavailable, never forbidden")
 struct OutageTests {
-    @Test("membership cannot be read: the socket gets unavailable with the ref, HTTP gets 503, the log says why; it recovers")
+    @Test(
+        "membership cannot be read: the socket gets unavailable with the ref, HTTP gets 503, the log says why; it recovers"
+    )
     func membershipUnavailable() async throws {
         let directory = TestServer.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let server = try await ServerProcess.start(dataDirectory: directory, arguments: ["--log-format", "json", "--bcrypt-cost", "4"])
+        let server = try await ServerProcess.start(
+            dataDirectory: directory, arguments: ["--log-format", "json", "--bcrypt-cost", "4"])
         let api = APIClient(host: "127.0.0.1", port: server.httpPort)
-        let ann = try await api.send(.POST, "/register", json: RegisterRequest(username: "ann", password: "correct horse"))
-            .decode(AuthSession.self)
-        let socket = try await WebSocketTestClient.connect(host: "127.0.0.1", port: server.httpPort, path: "/api/v1/ws?token=\(ann.token)")
+        let ann = try await api.send(
+            .POST, "/register", json: RegisterRequest(username: "ann", password: "correct horse")
+        )
+        .decode(AuthSession.self)
+        let socket = try await WebSocketTestClient.connect(
+            host: "127.0.0.1", port: server.httpPort, path: "/api/v1/ws?token=\(ann.token)")
         _ = try await socket.nextJSON(HelloFrame.self)
         try await socket.send(frame: ClientFrame(type: "resume", rooms: [:]))
 

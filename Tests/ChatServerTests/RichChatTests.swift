@@ -7,10 +7,14 @@ import Testing
 
 extension TestServer {
     /// Two accounts with a direct room, each with a connection that has resumed everything.
-    func pair() async throws -> (ann: AuthSession, bob: AuthSession, dm: RoomSummary, annSocket: WebSocketTestClient, bobSocket: WebSocketTestClient) {
+    func pair() async throws -> (
+        ann: AuthSession, bob: AuthSession, dm: RoomSummary, annSocket: WebSocketTestClient,
+        bobSocket: WebSocketTestClient
+    ) {
         let ann = try await self.register("ann")
         let bob = try await self.register("bob")
-        let dm = try await self.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token).decode(RoomSummary.self)
+        let dm = try await self.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token)
+            .decode(RoomSummary.self)
         let annSocket = try await self.modernClient(ann)
         let bobSocket = try await self.modernClient(bob)
         _ = try await annSocket.next("resumed", as: ResumedFrame.self)
@@ -25,7 +29,9 @@ extension WebSocketTestClient {
         try await self.send(frame: frame)
         while true {
             let text = try await self.nextText()
-            if let ack = try? JSONDecoder().decode(AckFrame.self, from: Data(text.utf8)), ack.type == "ack", ack.clientMsgID == frame.clientMsgID {
+            if let ack = try? JSONDecoder().decode(AckFrame.self, from: Data(text.utf8)), ack.type == "ack",
+                ack.clientMsgID == frame.clientMsgID
+            {
                 return ack
             }
             if let error = try? JSONDecoder().decode(ErrorFrame.self, from: Data(text.utf8)), error.type == "error" {
@@ -55,16 +61,22 @@ struct RichChatTests {
     func eventsFlowAndReplay() async throws {
         try await withTestServer { server in
             let (ann, bob, dm, annSocket, bobSocket) = try await server.pair()
-            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "m1", text: "see you at 8"))
+            _ = try await annSocket.acked(
+                ClientFrame(type: "send", room: dm.id, clientMsgID: "m1", text: "see you at 8"))
             #expect(try await bobSocket.nextEvent("message").seq == 1)
-            _ = try await bobSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "m2", text: "where?", replyTo: 1))
+            _ = try await bobSocket.acked(
+                ClientFrame(type: "send", room: dm.id, clientMsgID: "m2", text: "where?", replyTo: 1))
             let quoted = try await annSocket.nextEvent("message")
             #expect(quoted.seq == 2)
-            #expect(quoted.replyTo == QuotePayload(seq: 1, sender: SenderPayload(id: ann.user.id, name: "ann"), text: "see you at 8"))
-            _ = try await annSocket.acked(ClientFrame(type: "edit", room: dm.id, clientMsgID: "e1", text: "see you at 9", target: 1))
+            #expect(
+                quoted.replyTo
+                    == QuotePayload(seq: 1, sender: SenderPayload(id: ann.user.id, name: "ann"), text: "see you at 8"))
+            _ = try await annSocket.acked(
+                ClientFrame(type: "edit", room: dm.id, clientMsgID: "e1", text: "see you at 9", target: 1))
             let edit = try await bobSocket.nextEvent("edit")
             #expect(edit.seq == 3 && edit.target == 1 && edit.text == "see you at 9" && edit.sender.id == ann.user.id)
-            let reaction = try await bobSocket.acked(ClientFrame(type: "react", room: dm.id, clientMsgID: "r1", target: 1, emoji: "👍"))
+            let reaction = try await bobSocket.acked(
+                ClientFrame(type: "react", room: dm.id, clientMsgID: "r1", target: 1, emoji: "👍"))
             #expect(reaction.seq == 4)
             let react = try await annSocket.nextEvent("reaction")
             #expect(react.target == 1 && react.emoji == "👍" && react.added == true && react.sender.id == bob.user.id)
@@ -85,15 +97,23 @@ struct RichChatTests {
         }
     }
 
-    @Test("deleting removes the text from history, from edits, from quotes and from search; the tombstone keeps its seq")
+    @Test(
+        "deleting removes the text from history, from edits, from quotes and from search; the tombstone keeps its seq")
     func deleteLeavesATombstone() async throws {
         try await withTestServer { server in
             let (ann, bob, dm, annSocket, bobSocket) = try await server.pair()
-            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "m1", text: "the password is swordfish"))
-            _ = try await annSocket.acked(ClientFrame(type: "edit", room: dm.id, clientMsgID: "e1", text: "the password is swordfish2", target: 1))
-            _ = try await bobSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "m2", text: "noted", replyTo: 1))
-            #expect(try await server.api.send(.GET, "/search?q=swordfish2", token: bob.token).decode(SearchResults.self).results.count == 1)
-            let deletion = try await annSocket.acked(ClientFrame(type: "delete", room: dm.id, clientMsgID: "d1", target: 1))
+            _ = try await annSocket.acked(
+                ClientFrame(type: "send", room: dm.id, clientMsgID: "m1", text: "the password is swordfish"))
+            _ = try await annSocket.acked(
+                ClientFrame(type: "edit", room: dm.id, clientMsgID: "e1", text: "the password is swordfish2", target: 1)
+            )
+            _ = try await bobSocket.acked(
+                ClientFrame(type: "send", room: dm.id, clientMsgID: "m2", text: "noted", replyTo: 1))
+            #expect(
+                try await server.api.send(.GET, "/search?q=swordfish2", token: bob.token).decode(SearchResults.self)
+                    .results.count == 1)
+            let deletion = try await annSocket.acked(
+                ClientFrame(type: "delete", room: dm.id, clientMsgID: "d1", target: 1))
             #expect(deletion.seq == 4)
             let event = try await bobSocket.nextEvent("delete")
             #expect(event.target == 1 && event.text.isEmpty)
@@ -104,39 +124,75 @@ struct RichChatTests {
             #expect(page.messages.map(\.seq) == [1, 2, 3, 4])
             #expect(page.messages[0].deleted == true && page.messages[0].text.isEmpty)
             #expect(page.messages[2].replyTo?.text == "")
-            #expect(try await server.api.send(.GET, "/search?q=swordfish2", token: bob.token).decode(SearchResults.self).results.isEmpty)
-            #expect(try await annSocket.errorCode(for: ClientFrame(type: "edit", room: dm.id, clientMsgID: "e2", text: "undo", target: 1)) == .badTarget)
+            #expect(
+                try await server.api.send(.GET, "/search?q=swordfish2", token: bob.token).decode(SearchResults.self)
+                    .results.isEmpty)
+            #expect(
+                try await annSocket.errorCode(
+                    for: ClientFrame(type: "edit", room: dm.id, clientMsgID: "e2", text: "undo", target: 1))
+                    == .badTarget)
             _ = ann
         }
     }
 
-    @Test("bad input: someone else's message, a non-emoji, a missing target, a room I am not in — clear errors, nothing stored")
+    @Test(
+        "bad input: someone else's message, a non-emoji, a missing target, a room I am not in — clear errors, nothing stored"
+    )
     func badInput() async throws {
         try await withTestServer { server in
             let (_, _, dm, annSocket, bobSocket) = try await server.pair()
             let carol = try await server.register("carol")
             let carolSocket = try await server.modernClient(carol)
             _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "m1", text: "mine"))
-            #expect(try await bobSocket.errorCode(for: ClientFrame(type: "edit", room: dm.id, clientMsgID: "x1", text: "yours now", target: 1)) == .notYours)
-            #expect(try await bobSocket.errorCode(for: ClientFrame(type: "delete", room: dm.id, clientMsgID: "x2", target: 1)) == .notYours)
+            #expect(
+                try await bobSocket.errorCode(
+                    for: ClientFrame(type: "edit", room: dm.id, clientMsgID: "x1", text: "yours now", target: 1))
+                    == .notYours)
+            #expect(
+                try await bobSocket.errorCode(
+                    for: ClientFrame(type: "delete", room: dm.id, clientMsgID: "x2", target: 1)) == .notYours)
             for emoji in ["", "ok", "👍👍", "1", "<script>"] {
-                #expect(try await bobSocket.errorCode(for: ClientFrame(type: "react", room: dm.id, clientMsgID: "x3", target: 1, emoji: emoji)) == .badEmoji)
+                #expect(
+                    try await bobSocket.errorCode(
+                        for: ClientFrame(type: "react", room: dm.id, clientMsgID: "x3", target: 1, emoji: emoji))
+                        == .badEmoji)
             }
-            #expect(try await bobSocket.errorCode(for: ClientFrame(type: "react", room: dm.id, clientMsgID: "x4", target: 42, emoji: "👍")) == .badTarget)
-            #expect(try await bobSocket.errorCode(for: ClientFrame(type: "send", room: dm.id, clientMsgID: "x5", text: "re", replyTo: 42)) == .badTarget)
-            #expect(try await annSocket.errorCode(for: ClientFrame(type: "edit", room: dm.id, clientMsgID: "x6", text: "  ", target: 1)) == .emptyMessage)
-            #expect(try await annSocket.errorCode(for: ClientFrame(type: "edit", room: dm.id, clientMsgID: "x7", text: "no target")) == .badFrame)
-            #expect(try await carolSocket.errorCode(for: ClientFrame(type: "react", room: dm.id, clientMsgID: "x8", target: 1, emoji: "👍")) == .forbidden)
-            #expect(try await carolSocket.errorCode(for: ClientFrame(type: "delete", room: dm.id, clientMsgID: "x9", target: 1)) == .forbidden)
+            #expect(
+                try await bobSocket.errorCode(
+                    for: ClientFrame(type: "react", room: dm.id, clientMsgID: "x4", target: 42, emoji: "👍"))
+                    == .badTarget)
+            #expect(
+                try await bobSocket.errorCode(
+                    for: ClientFrame(type: "send", room: dm.id, clientMsgID: "x5", text: "re", replyTo: 42))
+                    == .badTarget)
+            #expect(
+                try await annSocket.errorCode(
+                    for: ClientFrame(type: "edit", room: dm.id, clientMsgID: "x6", text: "  ", target: 1))
+                    == .emptyMessage)
+            #expect(
+                try await annSocket.errorCode(
+                    for: ClientFrame(type: "edit", room: dm.id, clientMsgID: "x7", text: "no target")) == .badFrame)
+            #expect(
+                try await carolSocket.errorCode(
+                    for: ClientFrame(type: "react", room: dm.id, clientMsgID: "x8", target: 1, emoji: "👍"))
+                    == .forbidden)
+            #expect(
+                try await carolSocket.errorCode(
+                    for: ClientFrame(type: "delete", room: dm.id, clientMsgID: "x9", target: 1)) == .forbidden)
             #expect(try await carolSocket.errorCode(for: ClientFrame(type: "typing", room: dm.id)) == .forbidden)
             #expect(try await carolSocket.errorCode(for: ClientFrame(type: "read", room: dm.id, seq: 1)) == .forbidden)
             let page = try await server.api.send(.GET, "/rooms/\(dm.id)/messages", token: server.register("dave").token)
             #expect(page.status == 403)
             // Nothing of the refused frames was stored: the room still ends at seq 1, unchanged.
-            let again = try await server.modernClient(try await server.api.send(.POST, "/login", json: LoginRequest(username: "bob", password: "correct horse")).decode(AuthSession.self), resume: nil)
+            let again = try await server.modernClient(
+                try await server.api.send(
+                    .POST, "/login", json: LoginRequest(username: "bob", password: "correct horse")
+                ).decode(AuthSession.self), resume: nil)
             try await again.send(frame: ClientFrame(type: "history", room: dm.id, ref: "h"))
             let history = try await again.next("history", as: HistoryFrame.self)
-            #expect(history.messages.map(\.seq) == [1] && history.messages[0].text == "mine" && history.messages[0].reactions == nil)
+            #expect(
+                history.messages.map(\.seq) == [1] && history.messages[0].text == "mine"
+                    && history.messages[0].reactions == nil)
         }
     }
 }

@@ -7,7 +7,9 @@ import Testing
 
 @Suite("Bad clients cost nobody a message (PROTOCOL.md §5)")
 struct RobustnessTests {
-    @Test("1,000 connections dropped abruptly, mid-frame and mid-line: the server stays up, leaves are announced, nobody is left behind")
+    @Test(
+        "1,000 connections dropped abruptly, mid-frame and mid-line: the server stays up, leaves are announced, nobody is left behind"
+    )
     func abruptDisconnects() async throws {
         try await withTestServer { server in
             // setup
@@ -19,16 +21,22 @@ struct RobustnessTests {
                 var wsClients: [WebSocketTestClient] = []
                 for index in 0..<50 {
                     let tcp = try await server.lineClient()
-                    // Cut inside the command word: whether the server reads the fragment at EOF or not, it is no message.
+                    // Cut inside the command word: whether the server reads the fragment at EOF or not, it is no
+                    // message.
                     try await tcp.write("iam:tcp\(batch)-\(index)\nms")
                     tcpClients.append(tcp)
                     let ws = try await server.chatClient()
-                    let frame = WebSocketTestClient.frame(opcode: WebSocketTestClient.Opcode.text, payload: Array(#"{"message":"never finished"}"#.utf8))
+                    let frame = WebSocketTestClient.frame(
+                        opcode: WebSocketTestClient.Opcode.text, payload: Array(#"{"message":"never finished"}"#.utf8))
                     try await ws.send(frame: Array(frame.prefix(frame.count / 2)))
                     wsClients.append(ws)
                 }
                 for index in 0..<50 {
-                    if index.isMultiple(of: 2) { await tcpClients[index].reset() } else { await tcpClients[index].close() }
+                    if index.isMultiple(of: 2) {
+                        await tcpClients[index].reset()
+                    } else {
+                        await tcpClients[index].close()
+                    }
                     await wsClients[index].reset()
                 }
             }
@@ -54,7 +62,11 @@ struct RobustnessTests {
 
     @Test("a client that stops reading is dropped with 1008 and everyone else gets every message")
     func slowWebSocketClient() async throws {
-        try await withTestServer({ $0.outboundQueueBytes = 256 * 1024; $0.announceJoins = false; $0.historyOnJoin = 0 }) { server in
+        try await withTestServer({
+            $0.outboundQueueBytes = 256 * 1024
+            $0.announceJoins = false
+            $0.historyOnJoin = 0
+        }) { server in
             // setup: a client whose socket is never read.
             let stuck = try await StalledClient.connect(host: server.host, port: server.httpPort)
             let reader = try await server.chatClient()
@@ -82,7 +94,9 @@ struct RobustnessTests {
         }
     }
 
-    @Test("SIGTERM-style shutdown: WebSockets get 1012, TCP gets a last line and is closed, and every accepted message is kept")
+    @Test(
+        "SIGTERM-style shutdown: WebSockets get 1012, TCP gets a last line and is closed, and every accepted message is kept"
+    )
     func gracefulShutdown() async throws {
         let directory = TestServer.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -98,7 +112,10 @@ struct RobustnessTests {
         try await tcp.waitForLine("err:server is restarting; reconnect")
         try await eventually { tcp.isClosedByServer }
 
-        let restarted = try await TestServer.start(dataDirectory: directory) { $0.historyOnJoin = 100; $0.announceJoins = false }
+        let restarted = try await TestServer.start(dataDirectory: directory) {
+            $0.historyOnJoin = 100
+            $0.announceJoins = false
+        }
         let reader = try await restarted.chatClient()
         var history: [String] = []
         for _ in 0..<100 { history.append(try await reader.nextJSON(TutorialMessage.self).message) }

@@ -12,9 +12,12 @@ struct SearchTests {
         try await withTestServer { server in
             let (ann, bob, dm, annSocket, _) = try await server.pair()
             let carol = try await server.register("carol")
-            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "1", text: "the quarterly report is late"))
-            _ = try await annSocket.acked(ClientFrame(type: "send", room: "lobby", clientMsgID: "2", text: "Report: lunch at noon"))
-            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "3", text: "nothing to see"))
+            _ = try await annSocket.acked(
+                ClientFrame(type: "send", room: dm.id, clientMsgID: "1", text: "the quarterly report is late"))
+            _ = try await annSocket.acked(
+                ClientFrame(type: "send", room: "lobby", clientMsgID: "2", text: "Report: lunch at noon"))
+            _ = try await annSocket.acked(
+                ClientFrame(type: "send", room: dm.id, clientMsgID: "3", text: "nothing to see"))
 
             let mine = try await server.api.send(.GET, "/search?q=repo", token: bob.token).decode(SearchResults.self)
             #expect(Set(mine.results.map(\.message.text)) == ["the quarterly report is late", "Report: lunch at noon"])
@@ -22,24 +25,31 @@ struct SearchTests {
             #expect(hit.snippet.filter { $0.match == true }.map(\.text) == ["report"])
             #expect(hit.snippet.map(\.text).joined() == "the quarterly report is late")
 
-            let narrowed = try await server.api.send(.GET, "/search?q=report&room=\(dm.id)", token: ann.token).decode(SearchResults.self)
+            let narrowed = try await server.api.send(.GET, "/search?q=report&room=\(dm.id)", token: ann.token).decode(
+                SearchResults.self)
             #expect(narrowed.results.map(\.message.seq) == [1])
-            let outsider = try await server.api.send(.GET, "/search?q=quarterly", token: carol.token).decode(SearchResults.self)
+            let outsider = try await server.api.send(.GET, "/search?q=quarterly", token: carol.token).decode(
+                SearchResults.self)
             #expect(outsider.results.isEmpty)
             #expect(try await server.api.send(.GET, "/search?q=report&room=\(dm.id)", token: carol.token).status == 403)
-            let both = try await server.api.send(.GET, "/search?q=quarterly%20late", token: bob.token).decode(SearchResults.self)
+            let both = try await server.api.send(.GET, "/search?q=quarterly%20late", token: bob.token).decode(
+                SearchResults.self)
             #expect(both.results.count == 1)
         }
     }
 
-    @Test("FTS syntax is searched literally or refused clearly, never a 500", arguments: [
-        "\"", "\"report", "report*", "*", "NEAR(report late)", "report AND", "OR", "(report", "report)", "-report", "re:port", "^report", "{report}",
-    ])
+    @Test(
+        "FTS syntax is searched literally or refused clearly, never a 500",
+        arguments: [
+            "\"", "\"report", "report*", "*", "NEAR(report late)", "report AND", "OR", "(report", "report)", "-report",
+            "re:port", "^report", "{report}",
+        ])
     func literalQueries(query: String) async throws {
         try await withTestServer { server in
             let ann = try await server.register("ann")
             let socket = try await server.modernClient(ann)
-            _ = try await socket.acked(ClientFrame(type: "send", room: "lobby", clientMsgID: "1", text: "report late NEAR the door"))
+            _ = try await socket.acked(
+                ClientFrame(type: "send", room: "lobby", clientMsgID: "1", text: "report late NEAR the door"))
             let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             let reply = try await server.api.send(.GET, "/search?q=\(encoded)", token: ann.token)
             #expect(reply.status == 200 || reply.status == 400)
@@ -58,7 +68,7 @@ struct SearchTests {
             for query in ["", "%20%20", String(repeating: "a", count: 201)] {
                 let reply = try await server.api.send(.GET, "/search?q=\(query)", token: ann.token)
                 #expect(reply.status == 400)
-            #expect(try reply.decode(APIErrorBody.self).code == .invalidQuery)
+                #expect(try reply.decode(APIErrorBody.self).code == .invalidQuery)
             }
             #expect(try await server.api.send(.GET, "/search?q=x").status == 401)
         }

@@ -36,14 +36,16 @@ struct SettingsTableTests {
     @Test("an unknown flag and bad values are all reported at once, naming each")
     func problemsTogether() {
         #expect {
-            try ServerConfiguration.resolve(arguments: ["--port", "abc", "--bogus", "1", "--idle-timeout=0"], environment: [:])
+            try ServerConfiguration.resolve(
+                arguments: ["--port", "abc", "--bogus", "1", "--idle-timeout=0"], environment: [:])
         } throws: { error in
             let description = "\(error)"
             return description.contains("--bogus") && description.contains("--port / CHAT_PORT")
                 && description.contains("--idle-timeout / CHAT_IDLE_TIMEOUT") && !description.contains("'1'")
         }
         let configuration = try? ServerConfiguration.resolve(
-            arguments: ["--port=9000", "--max-connections", "7"], environment: ["CHAT_PORT": "1", "CHAT_TCP_PORT": "9001"])
+            arguments: ["--port=9000", "--max-connections", "7"],
+            environment: ["CHAT_PORT": "1", "CHAT_TCP_PORT": "9001"])
         #expect(configuration?.port == 9000)
         #expect(configuration?.tcpPort == 9001)
         #expect(configuration?.maxConnections == 7)

@@ -83,7 +83,10 @@ struct TCPTextProtocolTests {
             ("msg:too early\n", "err:send iam:NAME before msg:TEXT"),
             ("hello\n", "err:unknown command, expected iam:NAME or msg:TEXT"),
             ("iam:\n", "err:name must be 1 to 64 bytes, without ':' or control characters"),
-            ("iam:\(String(repeating: "n", count: 65))\n", "err:name must be 1 to 64 bytes, without ':' or control characters"),
+            (
+                "iam:\(String(repeating: "n", count: 65))\n",
+                "err:name must be 1 to 64 bytes, without ':' or control characters"
+            ),
             ("\(String(repeating: "x", count: 5000))\n", "err:line is longer than 4096 bytes"),
         ])
     func errors(input: String, expected: String) async throws {

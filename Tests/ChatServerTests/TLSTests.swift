@@ -26,7 +26,9 @@ extension TestServer {
 
 /// `GET url` over TLS trusting `certificates`' authority only; the status, or the error of the handshake.
 private func httpsStatus(_ url: String, trusting certificates: TestCertificates) async throws -> Int {
-    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: try certificates.clientConfiguration()))
+    let client = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: .init(tlsConfiguration: try certificates.clientConfiguration()))
     do {
         let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
         try await client.shutdown()
@@ -38,13 +40,20 @@ private func httpsStatus(_ url: String, trusting certificates: TestCertificates)
 }
 
 /// Registers over HTTPS (the test server's API client speaks plain HTTP).
-private func httpsRegister(_ username: String, port: Int, trusting certificates: TestCertificates) async throws -> AuthSession {
-    let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: try certificates.clientConfiguration()))
+private func httpsRegister(_ username: String, port: Int, trusting certificates: TestCertificates) async throws
+    -> AuthSession
+{
+    let client = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: .init(tlsConfiguration: try certificates.clientConfiguration()))
     do {
         var request = HTTPClientRequest(url: "https://127.0.0.1:\(port)/api/v1/register")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(RegisterRequest(username: username, password: "correct horse battery"))))
+        request.body = .bytes(
+            ByteBuffer(
+                bytes: try JSONEncoder().encode(RegisterRequest(username: username, password: "correct horse battery")))
+        )
         let response = try await client.execute(request, timeout: .seconds(10))
         let body = try await response.body.collect(upTo: 1 << 16)
         try await client.shutdown()
@@ -60,9 +69,11 @@ struct TLSTests {
     @Test("every protocol speaks TLS with the configured certificate; a client that does not trust it gets nowhere")
     func everyProtocol() async throws {
         try await TestServer.withTLS { server, certificates in
-            #expect(try await httpsStatus("https://127.0.0.1:\(server.httpPort)/healthz", trusting: certificates) == 200)
+            #expect(
+                try await httpsStatus("https://127.0.0.1:\(server.httpPort)/healthz", trusting: certificates) == 200)
             let context = try certificates.clientContext()
-            let chat = try await WebSocketTestClient.connect(host: "127.0.0.1", port: server.httpPort, path: "/chat", tls: context)
+            let chat = try await WebSocketTestClient.connect(
+                host: "127.0.0.1", port: server.httpPort, path: "/chat", tls: context)
             let tcp = try await LineClient.connect(host: "127.0.0.1", port: server.tcpPort, tls: context)
             try await tcp.write("iam:Luke\n")
             _ = try await tcp.waitForLine("Luke has joined")
@@ -73,8 +84,10 @@ struct TLSTests {
                 if text.contains("over TLS") { break }
             }
             // /echo relays over WSS; the modern socket signs in and resumes over WSS.
-            let echoA = try await WebSocketTestClient.connect(host: "127.0.0.1", port: server.httpPort, path: "/echo/?id=a", tls: context)
-            let echoB = try await WebSocketTestClient.connect(host: "127.0.0.1", port: server.httpPort, path: "/echo/?id=b", tls: context)
+            let echoA = try await WebSocketTestClient.connect(
+                host: "127.0.0.1", port: server.httpPort, path: "/echo/?id=a", tls: context)
+            let echoB = try await WebSocketTestClient.connect(
+                host: "127.0.0.1", port: server.httpPort, path: "/echo/?id=b", tls: context)
             try await echoA.send(text: "relayed over TLS")
             #expect(try await echoB.nextText() == "relayed over TLS")
             let ann = try await httpsRegister("ann", port: server.httpPort, trusting: certificates)
@@ -87,17 +100,22 @@ struct TLSTests {
             let plain = try? await APIClient(baseURL: "http://127.0.0.1:\(server.httpPort)").get("/healthz")
             #expect(plain == nil)
             let stranger = try TestCertificates.make(in: TestServer.makeTemporaryDirectory(), name: "Someone else")
-            await #expect(throws: (any Error).self) { try await httpsStatus("https://127.0.0.1:\(server.httpPort)/healthz", trusting: stranger) }
+            await #expect(throws: (any Error).self) {
+                try await httpsStatus("https://127.0.0.1:\(server.httpPort)/healthz", trusting: stranger)
+            }
             for client in [chat, echoA, echoB, modern] { await client.close() }
             await tcp.close()
         }
     }
 
-    @Test("a reload serves the new certificate to new handshakes; open connections keep working; bad files change nothing")
+    @Test(
+        "a reload serves the new certificate to new handshakes; open connections keep working; bad files change nothing"
+    )
     func reload() async throws {
         try await TestServer.withTLS { server, first in
             let context = try first.clientContext()
-            let open = try await WebSocketTestClient.connect(host: "127.0.0.1", port: server.httpPort, path: "/chat", tls: context)
+            let open = try await WebSocketTestClient.connect(
+                host: "127.0.0.1", port: server.httpPort, path: "/chat", tls: context)
             // Renewed by another authority, written over the same files.
             let scratch = TestServer.makeTemporaryDirectory()
             let second = try TestCertificates.make(in: scratch, name: "Renewed CA")
@@ -107,9 +125,12 @@ struct TLSTests {
             try FileManager.default.copyItem(atPath: second.keyPath, toPath: first.keyPath)
             #expect(server.service.reloadCertificates())
             #expect(try await httpsStatus("https://127.0.0.1:\(server.httpPort)/healthz", trusting: second) == 200)
-            await #expect(throws: (any Error).self) { try await httpsStatus("https://127.0.0.1:\(server.httpPort)/healthz", trusting: first) }
+            await #expect(throws: (any Error).self) {
+                try await httpsStatus("https://127.0.0.1:\(server.httpPort)/healthz", trusting: first)
+            }
             // The connection opened before the reload still works.
-            try await open.send(text: #"{"message":"still here","user":"Old","userID":"6F02D93E-AF6D-5DA3-9069-1024BCB20CAC"}"#)
+            try await open.send(
+                text: #"{"message":"still here","user":"Old","userID":"6F02D93E-AF6D-5DA3-9069-1024BCB20CAC"}"#)
             while true {
                 let text = try await open.nextText()
                 if text.contains("still here") { break }
@@ -129,18 +150,24 @@ struct TLSTests {
         let mine = try TestCertificates.make(in: directory)
         let other = try TestCertificates.make(in: TestServer.makeTemporaryDirectory(), name: "Other")
         for (certificate, key, setting) in [
-            (directory + "/missing.pem", mine.keyPath, "--tls-cert"), (mine.certificatePath, directory + "/missing.pem", "--tls-key"),
+            (directory + "/missing.pem", mine.keyPath, "--tls-cert"),
+            (mine.certificatePath, directory + "/missing.pem", "--tls-key"),
             (mine.certificatePath, other.keyPath, "--tls-key"),
         ] {
             do {
-                _ = try await TestServer.start { $0.tlsCertificate = certificate; $0.tlsKey = key }
+                _ = try await TestServer.start {
+                    $0.tlsCertificate = certificate
+                    $0.tlsKey = key
+                }
                 Issue.record("\(certificate) with \(key) started")
             } catch {
                 #expect(String(describing: error).hasPrefix(setting), "\(error)")
             }
         }
         for arguments in [["--tls-cert", mine.certificatePath], ["--tcp-tls", "true"]] {
-            #expect(throws: ServerConfiguration.InvalidSettings.self) { try ServerConfiguration.resolve(arguments: arguments, environment: [:]) }
+            #expect(throws: ServerConfiguration.InvalidSettings.self) {
+                try ServerConfiguration.resolve(arguments: arguments, environment: [:])
+            }
         }
     }
 
@@ -150,7 +177,8 @@ struct TLSTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let first = try TestCertificates.make(in: directory)
         let server = try await ServerProcess.start(
-            dataDirectory: directory + "/data", arguments: ["--tls-cert", first.certificatePath, "--tls-key", first.keyPath])
+            dataDirectory: directory + "/data",
+            arguments: ["--tls-cert", first.certificatePath, "--tls-key", first.keyPath])
         #expect(try await httpsStatus("https://127.0.0.1:\(server.httpPort)/healthz", trusting: first) == 200)
         let second = try TestCertificates.make(in: TestServer.makeTemporaryDirectory(), name: "Renewed CA")
         try FileManager.default.removeItem(atPath: first.certificatePath)

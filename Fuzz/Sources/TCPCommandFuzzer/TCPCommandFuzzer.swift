@@ -18,7 +18,8 @@ public func fuzzTCPCommand(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         invariant(isOneLine(TCPLine.joined(name)), "join line \(TCPLine.joined(name).debugDescription)")
     case .success(.msg(let text)):
         invariant(!text.allSatisfy(\.isWhitespace), "blank message")
-        invariant(!text.utf8.contains(where: isForbiddenControl), "message \(text.debugDescription) holds a control byte")
+        invariant(
+            !text.utf8.contains(where: isForbiddenControl), "message \(text.debugDescription) holds a control byte")
         let rendered = TCPLine.message(from: "fuzz", text: text)
         invariant(isOneLine(rendered), "message line \(rendered.debugDescription)")
     case .failure:

@@ -33,7 +33,9 @@ public func fuzzTCPLineFramer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
         invariant(line.utf8.count <= limit, "a line of \(line.utf8.count) bytes over the limit \(limit)")
         invariant(!line.utf8.contains(UInt8(ascii: "\n")), "a line holding \\n")
     }
-    invariant(frames == expectedFrames(stream, limit: limit), "framed \(frames), expected \(expectedFrames(stream, limit: limit))")
+    invariant(
+        frames == expectedFrames(stream, limit: limit),
+        "framed \(frames), expected \(expectedFrames(stream, limit: limit))")
     return 0
 }
 

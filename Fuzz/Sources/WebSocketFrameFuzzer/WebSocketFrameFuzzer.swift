@@ -28,9 +28,12 @@ public func fuzzWebSocketFrames(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
         total += payload.readableBytes
         invariant(payload.readableBytes <= maxFrameSize, "a frame of \(payload.readableBytes) bytes")
         guard frame.opcode == .text else { continue }
-        let text = payload.withUnsafeReadableBytes { String(validating: $0.assumingMemoryBound(to: UInt8.self), as: UTF8.self) }
+        let text = payload.withUnsafeReadableBytes {
+            String(validating: $0.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+        }
         let bytes = Array(payload.readableBytesView)
-        invariant((text != nil) == (Array(String(decoding: bytes, as: UTF8.self).utf8) == bytes), "UTF-8 check of \(bytes)")
+        invariant(
+            (text != nil) == (Array(String(decoding: bytes, as: UTF8.self).utf8) == bytes), "UTF-8 check of \(bytes)")
         if let text { invariant(Array(text.utf8) == bytes, "text does not round-trip") }
     }
     invariant(total <= stream.count, "\(total) payload bytes from \(stream.count) sent")

@@ -26,7 +26,8 @@ public struct ChatAPI: Sendable {
     }()
 
     /// A client for `server`, on ``sharedHTTPClient`` unless you pass one.
-    public init(server: ServerAddress, http: HTTPClient = ChatAPI.sharedHTTPClient, timeout: TimeAmount = .seconds(30)) {
+    public init(server: ServerAddress, http: HTTPClient = ChatAPI.sharedHTTPClient, timeout: TimeAmount = .seconds(30))
+    {
         self.server = server
         self.http = http
         self.timeout = timeout
@@ -36,7 +37,8 @@ public struct ChatAPI: Sendable {
 
     /// `POST /register`: creates an account and signs in.
     public func register(username: String, password: String, displayName: String? = nil) async throws -> AuthSession {
-        try await self.call(.register, body: RegisterRequest(username: username, password: password, displayName: displayName))
+        try await self.call(
+            .register, body: RegisterRequest(username: username, password: password, displayName: displayName))
     }
 
     /// `POST /login`. A wrong password or an unknown user is `.server(status: 401, code: .invalidCredentials)`.
@@ -103,14 +105,17 @@ public struct ChatAPI: Sendable {
 
     /// `GET /rooms/{id}/messages?before=&limit=`: one page, oldest first; pass the smallest `seq` you have as
     /// `before` to go further back.
-    public func history(room: String, before: Int64? = nil, limit: Int = 50, token: String) async throws -> HistoryPage {
-        try await self.call(.history, [room], query: [("limit", String(limit)), ("before", before.map(String.init))], token: token)
+    public func history(room: String, before: Int64? = nil, limit: Int = 50, token: String) async throws -> HistoryPage
+    {
+        try await self.call(
+            .history, [room], query: [("limit", String(limit)), ("before", before.map(String.init))], token: token)
     }
 
     // MARK: Rich chat (§9)
 
     /// `GET /search?q=&room=&limit=`: messages with every word of `query`, best first, with highlight snippets.
-    public func search(_ query: String, room: String? = nil, limit: Int = 20, token: String) async throws -> [SearchHit] {
+    public func search(_ query: String, room: String? = nil, limit: Int = 20, token: String) async throws -> [SearchHit]
+    {
         let results: SearchResults = try await self.call(
             .search, query: [("q", query), ("limit", String(limit)), ("room", room)], token: token)
         return results.results
@@ -127,12 +132,16 @@ public struct ChatAPI: Sendable {
     }
 
     /// `POST /attachments?name=`: uploads raw bytes; the server detects the type from them.
-    public func upload(_ bytes: Data, name: String, contentType: String = "application/octet-stream", token: String) async throws -> AttachmentPayload {
-        let reply = try await self.raw(.upload, query: [("name", name)], bytes: bytes, contentType: contentType, token: token)
+    public func upload(_ bytes: Data, name: String, contentType: String = "application/octet-stream", token: String)
+        async throws -> AttachmentPayload
+    {
+        let reply = try await self.raw(
+            .upload, query: [("name", name)], bytes: bytes, contentType: contentType, token: token)
         do {
             return try JSONDecoder().decode(AttachmentPayload.self, from: reply.body)
         } catch {
-            throw ChatClientError.unexpectedResponse(status: reply.status, body: String(decoding: reply.body, as: UTF8.self))
+            throw ChatClientError.unexpectedResponse(
+                status: reply.status, body: String(decoding: reply.body, as: UTF8.self))
         }
     }
 
@@ -152,7 +161,8 @@ public struct ChatAPI: Sendable {
         do {
             return try JSONDecoder().decode(T.self, from: reply.body)
         } catch {
-            throw ChatClientError.unexpectedResponse(status: reply.status, body: String(decoding: reply.body, as: UTF8.self))
+            throw ChatClientError.unexpectedResponse(
+                status: reply.status, body: String(decoding: reply.body, as: UTF8.self))
         }
     }
 

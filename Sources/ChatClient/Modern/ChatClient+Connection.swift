@@ -1,8 +1,8 @@
 import ChatProtocol
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
-import Logging
 import NIOHTTP1
 import WebSocketKit
 
@@ -65,8 +65,9 @@ extension ChatClient {
                 configuration: configuration, on: self.eventLoops
             ) { socket in
                 if let pingInterval {
-                    socket.pingInterval = .nanoseconds(Int64(pingInterval.components.seconds) * 1_000_000_000
-                        + pingInterval.components.attoseconds / 1_000_000_000)
+                    socket.pingInterval = .nanoseconds(
+                        Int64(pingInterval.components.seconds) * 1_000_000_000
+                            + pingInterval.components.attoseconds / 1_000_000_000)
                 }
                 socket.onText { _, text in continuation.yield(.text(text)) }
                 socket.onBinary { _, buffer in continuation.yield(.binary(buffer.readableBytes)) }

@@ -15,46 +15,57 @@ extension ChatClient {
     /// and ``ChatClientError/stopped`` if ``stop()`` is called first. Cancelling the calling task ends the wait
     /// with `CancellationError` but does not withdraw the message: it is still sent, and stored once.
     ///
-    /// `replyTo` is the `seq` of an earlier message in the room; `attachments` are ids from ``upload(_:name:contentType:)``
-    /// (a message with attachments may have empty text, PROTOCOL.md §9.2).
+    /// `replyTo` is the `seq` of an earlier message in the room; `attachments` are ids from
+    /// ``upload(_:name:contentType:)`` (a message with attachments may have empty text, PROTOCOL.md §9.2).
     @discardableResult
     public func send(
         _ text: String, to room: String, replyTo: Int64? = nil, attachments: [UUID] = [],
         clientMsgID: String = ChatClient.makeClientMsgID()
     ) async throws -> Ack {
-        try await self.submit(.send(SendRequest(
-            room: room, clientMsgID: clientMsgID, text: text, replyTo: replyTo,
-            attachments: attachments.isEmpty ? nil : attachments.map(\.uuidString))))
+        try await self.submit(
+            .send(
+                SendRequest(
+                    room: room, clientMsgID: clientMsgID, text: text, replyTo: replyTo,
+                    attachments: attachments.isEmpty ? nil : attachments.map(\.uuidString))))
     }
 
     /// Replaces the text of my message `target` in `room` (§9.2); acknowledged and idempotent like a send.
     @discardableResult
-    public func edit(_ target: Int64, in room: String, text: String, clientMsgID: String = ChatClient.makeClientMsgID()) async throws -> Ack {
+    public func edit(_ target: Int64, in room: String, text: String, clientMsgID: String = ChatClient.makeClientMsgID())
+        async throws -> Ack
+    {
         try await self.submit(.edit(EditRequest(room: room, clientMsgID: clientMsgID, target: target, text: text)))
     }
 
     /// Deletes my message `target` in `room`, leaving a tombstone (§9.2).
     @discardableResult
-    public func delete(_ target: Int64, in room: String, clientMsgID: String = ChatClient.makeClientMsgID()) async throws -> Ack {
+    public func delete(_ target: Int64, in room: String, clientMsgID: String = ChatClient.makeClientMsgID())
+        async throws -> Ack
+    {
         try await self.submit(.delete(DeleteRequest(room: room, clientMsgID: clientMsgID, target: target)))
     }
 
     /// Toggles my reaction `emoji` on message `target` in `room` (§9.2): added if absent, removed if present.
     @discardableResult
-    public func react(_ emoji: String, to target: Int64, in room: String, clientMsgID: String = ChatClient.makeClientMsgID()) async throws -> Ack {
+    public func react(
+        _ emoji: String, to target: Int64, in room: String, clientMsgID: String = ChatClient.makeClientMsgID()
+    ) async throws -> Ack {
         try await self.submit(.react(ReactRequest(room: room, clientMsgID: clientMsgID, target: target, emoji: emoji)))
     }
 
     /// Queues any acknowledged frame (send, edit, delete, react) and waits for its ack.
     func submit(_ frame: ClientMessage) async throws -> Ack {
-        guard let clientMsgID = frame.clientMsgID else { throw ChatClientError.rejected(code: .badFrame, message: "no clientMsgID") }
+        guard let clientMsgID = frame.clientMsgID else {
+            throw ChatClientError.rejected(code: .badFrame, message: "no clientMsgID")
+        }
         _ = try self.token()
         // A refused session never reconnects by itself: queueing would wait forever.
         if case .failed(let error) = self.connectionState { throw error }
         let waiter = UUID()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                if self.outbox.add(frame, clientMsgID: clientMsgID, waiter: continuation, id: waiter), self.socketReady {
+                if self.outbox.add(frame, clientMsgID: clientMsgID, waiter: continuation, id: waiter), self.socketReady
+                {
                     self.write(frame)
                 }
                 if Task.isCancelled { self.outbox.abandon(clientMsgID, waiter: waiter) }
@@ -118,7 +129,9 @@ extension ChatClient {
     }
 
     /// Uploads a file for a later ``send(_:to:replyTo:attachments:clientMsgID:)`` (§9.3).
-    public func upload(_ bytes: Data, name: String, contentType: String = "application/octet-stream") async throws -> AttachmentPayload {
+    public func upload(_ bytes: Data, name: String, contentType: String = "application/octet-stream") async throws
+        -> AttachmentPayload
+    {
         try await self.api.upload(bytes, name: name, contentType: contentType, token: self.token())
     }
 

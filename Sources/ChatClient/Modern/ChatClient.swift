@@ -75,7 +75,8 @@ public actor ChatClient {
     /// A client for `server`; pass a `session` saved from an earlier login to skip signing in.
     public init(
         server: ServerAddress, session: AuthSession? = nil, configuration: Configuration = Configuration(),
-        http: HTTPClient = ChatAPI.sharedHTTPClient, eventLoops: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        http: HTTPClient = ChatAPI.sharedHTTPClient,
+        eventLoops: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
         self.server = server
         self.api = ChatAPI(server: server, http: http)

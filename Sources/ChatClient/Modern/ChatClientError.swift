@@ -36,7 +36,8 @@ public enum ChatClientError: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case .unreachable(let reason): "cannot reach the server: \(reason)"
         case .server(let status, let code, let message): "\(message) (\(code.rawValue), HTTP \(status))"
-        case .unexpectedResponse(let status, let body): "unexpected answer from the server (HTTP \(status)): \(body.prefix(200))"
+        case .unexpectedResponse(let status, let body):
+            "unexpected answer from the server (HTTP \(status)): \(body.prefix(200))"
         case .unauthorized: "the server refused the session token; sign in again"
         case .rejected(let code, let message): "\(message) (\(code.rawValue))"
         case .malformedFrame(let text, let reason): "malformed frame from the server (\(reason)): \(text.prefix(200))"

@@ -23,7 +23,9 @@ struct Outbox {
     func frame(for clientMsgID: String) -> ClientMessage? { self.entries[clientMsgID]?.frame }
 
     /// Adds a frame (or, for a `clientMsgID` already waiting, one more waiter). Returns whether it is new.
-    mutating func add(_ frame: ClientMessage, clientMsgID: String, waiter: CheckedContinuation<Ack, any Error>, id: UUID) -> Bool {
+    mutating func add(
+        _ frame: ClientMessage, clientMsgID: String, waiter: CheckedContinuation<Ack, any Error>, id: UUID
+    ) -> Bool {
         if self.entries[clientMsgID] != nil {
             self.entries[clientMsgID]?.waiters[id] = waiter
             return false

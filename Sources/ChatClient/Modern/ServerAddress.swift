@@ -44,7 +44,9 @@ public struct ServerAddress: Sendable, Hashable, CustomStringConvertible {
     public var httpBase: String { "\(self.secure ? "https" : "http")://\(self.host):\(self.port)" }
 
     /// `ws://host:port` followed by `path` (which starts with `/`).
-    public func webSocketURL(_ path: String) -> String { "\(self.secure ? "wss" : "ws")://\(self.host):\(self.port)\(path)" }
+    public func webSocketURL(_ path: String) -> String {
+        "\(self.secure ? "wss" : "ws")://\(self.host):\(self.port)\(path)"
+    }
 
     /// The address as `http://host:port`.
     public var description: String { self.httpBase }

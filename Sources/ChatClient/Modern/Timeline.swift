@@ -72,7 +72,8 @@ public struct Timeline: Sendable, Equatable {
     /// Applies a change to its target (``EventFolding``), if loaded and if its state does not include the change
     /// already.
     private mutating func update(_ event: MessagePayload) -> Int64? {
-        guard let target = event.target, let index = self.index(of: target), event.seq > self.stateSeq[target, default: 0]
+        guard let target = event.target, let index = self.index(of: target),
+            event.seq > self.stateSeq[target, default: 0]
         else { return nil }
         self.stateSeq[target] = event.seq
         let before = self.messages[index]

@@ -72,7 +72,8 @@ public final class LobbyChatClient: Sendable {
 
     /// Sends one message under this client's name and id.
     public func send(_ message: String) async throws {
-        let frame = SubmittedChatMessage(message: message, user: self.user, userID: self.user == nil ? nil : self.userID)
+        let frame = SubmittedChatMessage(
+            message: message, user: self.user, userID: self.user == nil ? nil : self.userID)
         let data = try JSONEncoder().encode(frame)
         try await self.socket.send(String(decoding: data, as: UTF8.self))
     }

@@ -49,15 +49,21 @@ public enum AccountRules {
 
     /// A pleasant default avatar colour, the same for a username every time.
     public static func defaultColor(for username: String) -> String {
-        let palette = ["#E57373", "#F06292", "#BA68C8", "#7986CB", "#4FC3F7", "#4DB6AC", "#81C784", "#FFB74D", "#A1887F", "#90A4AE"]
-        let hash = self.usernameKey(username).unicodeScalars.reduce(UInt32(2166136261)) { ($0 ^ $1.value) &* 16777619 }
+        let palette = [
+            "#E57373", "#F06292", "#BA68C8", "#7986CB", "#4FC3F7", "#4DB6AC", "#81C784", "#FFB74D", "#A1887F",
+            "#90A4AE",
+        ]
+        let hash = self.usernameKey(username).unicodeScalars.reduce(UInt32(2_166_136_261)) {
+            ($0 ^ $1.value) &* 16_777_619
+        }
         return palette[Int(hash % UInt32(palette.count))]
     }
 
     /// Up to two letters: the first of the first two words, or the first two of a single word.
     public static func initials(of displayName: String) -> String {
         let words = displayName.split(whereSeparator: \.isWhitespace)
-        let letters = words.count >= 2 ? [words[0].first, words[1].first].compactMap { $0 } : Array(displayName.prefix(2))
+        let letters =
+            words.count >= 2 ? [words[0].first, words[1].first].compactMap { $0 } : Array(displayName.prefix(2))
         return String(letters).uppercased()
     }
 }

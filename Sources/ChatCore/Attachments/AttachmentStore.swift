@@ -31,7 +31,8 @@ public protocol AttachmentStore: Sendable {
 extension AttachmentStore {
     /// Whether `user` may read an attachment: its uploader, or a member of a room it was sent in. One sent in the
     /// lobby is readable by anyone (`user` may be `nil`), as the lobby is to the tutorial clients.
-    public func canRead(_ attachment: StoredAttachment, user: UUID?, directory: any RoomDirectory) async throws -> Bool {
+    public func canRead(_ attachment: StoredAttachment, user: UUID?, directory: any RoomDirectory) async throws -> Bool
+    {
         if let user, attachment.uploader == user { return true }
         for room in try await self.rooms(of: attachment.attachment.id) {
             if room == .lobby { return true }

@@ -31,7 +31,8 @@ public enum ContentSniffer {
     }
 
     private static func png(_ bytes: ByteBuffer) -> Detected? {
-        guard Self.starts(bytes, with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), Self.starts(bytes, with: Array("IHDR".utf8), at: 12),
+        guard Self.starts(bytes, with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
+            Self.starts(bytes, with: Array("IHDR".utf8), at: 12),
             let width = bytes.getInteger(at: bytes.readerIndex + 16, as: UInt32.self),
             let height = bytes.getInteger(at: bytes.readerIndex + 20, as: UInt32.self)
         else { return nil }
@@ -75,7 +76,9 @@ public enum ContentSniffer {
     }
 
     private static func webp(_ bytes: ByteBuffer) -> Detected? {
-        guard Self.starts(bytes, with: Array("RIFF".utf8)), Self.starts(bytes, with: Array("WEBP".utf8), at: 8) else { return nil }
+        guard Self.starts(bytes, with: Array("RIFF".utf8)), Self.starts(bytes, with: Array("WEBP".utf8), at: 8) else {
+            return nil
+        }
         let base = bytes.readerIndex
         if Self.starts(bytes, with: Array("VP8 ".utf8), at: 12),
             let width = bytes.getInteger(at: base + 26, endianness: .little, as: UInt16.self),
@@ -83,7 +86,8 @@ public enum ContentSniffer {
         {
             return Self.image("image/webp", Int(width & 0x3FFF), Int(height & 0x3FFF))
         }
-        if Self.starts(bytes, with: Array("VP8L".utf8), at: 12), bytes.getInteger(at: base + 20, as: UInt8.self) == 0x2F,
+        if Self.starts(bytes, with: Array("VP8L".utf8), at: 12),
+            bytes.getInteger(at: base + 20, as: UInt8.self) == 0x2F,
             let bits = bytes.getInteger(at: base + 21, endianness: .little, as: UInt32.self)
         {
             return Self.image("image/webp", Int(bits & 0x3FFF) + 1, Int((bits >> 14) & 0x3FFF) + 1)

@@ -65,7 +65,9 @@ struct FanOut {
                     return payloads
                 }()
             guard !payloads.isEmpty else { continue }
-            let sinks = excluded.map { account in group.sinks.members.filter { $0.accountID != account } } ?? group.sinks.members
+            let sinks =
+                excluded.map { account in group.sinks.members.filter { $0.accountID != account } }
+                ?? group.sinks.members
             Self.write(payloads, to: sinks, on: group.loop)
         }
     }

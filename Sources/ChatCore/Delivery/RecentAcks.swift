@@ -1,5 +1,5 @@
-import Foundation
 import DequeModule
+import Foundation
 
 /// The last acknowledged messages that carried a client id, by `(sender, clientMsgID)`: answers a retry without a
 /// database read. Bounded; the store answers for anything older.

@@ -24,7 +24,9 @@ struct RecentMessages {
     /// it). A deleted message is forgotten: tutorial clients never see it.
     mutating func record(_ event: StoredMessage) {
         guard event.kind == .message else {
-            guard event.kind != .reaction, let index = self.entries.firstIndex(where: { $0.message.seq == event.target }) else { return }
+            guard event.kind != .reaction,
+                let index = self.entries.firstIndex(where: { $0.message.seq == event.target })
+            else { return }
             var message = self.entries[index].message
             message.apply(event)
             if message.deleted {

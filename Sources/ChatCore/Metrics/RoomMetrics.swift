@@ -21,8 +21,10 @@ public struct RoomMetrics: Sendable {
         self.batchSize = Recorder(label: "swiftchat_commit_batch_size", aggregate: true, factory: factory)
         self.commitDuration = Timer(label: "swiftchat_commit_duration_seconds", factory: factory)
         self.queueDepth = Recorder(label: "swiftchat_room_queue_depth", aggregate: true, factory: factory)
-        self.resumesComplete = Counter(label: "swiftchat_resumes_total", dimensions: [("outcome", "complete")], factory: factory)
-        self.resumesIncomplete = Counter(label: "swiftchat_resumes_total", dimensions: [("outcome", "incomplete")], factory: factory)
+        self.resumesComplete = Counter(
+            label: "swiftchat_resumes_total", dimensions: [("outcome", "complete")], factory: factory)
+        self.resumesIncomplete = Counter(
+            label: "swiftchat_resumes_total", dimensions: [("outcome", "incomplete")], factory: factory)
     }
 
     /// Reports nothing.

@@ -80,7 +80,9 @@ public final class PresenceTracker: Sendable {
 
     private func expire(_ user: UUID, generation: Int) async {
         let wentOffline = self.state.withLockedValue { state -> Bool in
-            guard !Task.isCancelled, state.leaving[user] == generation, state.connections[user] == 0 else { return false }
+            guard !Task.isCancelled, state.leaving[user] == generation, state.connections[user] == 0 else {
+                return false
+            }
             state.leaving[user] = nil
             state.connections[user] = nil
             return true

@@ -23,7 +23,8 @@ extension MessageDraft {
             event.text = text
             event.attachments = attachments
             if let target {
-                event.replyTo = Quote(seq: target.seq, sender: target.sender, text: String(target.text.prefix(Quote.maxCharacters)))
+                event.replyTo = Quote(
+                    seq: target.seq, sender: target.sender, text: String(target.text.prefix(Quote.maxCharacters)))
             }
         case .edit(let seq, let text):
             guard let target, target.sender.isSameAuthor(as: self.sender) else { throw .notYours }

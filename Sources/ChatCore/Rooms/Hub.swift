@@ -16,7 +16,8 @@ public actor Hub {
 
     /// - Parameter recentCapacity: how many recent messages each room keeps in memory for history bursts.
     public init(
-        eventLoops: any EventLoopGroup, store: any MessageStore, recentCapacity: Int, metrics: RoomMetrics = .none, logger: Logger,
+        eventLoops: any EventLoopGroup, store: any MessageStore, recentCapacity: Int, metrics: RoomMetrics = .none,
+        logger: Logger,
         time: any TimeSource = SystemTime()
     ) {
         self.time = time
@@ -34,7 +35,8 @@ public actor Hub {
         }
         let opening = Task { [store, recentCapacity, metrics, logger, time, eventLoop = self.eventLoops.next()] in
             try await Room.open(
-                id, on: eventLoop, store: store, recentCapacity: recentCapacity, metrics: metrics, logger: logger, time: time)
+                id, on: eventLoop, store: store, recentCapacity: recentCapacity, metrics: metrics, logger: logger,
+                time: time)
         }
         self.rooms[id] = opening
         do {

@@ -6,10 +6,10 @@ import NIOCore
 
 /// One chat room: the single owner of its members, its next sequence number and its recent history.
 ///
-/// Commands (submit, join, leave, announce) enter through a lock-protected inbox and are processed strictly in
-/// the order they were enqueued, by the room's one long-lived task, which parks when the inbox is empty. Enqueueing is synchronous, so a connection's
-/// event loop never waits for the room, and two frames from one connection can never overtake each other (as
-/// they could if each became its own `Task` calling into the actor).
+/// Commands (submit, join, leave, announce) enter through a lock-protected inbox and are processed strictly in the
+/// order they were enqueued, by the room's one long-lived task, which parks when the inbox is empty. Enqueueing is
+/// synchronous, so a connection's event loop never waits for the room, and two frames from one connection can never
+/// overtake each other (as they could if each became its own `Task` calling into the actor).
 ///
 /// The actor runs on one NIO event loop (its custom executor): the room's work, the resumption after each store
 /// write, and the delivery to members on that same loop all happen on one thread without a hop through Swift's
@@ -74,14 +74,16 @@ public actor Room {
 
     /// Opens a room on `eventLoop`, reading where its sequence stands and its recent history from the store.
     public static func open(
-        _ id: RoomID, on eventLoop: any EventLoop, store: any MessageStore, recentCapacity: Int, metrics: RoomMetrics = .none,
+        _ id: RoomID, on eventLoop: any EventLoop, store: any MessageStore, recentCapacity: Int,
+        metrics: RoomMetrics = .none,
         logger: Logger, time: any TimeSource = SystemTime()
     ) async throws -> Room {
         let lastSeq = try await store.lastSequence(in: id)
         let recent = try await store.latest(in: id, limit: recentCapacity)
         let room = Room(
             id: id, eventLoop: eventLoop, store: store, nextSeq: lastSeq + 1,
-            recent: RecentMessages(capacity: recentCapacity, messages: recent), metrics: metrics, logger: logger, time: time)
+            recent: RecentMessages(capacity: recentCapacity, messages: recent), metrics: metrics, logger: logger,
+            time: time)
         room.runner.withLockedValue { $0 = Task { await room.run() } }
         return room
     }
@@ -185,7 +187,8 @@ public actor Room {
     private func run() async {
         while true {
             await self.drain()
-            let proceed = await withCheckedContinuation(isolation: self) { (continuation: CheckedContinuation<Bool, Never>) in
+            let proceed = await withCheckedContinuation(isolation: self) {
+                (continuation: CheckedContinuation<Bool, Never>) in
                 let resumeNow = self.inbox.withLockedValue { inbox -> Bool? in
                     if inbox.closed { return false }
                     if !inbox.commands.isEmpty { return true }
@@ -287,7 +290,8 @@ public actor Room {
         var complete = missing <= Int64(maxReplay)
         if complete && missing > 0 {
             do {
-                events = try await self.store.page(in: self.id, before: latest + 1, limit: Int(missing)).map(RoomEvent.message)
+                events = try await self.store.page(in: self.id, before: latest + 1, limit: Int(missing)).map(
+                    RoomEvent.message)
             } catch {
                 self.logger.error("could not read messages to replay: \(error)")
                 complete = false
@@ -329,7 +333,9 @@ public actor Room {
                 if let seq = entry.0.body.target {
                     target = try await self.store.message(in: self.id, seq: seq)
                 }
-                messages.append(try entry.0.event(room: self.id, seq: self.nextSeq + Int64(messages.count), date: date, target: target))
+                messages.append(
+                    try entry.0.event(
+                        room: self.id, seq: self.nextSeq + Int64(messages.count), date: date, target: target))
                 committing.append(entry)
             } catch {
                 entry.1?(.failure(error))
@@ -359,14 +365,18 @@ public actor Room {
         }
         self.members.deliver(messages.map(RoomEvent.message))
         for (message, (_, completion)) in zip(messages, committing) { completion?(.success(message)) }
-        for (key, completion) in repeats { completion?(self.recentAcks[key].map { .success($0) } ?? .failure(Errors.lostRetry)) }
+        for (key, completion) in repeats {
+            completion?(self.recentAcks[key].map { .success($0) } ?? .failure(Errors.lostRetry))
+        }
     }
 
     /// The message already stored for a retried draft: from memory, else from the store (after a restart).
     private func originalMessage(for draft: MessageDraft, key: String) async -> StoredMessage? {
         if let known = self.recentAcks[key] { return known }
         guard let clientMsgID = draft.clientMsgID else { return nil }
-        guard let stored = try? await self.store.message(from: draft.sender.id, clientMsgID: clientMsgID) else { return nil }
+        guard let stored = try? await self.store.message(from: draft.sender.id, clientMsgID: clientMsgID) else {
+            return nil
+        }
         self.recentAcks.remember(stored)
         return stored
     }

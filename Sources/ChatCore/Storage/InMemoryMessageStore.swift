@@ -46,7 +46,9 @@ public final class InMemoryMessageStore: MessageStore {
     }
 
     public func lastMessage(in room: RoomID, upTo last: Int64) async -> StoredMessage? {
-        self.state.withLockedValue { state in Self.current(state: state, room: room).last { $0.kind == .message && $0.seq <= last } }
+        self.state.withLockedValue { state in
+            Self.current(state: state, room: room).last { $0.kind == .message && $0.seq <= last }
+        }
     }
 
     public func unreadCount(in room: RoomID, after seq: Int64, upTo last: Int64, for reader: UUID) async -> Int64 {
@@ -71,10 +73,13 @@ public final class InMemoryMessageStore: MessageStore {
         }
         // A deleted message's text goes from its edits and from quotes of it too.
         for index in events.indices {
-            if let quoted = events[index].replyTo, let quotedIndex = indexBySeq[quoted.seq], events[quotedIndex].deleted {
+            if let quoted = events[index].replyTo, let quotedIndex = indexBySeq[quoted.seq], events[quotedIndex].deleted
+            {
                 events[index].replyTo?.text = ""
             }
-            if events[index].kind == .edit, let target = events[index].target, let targetIndex = indexBySeq[target], events[targetIndex].deleted {
+            if events[index].kind == .edit, let target = events[index].target, let targetIndex = indexBySeq[target],
+                events[targetIndex].deleted
+            {
                 events[index].text = ""
             }
         }

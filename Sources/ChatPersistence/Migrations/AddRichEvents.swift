@@ -54,8 +54,10 @@ struct AddRichEvents: AsyncMigration {
             .unique(on: "attachment_id", "room")
             .create()
         guard let sql = database as? any SQLDatabase else { return }
-        try await sql.create(index: "messages_room_target").on(MessageRecord.schema).column("room").column("target_seq").run()
-        try await sql.create(index: "messages_room_reply").on(MessageRecord.schema).column("room").column("reply_seq").run()
+        try await sql.create(index: "messages_room_target").on(MessageRecord.schema).column("room").column("target_seq")
+            .run()
+        try await sql.create(index: "messages_room_reply").on(MessageRecord.schema).column("room").column("reply_seq")
+            .run()
         if sql.dialect.name == "sqlite" {
             for statement in SQLiteMessageSearch.schema {
                 try await sql.raw(SQLQueryString(statement)).run()

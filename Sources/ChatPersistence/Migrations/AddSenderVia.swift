@@ -1,8 +1,8 @@
 import FluentKit
 
-/// Adds `sender_via` (and `reply_sender_via` for quotes) to `messages`: which tutorial protocol a sender without an account spoke (`chat`, `tcp`), so
-/// a `/chat` client that names itself with an account's id is never taken for that account. Existing tutorial
-/// messages were stored before the column and stay `NULL`.
+/// Adds `sender_via` (and `reply_sender_via` for quotes) to `messages`: which tutorial protocol a sender without an
+/// account spoke (`chat`, `tcp`), so a `/chat` client that names itself with an account's id is never taken for that
+/// account. Existing tutorial messages were stored before the column and stay `NULL`.
 struct AddSenderVia: AsyncMigration {
     func prepare(on database: any Database) async throws {
         try await database.schema(MessageRecord.schema).field("sender_via", .string).update()

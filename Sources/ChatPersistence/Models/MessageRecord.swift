@@ -39,17 +39,23 @@ final class MessageRecord: Model, @unchecked Sendable {
     /// The columns the store inserts, in the order of ``values(of:)``.
     static let columns = [
         "id", "room", "seq", "sender_name", "sender_id", "text", "created_at", "client_msg_id", "kind", "target_seq",
-        "emoji", "added", "reply_seq", "reply_sender_id", "reply_sender_name", "reply_text", "attachments", "deleted", "sender_via",
+        "emoji", "added", "reply_seq", "reply_sender_id", "reply_sender_name", "reply_text", "attachments", "deleted",
+        "sender_via",
         "reply_sender_via",
     ]
 
     /// One row's values, bound through the driver's own encoder (the one Fluent reads them back with).
     static func values(of message: StoredMessage) -> [any Encodable & Sendable] {
-        let attachments = message.attachments.isEmpty ? nil : (try? JSONEncoder().encode(message.attachments)).map { String(decoding: $0, as: UTF8.self) }
+        let attachments =
+            message.attachments.isEmpty
+            ? nil : (try? JSONEncoder().encode(message.attachments)).map { String(decoding: $0, as: UTF8.self) }
         return [
-            message.id, message.room.rawValue, message.seq, message.sender.name, message.sender.id, message.text, message.date,
-            message.clientMsgID, message.kind.rawValue, message.target, message.emoji, message.added, message.replyTo?.seq,
-            message.replyTo?.sender.id, message.replyTo?.sender.name, message.replyTo?.text, attachments, message.deleted,
+            message.id, message.room.rawValue, message.seq, message.sender.name, message.sender.id, message.text,
+            message.date,
+            message.clientMsgID, message.kind.rawValue, message.target, message.emoji, message.added,
+            message.replyTo?.seq,
+            message.replyTo?.sender.id, message.replyTo?.sender.name, message.replyTo?.text, attachments,
+            message.deleted,
             message.sender.via?.rawValue, message.replyTo?.sender.via?.rawValue,
         ]
     }
@@ -59,14 +65,19 @@ final class MessageRecord: Model, @unchecked Sendable {
         var quote: Quote?
         if let seq = self.replySeq, let id = self.replySenderID {
             let via = self.replySenderVia.flatMap(TutorialProtocol.init(rawValue:))
-            quote = Quote(seq: seq, sender: Sender(name: self.replySenderName ?? "", id: id, via: via), text: self.replyText ?? "")
+            quote = Quote(
+                seq: seq, sender: Sender(name: self.replySenderName ?? "", id: id, via: via), text: self.replyText ?? ""
+            )
         }
-        let attachments = try self.attachments.map { try JSONDecoder().decode([Attachment].self, from: Data($0.utf8)) } ?? []
+        let attachments =
+            try self.attachments.map { try JSONDecoder().decode([Attachment].self, from: Data($0.utf8)) } ?? []
         return StoredMessage(
             room: RoomID(self.room), seq: self.seq, id: try self.requireID(),
-            sender: Sender(name: self.senderName, id: self.senderID, via: self.senderVia.flatMap(TutorialProtocol.init(rawValue:))),
+            sender: Sender(
+                name: self.senderName, id: self.senderID, via: self.senderVia.flatMap(TutorialProtocol.init(rawValue:))),
             kind: EventKind(rawValue: self.kind) ?? .message,
-            text: self.text, date: self.createdAt, clientMsgID: self.clientMsgID, target: self.targetSeq, emoji: self.emoji,
+            text: self.text, date: self.createdAt, clientMsgID: self.clientMsgID, target: self.targetSeq,
+            emoji: self.emoji,
             added: self.added, replyTo: quote, attachments: attachments, editedAt: self.editedAt, deleted: self.deleted)
     }
 }

@@ -28,12 +28,14 @@ public struct FrameEnvelope: Decodable, Sendable {
         switch error {
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return field.isEmpty ? "A frame is a JSON object with a \"type\"." : "Field \"\(field)\" must be \(Self.name(of: type))."
+            return field.isEmpty
+                ? "A frame is a JSON object with a \"type\"." : "Field \"\(field)\" must be \(Self.name(of: type))."
         case .keyNotFound(let key, _):
             return "Field \"\(key.stringValue)\" is missing."
         case .dataCorrupted(let context):
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return field.isEmpty ? "A frame is a JSON object with a \"type\"." : "Field \"\(field)\" has a value that is not allowed."
+            return field.isEmpty
+                ? "A frame is a JSON object with a \"type\"." : "Field \"\(field)\" has a value that is not allowed."
         @unknown default:
             return "A frame is a JSON object with a \"type\"."
         }

@@ -86,7 +86,10 @@ public struct ServerLimits: Codable, Sendable, Equatable {
     public var maxAttachments: Int
     public var maxMessageBytes: Int
 
-    public init(version: String, maxUploadBytes: Int, imageTypes: [String], filesAllowed: Bool, maxAttachments: Int, maxMessageBytes: Int) {
+    public init(
+        version: String, maxUploadBytes: Int, imageTypes: [String], filesAllowed: Bool, maxAttachments: Int,
+        maxMessageBytes: Int
+    ) {
         self.version = version
         self.maxUploadBytes = maxUploadBytes
         self.imageTypes = imageTypes

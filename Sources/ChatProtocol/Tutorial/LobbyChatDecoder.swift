@@ -53,7 +53,8 @@ public struct LobbyChatDecoder: Sendable {
             guard let name = TutorialName.normalized(raw) else { return .failure(.invalidUser) }
             user = name
         }
-        return .success(SubmittedChatMessage(message: message, user: user, userID: fields.userID.flatMap(UUID.init(uuidString:))))
+        return .success(
+            SubmittedChatMessage(message: message, user: user, userID: fields.userID.flatMap(UUID.init(uuidString:))))
     }
 
     /// The three fields, each `nil` when absent or of another type; decoding fails only when the frame is not a

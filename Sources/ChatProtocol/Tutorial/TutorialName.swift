@@ -16,7 +16,9 @@ public enum TutorialName {
         guard !name.isEmpty, name.utf8.count <= self.maxBytes, !name.contains(":") else { return nil }
         // Line and paragraph separators (U+2028, U+2029) break lines too, in clients that render them.
         let forbidden: Set<Unicode.GeneralCategory> = [.control, .lineSeparator, .paragraphSeparator]
-        guard !name.unicodeScalars.contains(where: { forbidden.contains($0.properties.generalCategory) }) else { return nil }
+        guard !name.unicodeScalars.contains(where: { forbidden.contains($0.properties.generalCategory) }) else {
+            return nil
+        }
         return name
     }
 }

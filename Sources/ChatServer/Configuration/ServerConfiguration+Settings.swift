@@ -34,44 +34,120 @@ extension ServerConfiguration {
         .text("host", "CHAT_HOST", \.host, "Address both listeners bind to", accepted: "any non-empty address"),
         .integer("port", "CHAT_PORT", \.port, 0...65535, "HTTP and WebSocket port (`0` = any free port)"),
         .integer("tcp-port", "CHAT_TCP_PORT", \.tcpPort, 0...65535, "TCP text-protocol port (`0` = any free port)"),
-        .text("data-dir", "CHAT_DATA_DIR", \.dataDirectory, "Directory holding `chat.sqlite`, created if missing (mode 0700)", accepted: "any non-empty path"),
-        .integer("history-on-join", "CHAT_HISTORY_ON_JOIN", \.historyOnJoin, 0...10_000, "Lobby messages sent to a `/chat` client when it connects"),
-        .integer("tcp-history-on-join", "CHAT_TCP_HISTORY_ON_JOIN", \.tcpHistoryOnJoin, 0...10_000, "Lobby messages sent to a TCP client after `iam:`"),
-        .integer("max-message-bytes", "CHAT_MAX_MESSAGE_BYTES", \.maxMessageBytes, 1...1 << 20, "Longest `/chat` message text, in UTF-8 bytes (longer gets an error frame)"),
-        .integer("max-frame-bytes", "CHAT_MAX_FRAME_BYTES", \.maxFrameBytes, 125...1 << 24, "Largest `/chat` WebSocket message (larger closes with 1009)"),
-        .integer("echo-max-message-bytes", "CHAT_ECHO_MAX_MESSAGE_BYTES", \.echoMaxMessageBytes, 125...1 << 28, "Largest `/echo` WebSocket message (larger closes with 1009)"),
-        .integer("outbound-queue-bytes", "CHAT_OUTBOUND_QUEUE_BYTES", \.outboundQueueBytes, 1024...1 << 30, "Bytes that may wait for one slow client before it is dropped"),
-        .boolean("announce-joins", "CHAT_ANNOUNCE_JOINS", \.announceJoins, "Announce joins and leaves to `/chat` clients (TCP clients always get them)"),
-        .integer("event-loops", "CHAT_EVENT_LOOPS", \.eventLoops, 0...256, "Event loop threads serving connections and rooms; `0` = one per CPU the process may run on (its affinity mask, so `taskset -c 0` gives one)"),
+        .text(
+            "data-dir", "CHAT_DATA_DIR", \.dataDirectory,
+            "Directory holding `chat.sqlite`, created if missing (mode 0700)", accepted: "any non-empty path"),
+        .integer(
+            "history-on-join", "CHAT_HISTORY_ON_JOIN", \.historyOnJoin, 0...10_000,
+            "Lobby messages sent to a `/chat` client when it connects"),
+        .integer(
+            "tcp-history-on-join", "CHAT_TCP_HISTORY_ON_JOIN", \.tcpHistoryOnJoin, 0...10_000,
+            "Lobby messages sent to a TCP client after `iam:`"),
+        .integer(
+            "max-message-bytes", "CHAT_MAX_MESSAGE_BYTES", \.maxMessageBytes, 1...1 << 20,
+            "Longest `/chat` message text, in UTF-8 bytes (longer gets an error frame)"),
+        .integer(
+            "max-frame-bytes", "CHAT_MAX_FRAME_BYTES", \.maxFrameBytes, 125...1 << 24,
+            "Largest `/chat` WebSocket message (larger closes with 1009)"),
+        .integer(
+            "echo-max-message-bytes", "CHAT_ECHO_MAX_MESSAGE_BYTES", \.echoMaxMessageBytes, 125...1 << 28,
+            "Largest `/echo` WebSocket message (larger closes with 1009)"),
+        .integer(
+            "outbound-queue-bytes", "CHAT_OUTBOUND_QUEUE_BYTES", \.outboundQueueBytes, 1024...1 << 30,
+            "Bytes that may wait for one slow client before it is dropped"),
+        .boolean(
+            "announce-joins", "CHAT_ANNOUNCE_JOINS", \.announceJoins,
+            "Announce joins and leaves to `/chat` clients (TCP clients always get them)"),
+        .integer(
+            "event-loops", "CHAT_EVENT_LOOPS", \.eventLoops, 0...256,
+            "Event loop threads serving connections and rooms; `0` = one per CPU the process may run on (its affinity mask, so `taskset -c 0` gives one)"
+        ),
         .integer("bcrypt-cost", "CHAT_BCRYPT_COST", \.bcryptCost, 4...16, "bcrypt work factor for account passwords"),
-        .integer("ping-interval", "CHAT_PING_INTERVAL", \.pingInterval, 1...3600, "Seconds between keepalive pings on every WebSocket (`/chat`, `/echo`, `/api/v1/ws`); a client silent for two intervals is dropped"),
-        .integer("max-replay", "CHAT_MAX_REPLAY", \.maxReplay, 0...100_000, "Most messages replayed per room when a modern client resumes; a larger gap asks it to page history"),
-        .integer("send-burst", "CHAT_SEND_BURST", \.sendBurst, 1...100_000, "Messages a user may send at once on `/api/v1/ws`"),
-        .integer("send-rate", "CHAT_SEND_RATE", \.sendRate, 1...100_000, "Messages per second a user may send on `/api/v1/ws` after the burst"),
-        .integer("tutorial-send-burst", "CHAT_TUTORIAL_SEND_BURST", \.tutorialSendBurst, 1...100_000, "Messages a `/chat` or TCP connection (and each address) may send at once"),
-        .integer("tutorial-send-rate", "CHAT_TUTORIAL_SEND_RATE", \.tutorialSendRate, 1...100_000, "Messages per second a `/chat` or TCP connection (and each address) may send after the burst"),
-        .integer("max-upload-bytes", "CHAT_MAX_UPLOAD_BYTES", \.maxUploadBytes, 1...1 << 30, "Largest attachment upload, in bytes (larger gets 413)"),
-        .integer("upload-quota-bytes", "CHAT_UPLOAD_QUOTA_BYTES", \.uploadQuotaBytes, 1...1 << 50, "Attachment bytes one account may store in all (more gets 413 `quota_exceeded`)"),
-        .integer("registrations-per-hour", "CHAT_REGISTRATIONS_PER_HOUR", \.registrationsPerHour, 1...1_000_000, "Accounts one address may register per hour (all at once, then evenly)"),
-        .integer("max-sockets-per-account", "CHAT_MAX_SOCKETS_PER_ACCOUNT", \.maxSocketsPerAccount, 1...10_000, "`/api/v1/ws` connections one account may have open"),
-        .integer("max-connections", "CHAT_MAX_CONNECTIONS", \.maxConnections, 1...1_000_000, "Connections the server accepts in all (HTTP, WebSocket and TCP); more get 503 or an `err:` line"),
-        .integer("max-connections-per-address", "CHAT_MAX_CONNECTIONS_PER_ADDRESS", \.maxConnectionsPerAddress, 1...1_000_000, "Connections one IP address may hold at once"),
-        .integer("idle-timeout", "CHAT_IDLE_TIMEOUT", \.idleTimeout, 1...86_400, "Seconds an HTTP connection may send nothing (headers, body or next request), and a TCP client may stay without `iam:`, before it is closed"),
-        .integer("presence-grace", "CHAT_PRESENCE_GRACE", \.presenceGrace, 0...3600, "Seconds a user stays online after their last connection closes, so a reconnect does not flap"),
-        .boolean("demo-bot", "CHAT_DEMO_BOT", \.demoBot, "Run the `echo-bot` account, which answers direct messages (PROTOCOL.md §9.9)"),
-        .text("web-root", "CHAT_WEB_ROOT", \.webRoot, "Directory of the web client served at `/`", accepted: "any non-empty path", default: "`Public/` of the source tree the server was built from"),
-        .text("public-url", "CHAT_PUBLIC_URL", \.publicURL, "How clients reach this server, for the attachment links tutorial clients see", accepted: "a URL without a trailing `/`", default: "`http://HOST:PORT` as bound"),
-        .durability("durability", "CHAT_DURABILITY", "What an acknowledgement promises: `process` (kept across a crash of the server; the disk syncs off the commit path) or `power` (kept across a power loss: one sync per commit batch)"),
-        .integer("drain-seconds", "CHAT_DRAIN_SECONDS", \.drainSeconds, 0...3600, "On SIGTERM or SIGINT: seconds `/readyz` answers 503 while the server still serves, before it closes connections (WebSockets with 1012)"),
-        .optionalPath("tls-cert", "CHAT_TLS_CERT", \.tlsCertificate, "PEM certificate chain: with `--tls-key`, HTTPS and WSS on `--port` (SIGHUP reloads both files)"),
+        .integer(
+            "ping-interval", "CHAT_PING_INTERVAL", \.pingInterval, 1...3600,
+            "Seconds between keepalive pings on every WebSocket (`/chat`, `/echo`, `/api/v1/ws`); a client silent for two intervals is dropped"
+        ),
+        .integer(
+            "max-replay", "CHAT_MAX_REPLAY", \.maxReplay, 0...100_000,
+            "Most messages replayed per room when a modern client resumes; a larger gap asks it to page history"),
+        .integer(
+            "send-burst", "CHAT_SEND_BURST", \.sendBurst, 1...100_000,
+            "Messages a user may send at once on `/api/v1/ws`"),
+        .integer(
+            "send-rate", "CHAT_SEND_RATE", \.sendRate, 1...100_000,
+            "Messages per second a user may send on `/api/v1/ws` after the burst"),
+        .integer(
+            "tutorial-send-burst", "CHAT_TUTORIAL_SEND_BURST", \.tutorialSendBurst, 1...100_000,
+            "Messages a `/chat` or TCP connection (and each address) may send at once"),
+        .integer(
+            "tutorial-send-rate", "CHAT_TUTORIAL_SEND_RATE", \.tutorialSendRate, 1...100_000,
+            "Messages per second a `/chat` or TCP connection (and each address) may send after the burst"),
+        .integer(
+            "max-upload-bytes", "CHAT_MAX_UPLOAD_BYTES", \.maxUploadBytes, 1...1 << 30,
+            "Largest attachment upload, in bytes (larger gets 413)"),
+        .integer(
+            "upload-quota-bytes", "CHAT_UPLOAD_QUOTA_BYTES", \.uploadQuotaBytes, 1...1 << 50,
+            "Attachment bytes one account may store in all (more gets 413 `quota_exceeded`)"),
+        .integer(
+            "registrations-per-hour", "CHAT_REGISTRATIONS_PER_HOUR", \.registrationsPerHour, 1...1_000_000,
+            "Accounts one address may register per hour (all at once, then evenly)"),
+        .integer(
+            "max-sockets-per-account", "CHAT_MAX_SOCKETS_PER_ACCOUNT", \.maxSocketsPerAccount, 1...10_000,
+            "`/api/v1/ws` connections one account may have open"),
+        .integer(
+            "max-connections", "CHAT_MAX_CONNECTIONS", \.maxConnections, 1...1_000_000,
+            "Connections the server accepts in all (HTTP, WebSocket and TCP); more get 503 or an `err:` line"),
+        .integer(
+            "max-connections-per-address", "CHAT_MAX_CONNECTIONS_PER_ADDRESS", \.maxConnectionsPerAddress,
+            1...1_000_000, "Connections one IP address may hold at once"),
+        .integer(
+            "idle-timeout", "CHAT_IDLE_TIMEOUT", \.idleTimeout, 1...86_400,
+            "Seconds an HTTP connection may send nothing (headers, body or next request), and a TCP client may stay without `iam:`, before it is closed"
+        ),
+        .integer(
+            "presence-grace", "CHAT_PRESENCE_GRACE", \.presenceGrace, 0...3600,
+            "Seconds a user stays online after their last connection closes, so a reconnect does not flap"),
+        .boolean(
+            "demo-bot", "CHAT_DEMO_BOT", \.demoBot,
+            "Run the `echo-bot` account, which answers direct messages (PROTOCOL.md §9.9)"),
+        .text(
+            "web-root", "CHAT_WEB_ROOT", \.webRoot, "Directory of the web client served at `/`",
+            accepted: "any non-empty path", default: "`Public/` of the source tree the server was built from"),
+        .text(
+            "public-url", "CHAT_PUBLIC_URL", \.publicURL,
+            "How clients reach this server, for the attachment links tutorial clients see",
+            accepted: "a URL without a trailing `/`", default: "`http://HOST:PORT` as bound"),
+        .durability(
+            "durability", "CHAT_DURABILITY",
+            "What an acknowledgement promises: `process` (kept across a crash of the server; the disk syncs off the commit path) or `power` (kept across a power loss: one sync per commit batch)"
+        ),
+        .integer(
+            "drain-seconds", "CHAT_DRAIN_SECONDS", \.drainSeconds, 0...3600,
+            "On SIGTERM or SIGINT: seconds `/readyz` answers 503 while the server still serves, before it closes connections (WebSockets with 1012)"
+        ),
+        .optionalPath(
+            "tls-cert", "CHAT_TLS_CERT", \.tlsCertificate,
+            "PEM certificate chain: with `--tls-key`, HTTPS and WSS on `--port` (SIGHUP reloads both files)"),
         .optionalPath("tls-key", "CHAT_TLS_KEY", \.tlsKey, "PEM private key of `--tls-cert`"),
-        .boolean("tcp-tls", "CHAT_TCP_TLS", \.tcpTLS, "TLS on the TCP text-protocol port too, with the same certificate"),
-        .boolean("metrics", "CHAT_METRICS", \.metrics, "Serve Prometheus metrics at `/metrics` on their own listener (docs/OPERATIONS.md)"),
-        .text("metrics-host", "CHAT_METRICS_HOST", \.metricsHost, "Address the metrics listener binds to (never the public port; only this machine by default)", accepted: "any non-empty address"),
-        .integer("metrics-port", "CHAT_METRICS_PORT", \.metricsPort, 0...65535, "Port of the metrics listener (`0` = any free port)"),
+        .boolean(
+            "tcp-tls", "CHAT_TCP_TLS", \.tcpTLS, "TLS on the TCP text-protocol port too, with the same certificate"),
+        .boolean(
+            "metrics", "CHAT_METRICS", \.metrics,
+            "Serve Prometheus metrics at `/metrics` on their own listener (docs/OPERATIONS.md)"),
+        .text(
+            "metrics-host", "CHAT_METRICS_HOST", \.metricsHost,
+            "Address the metrics listener binds to (never the public port; only this machine by default)",
+            accepted: "any non-empty address"),
+        .integer(
+            "metrics-port", "CHAT_METRICS_PORT", \.metricsPort, 0...65535,
+            "Port of the metrics listener (`0` = any free port)"),
         .logLevel("log-level", "LOG_LEVEL", "Least severe level logged (to standard output)"),
-        .choice("log-format", "CHAT_LOG_FORMAT", \.logFormat, ["text", "json"], "`text` for people, `json` for one JSON object per line"),
-        .boolean("access-log", "CHAT_ACCESS_LOG", \.accessLog, "Log every HTTP request at `info` (otherwise at `debug`); query strings are never logged"),
+        .choice(
+            "log-format", "CHAT_LOG_FORMAT", \.logFormat, ["text", "json"],
+            "`text` for people, `json` for one JSON object per line"),
+        .boolean(
+            "access-log", "CHAT_ACCESS_LOG", \.accessLog,
+            "Log every HTTP request at `info` (otherwise at `debug`); query strings are never logged"),
     ]
 
     /// Builds a configuration from command-line arguments (`--flag value`, `--flag=value`) and environment
@@ -90,7 +166,9 @@ extension ServerConfiguration {
         var problems = problems
         for setting in self.settings {
             let (value, source): (String?, String) =
-                if let flag = flags[setting.flag] { (flag, setting.option) } else { (environment[setting.variable], setting.variable) }
+                if let flag = flags[setting.flag] { (flag, setting.option) } else {
+                    (environment[setting.variable], setting.variable)
+                }
             guard let value else { continue }
             if let problem = setting.apply(&configuration, value) {
                 problems.append("\(setting.option) / \(setting.variable): \(problem) (got '\(value)' from \(source))")
@@ -152,7 +230,8 @@ extension ServerConfiguration {
         let rows = self.settings.map { setting in
             "| `\(setting.option)` | `\(setting.variable)` | \(setting.meaning) | \(setting.defaultValue) | \(setting.accepted) |"
         }
-        return (["| flag | environment variable | meaning | default | accepted values |", "|---|---|---|---|---|"] + rows)
+        return
+            (["| flag | environment variable | meaning | default | accepted values |", "|---|---|---|---|---|"] + rows)
             .joined(separator: "\n")
     }
 }
@@ -176,7 +255,9 @@ extension ServerConfiguration.Setting {
     fileprivate static func optionalPath(
         _ flag: String, _ variable: String, _ keyPath: WritableKeyPath<ServerConfiguration, String>, _ meaning: String
     ) -> Self {
-        return Self(flag: flag, variable: variable, meaning: meaning, accepted: "a readable file", defaultText: { _ in "none" }) {
+        return Self(
+            flag: flag, variable: variable, meaning: meaning, accepted: "a readable file", defaultText: { _ in "none" }
+        ) {
             configuration, value in
             configuration[keyPath: keyPath] = value
             return nil
@@ -184,7 +265,8 @@ extension ServerConfiguration.Setting {
     }
 
     fileprivate static func integer(
-        _ flag: String, _ variable: String, _ keyPath: WritableKeyPath<ServerConfiguration, Int>, _ range: ClosedRange<Int>,
+        _ flag: String, _ variable: String, _ keyPath: WritableKeyPath<ServerConfiguration, Int>,
+        _ range: ClosedRange<Int>,
         _ meaning: String
     ) -> Self {
         return Self(
@@ -216,14 +298,18 @@ extension ServerConfiguration.Setting {
     }
 
     fileprivate static func choice(
-        _ flag: String, _ variable: String, _ keyPath: WritableKeyPath<ServerConfiguration, String>, _ choices: [String],
+        _ flag: String, _ variable: String, _ keyPath: WritableKeyPath<ServerConfiguration, String>,
+        _ choices: [String],
         _ meaning: String
     ) -> Self {
         return Self(
-            flag: flag, variable: variable, meaning: meaning, accepted: choices.map { "`\($0)`" }.joined(separator: ", "),
+            flag: flag, variable: variable, meaning: meaning,
+            accepted: choices.map { "`\($0)`" }.joined(separator: ", "),
             defaultText: { "`\($0[keyPath: keyPath])`" }
         ) { configuration, value in
-            guard choices.contains(value.lowercased()) else { return "expected one of \(choices.joined(separator: ", "))" }
+            guard choices.contains(value.lowercased()) else {
+                return "expected one of \(choices.joined(separator: ", "))"
+            }
             configuration[keyPath: keyPath] = value.lowercased()
             return nil
         }

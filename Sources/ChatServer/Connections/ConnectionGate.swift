@@ -41,11 +41,11 @@ final class ConnectionCounts: Sendable {
     var total: Int { self.state.withLockedValue { $0.total } }
 }
 
-/// Sits first in a listening channel's pipeline and sees every accepted connection before it is set up: counts
-/// it, turns it away with a short answer when it is over ``ConnectionCounts``' limits, and gives it the
-/// listener's first-request deadline. With TLS it puts the TLS handler first, so that the deadline, the refusal
-/// and everything the listener sets up see plain bytes (the same mechanism for HTTP and TCP). Behind it, NIO's `AcceptBackoffHandler` stops accepting for a moment when
-/// the process runs out of file descriptors, instead of retrying in a busy loop.
+/// Sits first in a listening channel's pipeline and sees every accepted connection before it is set up: counts it,
+/// turns it away with a short answer when it is over ``ConnectionCounts``' limits, and gives it the listener's
+/// first-request deadline. With TLS it puts the TLS handler first, so that the deadline, the refusal and everything the
+/// listener sets up see plain bytes (the same mechanism for HTTP and TCP). Behind it, NIO's `AcceptBackoffHandler`
+/// stops accepting for a moment when the process runs out of file descriptors, instead of retrying in a busy loop.
 final class ConnectionGate: ChannelInboundHandler, Sendable {
     typealias InboundIn = any Channel
     typealias InboundOut = any Channel

@@ -15,7 +15,10 @@ struct ConnectionLogger: Sendable {
 
     init(_ base: Logger, proto: ServerMetrics.Transport, user: String? = nil) {
         self.base = base
-        self.conn = Self.lastID.withLockedValue { $0 += 1; return $0 }
+        self.conn = Self.lastID.withLockedValue {
+            $0 += 1
+            return $0
+        }
         self.proto = proto
         self.user = user
     }

@@ -33,7 +33,8 @@ final class TLSCertificates: Sendable {
         do {
             chain = try NIOSSLCertificate.fromPEMFile(certificatePath)
         } catch {
-            throw TLSLoadError(setting: "--tls-cert", path: certificatePath, problem: "no PEM certificate could be read (\(error))")
+            throw TLSLoadError(
+                setting: "--tls-cert", path: certificatePath, problem: "no PEM certificate could be read (\(error))")
         }
         guard !chain.isEmpty else {
             throw TLSLoadError(setting: "--tls-cert", path: certificatePath, problem: "the file holds no certificate")
@@ -42,7 +43,8 @@ final class TLSCertificates: Sendable {
         do {
             key = try NIOSSLPrivateKey(file: keyPath, format: .pem)
         } catch {
-            throw TLSLoadError(setting: "--tls-key", path: keyPath, problem: "no PEM private key could be read (\(error))")
+            throw TLSLoadError(
+                setting: "--tls-key", path: keyPath, problem: "no PEM private key could be read (\(error))")
         }
         var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
@@ -50,7 +52,9 @@ final class TLSCertificates: Sendable {
         do {
             return try NIOSSLContext(configuration: configuration)
         } catch {
-            throw TLSLoadError(setting: "--tls-key", path: keyPath, problem: "the key does not belong to the certificate in \(certificatePath) (\(error))")
+            throw TLSLoadError(
+                setting: "--tls-key", path: keyPath,
+                problem: "the key does not belong to the certificate in \(certificatePath) (\(error))")
         }
     }
 }

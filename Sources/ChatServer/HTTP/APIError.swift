@@ -65,12 +65,15 @@ struct APIErrorMiddleware: AsyncMiddleware {
             request.logger.error("membership could not be checked: \(String(reflecting: error))")
             return Self.response(for: .unavailable)
         } catch is DecodingError {
-            return Self.response(for: .badRequest(.invalidBody, "The request body is not the JSON this endpoint expects."))
+            return Self.response(
+                for: .badRequest(.invalidBody, "The request body is not the JSON this endpoint expects."))
         } catch let abort as any AbortError {
             return Self.response(for: Self.apiError(for: abort))
         } catch {
             request.logger.error("unexpected error: \(String(reflecting: error))")
-            return Self.response(for: APIError(status: .internalServerError, code: .`internal`, message: "Something went wrong on the server."))
+            return Self.response(
+                for: APIError(
+                    status: .internalServerError, code: .`internal`, message: "Something went wrong on the server."))
         }
     }
 
@@ -118,6 +121,7 @@ extension Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let body = (try? encoder.encode(value)) ?? Data()
-        return Response(status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: .init(data: body))
+        return Response(
+            status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: .init(data: body))
     }
 }

@@ -38,19 +38,24 @@ struct AccountController: Sendable {
     @Sendable func register(_ request: Request) async throws -> Response {
         let body = try request.content.decode(RegisterRequest.self)
         guard AccountRules.isValidUsername(body.username) else {
-            throw APIError.badRequest(.invalidUsername, "A username is 3 to 32 characters from A-Z, a-z, 0-9, '_', '.', '-', starting with a letter or digit.")
+            throw APIError.badRequest(
+                .invalidUsername,
+                "A username is 3 to 32 characters from A-Z, a-z, 0-9, '_', '.', '-', starting with a letter or digit.")
         }
         guard AccountRules.isValidPassword(body.password) else {
-            throw APIError.badRequest(.invalidPassword, "A password is 8 to 128 characters and at most 72 bytes in UTF-8.")
+            throw APIError.badRequest(
+                .invalidPassword, "A password is 8 to 128 characters and at most 72 bytes in UTF-8.")
         }
         var displayName = body.username
         if let raw = body.displayName {
             guard let name = AccountRules.normalizedDisplayName(raw) else {
-                throw APIError.badRequest(.invalidDisplayName, "A display name is 1 to 64 characters without control characters.")
+                throw APIError.badRequest(
+                    .invalidDisplayName, "A display name is 1 to 64 characters without control characters.")
             }
             displayName = name
         }
-        guard !AccountRules.isReserved(body.username), try await self.accounts.account(username: body.username) == nil else {
+        guard !AccountRules.isReserved(body.username), try await self.accounts.account(username: body.username) == nil
+        else {
             throw Self.usernameTaken
         }
         if let wait = self.registrationLimiter.attempt([request.clientAddress]) {
@@ -115,7 +120,8 @@ struct AccountController: Sendable {
         var account = try request.authenticated.account
         if let raw = update.displayName {
             guard let name = AccountRules.normalizedDisplayName(raw) else {
-                throw APIError.badRequest(.invalidDisplayName, "A display name is 1 to 64 characters without control characters.")
+                throw APIError.badRequest(
+                    .invalidDisplayName, "A display name is 1 to 64 characters without control characters.")
             }
             account.displayName = name
         }
@@ -136,12 +142,15 @@ struct AccountController: Sendable {
         let account = try request.authenticated.account
         let body = try request.content.decode(PasswordChange.self)
         guard AccountRules.isValidPassword(body.newPassword) else {
-            throw APIError.badRequest(.invalidPassword, "A password is 8 to 128 characters and at most 72 bytes in UTF-8.")
+            throw APIError.badRequest(
+                .invalidPassword, "A password is 8 to 128 characters and at most 72 bytes in UTF-8.")
         }
         if let wait = self.loginThrottle.attempt(username: account.username, address: request.clientAddress) {
             throw APIError.rateLimited(.password, "Too many password attempts; try again in", wait)
         }
-        let matches = try await self.hashed { try await self.hasher.verify(body.password, against: account.passwordHash) }
+        let matches = try await self.hashed {
+            try await self.hasher.verify(body.password, against: account.passwordHash)
+        }
         guard matches else {
             throw APIError(status: .unauthorized, code: .invalidCredentials, message: "The current password is wrong.")
         }
@@ -165,13 +174,16 @@ struct AccountController: Sendable {
         let token = BearerToken.generate()
         let expiresAt = Date().addingTimeInterval(self.tokenLifetime)
         try await self.accounts.storeToken(hash: BearerToken.hash(token), userID: account.id, expiresAt: expiresAt)
-        let session = AuthSession(token: token, expiresAt: Int64(expiresAt.timeIntervalSince1970 * 1000), user: account.profile)
+        let session = AuthSession(
+            token: token, expiresAt: Int64(expiresAt.timeIntervalSince1970 * 1000), user: account.profile)
         return .json(session, status: status)
     }
 
     /// `GET /users/{id}` → the profile with presence and last seen (PROTOCOL.md §9.5).
     @Sendable func user(_ request: Request) async throws -> Response {
-        guard let id = request.parameters.get("id").flatMap(UUID.init(uuidString:)), let account = try await self.accounts.account(id: id) else {
+        guard let id = request.parameters.get("id").flatMap(UUID.init(uuidString:)),
+            let account = try await self.accounts.account(id: id)
+        else {
             throw APIError(status: .notFound, code: .unknownUser, message: "No such user.")
         }
         let lastSeen = try await self.accounts.lastSeen(id)

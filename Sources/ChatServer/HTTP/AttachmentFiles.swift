@@ -15,7 +15,9 @@ struct AttachmentFiles: Sendable {
     }
 
     func path(for sha256: String) -> String {
-        URL(fileURLWithPath: self.directory).appendingPathComponent(String(sha256.prefix(2))).appendingPathComponent(sha256).path
+        URL(fileURLWithPath: self.directory).appendingPathComponent(String(sha256.prefix(2))).appendingPathComponent(
+            sha256
+        ).path
     }
 
     /// Moves a received upload under its content name (or drops it when that content is already stored).

@@ -27,7 +27,8 @@ struct AttachmentsController: Sendable {
     @Sendable func upload(_ request: Request) async throws -> Response {
         let me = try request.authenticated.account
         guard self.uploads.begin(me.id) else {
-            throw APIError.rateLimited(.uploads, "You have \(UploadSlots.perAccount) uploads in progress; try again in", .seconds(1))
+            throw APIError.rateLimited(
+                .uploads, "You have \(UploadSlots.perAccount) uploads in progress; try again in", .seconds(1))
         }
         defer { self.uploads.end(me.id) }
         let used = try await self.attachments.bytesStored(by: me.id)
@@ -44,9 +45,11 @@ struct AttachmentsController: Sendable {
             }
             try await self.files.keep(received)
             let attachment = Attachment(
-                id: UUID(), name: Self.cleanName(received.name), contentType: detected.contentType, size: Int64(received.size),
+                id: UUID(), name: Self.cleanName(received.name), contentType: detected.contentType,
+                size: Int64(received.size),
                 width: detected.width, height: detected.height)
-            try await self.attachments.save(StoredAttachment(attachment: attachment, uploader: me.id, sha256: received.sha256))
+            try await self.attachments.save(
+                StoredAttachment(attachment: attachment, uploader: me.id, sha256: received.sha256))
             request.application.serverMetrics.uploads.increment()
             request.application.serverMetrics.uploadBytes.increment(by: received.size)
             return .json(attachment.payload, status: .created)
@@ -87,7 +90,8 @@ struct AttachmentsController: Sendable {
 
     /// `GET /attachments/{id}` with a Bearer header or `?token=` → the bytes, to those who may read them.
     @Sendable func download(_ request: Request) async throws -> Response {
-        let forbidden = APIError(status: .forbidden, code: .forbidden, message: "You cannot see that attachment, or it does not exist.")
+        let forbidden = APIError(
+            status: .forbidden, code: .forbidden, message: "You cannot see that attachment, or it does not exist.")
         guard let id = request.parameters.get("id").flatMap(UUID.init(uuidString:)),
             let stored = try await self.attachments.attachment(id)
         else { throw forbidden }
@@ -147,7 +151,8 @@ struct AttachmentsController: Sendable {
     /// `inline` for images, `attachment` for anything else, with the name in RFC 5987 form.
     private static func disposition(_ attachment: Attachment) -> String {
         let encoded = attachment.name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "file"
-        let ascii = String(attachment.name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" ? Character($0) : "_" })
+        let ascii = String(
+            attachment.name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" ? Character($0) : "_" })
         return "\(attachment.isImage ? "inline" : "attachment"); filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"
     }
 }

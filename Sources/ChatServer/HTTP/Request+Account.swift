@@ -31,7 +31,8 @@ struct BearerAuthMiddleware: AsyncMiddleware {
     let authenticate: Authenticate
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        guard let token = request.bearerToken(allowingQuery: false), let signedIn = try await self.authenticate(token: token)
+        guard let token = request.bearerToken(allowingQuery: false),
+            let signedIn = try await self.authenticate(token: token)
         else { throw APIError.unauthorized }
         request.setAuthenticated(signedIn)
         return try await next.respond(to: request)

@@ -38,7 +38,8 @@ struct RoomsController: Sendable {
         let me = try request.authenticated.account
         var summaries: [RoomSummary] = []
         for membership in try await self.directory.memberships(of: me.id) {
-            summaries.append(try await self.summaries.summary(of: membership.room, for: me.id, lastReadSeq: membership.lastReadSeq))
+            summaries.append(
+                try await self.summaries.summary(of: membership.room, for: me.id, lastReadSeq: membership.lastReadSeq))
         }
         summaries.sort { ($0.lastMessage?.date ?? 0, $0.id) > ($1.lastMessage?.date ?? 0, $1.id) }
         return .json(summaries)
@@ -48,7 +49,8 @@ struct RoomsController: Sendable {
     @Sendable func create(_ request: Request) async throws -> Response {
         let me = try request.authenticated.account
         let body = try request.content.decode(CreateRoomRequest.self)
-        let room = try await self.membership.create(kind: body.kind, name: body.name, members: body.members ?? [], by: me.id)
+        let room = try await self.membership.create(
+            kind: body.kind, name: body.name, members: body.members ?? [], by: me.id)
         return .json(try await self.summaries.summary(of: room, for: me.id, lastReadSeq: 0), status: .created)
     }
 
@@ -57,7 +59,11 @@ struct RoomsController: Sendable {
         let me = try request.authenticated.account
         let mine = Set(try await self.directory.memberships(of: me.id).map(\.room.id))
         let channels = try await self.directory.channels()
-            .map { ChannelSummary(id: $0.room.id.rawValue, name: $0.room.name ?? "", members: $0.members, joined: mine.contains($0.room.id)) }
+            .map {
+                ChannelSummary(
+                    id: $0.room.id.rawValue, name: $0.room.name ?? "", members: $0.members,
+                    joined: mine.contains($0.room.id))
+            }
             .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
         return .json(channels)
     }
@@ -106,7 +112,8 @@ struct RoomsController: Sendable {
     /// `POST /dms` `{username}` → our direct room, created on first use.
     @Sendable func directRoom(_ request: Request) async throws -> Response {
         let me = try request.authenticated.account
-        let room = try await self.membership.directRoom(of: me.id, with: request.content.decode(UsernameRequest.self).username)
+        let room = try await self.membership.directRoom(
+            of: me.id, with: request.content.decode(UsernameRequest.self).username)
         return .json(try await self.summary(of: room, for: me))
     }
 
@@ -120,7 +127,9 @@ struct RoomsController: Sendable {
             return .json(try await self.history.page(of: room, for: me.id, before: before, limit: limit))
         } catch {
             switch error {
-            case .badLimit: throw APIError.badRequest(.invalidLimit, "limit is \(History.limits.lowerBound) to \(History.limits.upperBound).")
+            case .badLimit:
+                throw APIError.badRequest(
+                    .invalidLimit, "limit is \(History.limits.lowerBound) to \(History.limits.upperBound).")
             case .denied(let denied): throw denied
             case .unavailable(let failure):
                 request.logger.error("history could not be read: \(String(reflecting: failure))")

@@ -34,8 +34,12 @@ struct SearchController: Sendable {
         let matches = try await self.search.search(terms, for: me.id, in: room, limit: limit)
         metrics.searches.increment()
         metrics.searchDuration.record(duration: ContinuousClock.now - started)
-        return .json(SearchResults(results: matches.map { match in
-            SearchHit(message: match.message.payload, snippet: match.snippet.map { SnippetPiece(text: $0.text, match: $0.isMatch ? true : nil) })
-        }))
+        return .json(
+            SearchResults(
+                results: matches.map { match in
+                    SearchHit(
+                        message: match.message.payload,
+                        snippet: match.snippet.map { SnippetPiece(text: $0.text, match: $0.isMatch ? true : nil) })
+                }))
     }
 }

@@ -74,7 +74,8 @@ final class UploadReceiver {
         let rawName = request.query[String.self, at: "name"] ?? "file"
         if request.headers.contentType?.type == "multipart" {
             // RFC 2046: 1 to 70 characters. An empty boundary is a precondition failure in multipart-kit.
-            guard let boundary = request.headers.contentType?.parameters["boundary"], (1...70).contains(boundary.utf8.count)
+            guard let boundary = request.headers.contentType?.parameters["boundary"],
+                (1...70).contains(boundary.utf8.count)
             else { throw UploadFailure.malformedMultipart }
             let form = MultipartFile(boundary: boundary)
             var guardian = MultipartHeaderGuard(boundary: boundary)
@@ -101,7 +102,8 @@ final class UploadReceiver {
         guard self.size <= self.maxBytes else { throw UploadFailure.tooLarge }
         chunk.withUnsafeReadableBytes { self.hasher.update(bufferPointer: $0) }
         if self.prefix.readableBytes < Self.sniffBytes {
-            var head = chunk.getSlice(at: chunk.readerIndex, length: min(chunk.readableBytes, Self.sniffBytes - self.prefix.readableBytes))!
+            var head = chunk.getSlice(
+                at: chunk.readerIndex, length: min(chunk.readableBytes, Self.sniffBytes - self.prefix.readableBytes))!
             self.prefix.writeBuffer(&head)
         }
         let data = Data(chunk.readableBytesView)
@@ -112,7 +114,8 @@ final class UploadReceiver {
     private func finish(declaredType: HTTPMediaType?, name: String) -> ReceivedUpload {
         let digest = self.hasher.finalize().map { String(format: "%02x", $0) }.joined()
         return ReceivedUpload(
-            temporaryPath: self.path, sha256: digest, size: self.size, prefix: self.prefix, declaredType: declaredType, name: name)
+            temporaryPath: self.path, sha256: digest, size: self.size, prefix: self.prefix, declaredType: declaredType,
+            name: name)
     }
 }
 

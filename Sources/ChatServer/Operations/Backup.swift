@@ -25,7 +25,11 @@ public enum Backup {
             switch argument {
             case "--to": destination = remaining.popFirst()
             case "--data-dir": dataDirectory = remaining.popFirst() ?? dataDirectory
-            default: throw Failure(description: "backup: unexpected argument '\(argument)' (usage: chat-server backup --to FILE [--data-dir DIR])")
+            default:
+                throw Failure(
+                    description:
+                        "backup: unexpected argument '\(argument)' (usage: chat-server backup --to FILE [--data-dir DIR])"
+                )
             }
         }
         guard let destination, !destination.isEmpty else { throw Failure(description: "backup: --to FILE is required") }
@@ -49,10 +53,12 @@ public enum Backup {
             try await connection.close().get()
         } catch {
             try? await connection.close().get()
-            throw Failure(description: "backup: could not copy \(configuration.databasePath) to \(destination): \(error)")
+            throw Failure(
+                description: "backup: could not copy \(configuration.databasePath) to \(destination): \(error)")
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: destination)
         let size = (try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int) ?? 0
-        return "backed up \(configuration.databasePath) to \(destination) (\(size) bytes); copy \(configuration.attachmentsDirectory) too"
+        return
+            "backed up \(configuration.databasePath) to \(destination) (\(size) bytes); copy \(configuration.attachmentsDirectory) too"
     }
 }

@@ -32,7 +32,8 @@ struct HealthController: Sendable {
             checks["store"] = "unavailable"
         }
         let ready = checks["store"] == "ok" && !self.readiness.isDraining
-        let response = Response.json(Report(status: ready ? "ready" : "not ready", checks: checks), status: ready ? .ok : .serviceUnavailable)
+        let response = Response.json(
+            Report(status: ready ? "ready" : "not ready", checks: checks), status: ready ? .ok : .serviceUnavailable)
         response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
         return response
     }

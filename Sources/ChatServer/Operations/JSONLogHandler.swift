@@ -17,7 +17,9 @@ struct JSONLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         var fields: [String: String] = [:]
-        let merged = self.metadata.merging(self.metadataProvider?.get() ?? [:]) { $1 }.merging(event.metadata ?? [:]) { $1 }
+        let merged = self.metadata.merging(self.metadataProvider?.get() ?? [:]) { $1 }.merging(event.metadata ?? [:]) {
+            $1
+        }
         for (key, value) in merged { fields[key] = "\(value)" }
         fields["time"] = Self.timestamp()
         fields["level"] = event.level.rawValue

@@ -14,7 +14,9 @@ final class MetricsEndpoint: Sendable {
         self.channel = channel
     }
 
-    static func start(host: String, port: Int, group: any EventLoopGroup, metrics: ServerMetrics) async throws -> MetricsEndpoint {
+    static func start(host: String, port: Int, group: any EventLoopGroup, metrics: ServerMetrics) async throws
+        -> MetricsEndpoint
+    {
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -58,16 +60,23 @@ private final class MetricsRequestHandler: ChannelInboundHandler {
             if head.method == .GET && path == "/metrics" {
                 self.respond(context, head, .ok, "text/plain; version=0.0.4; charset=utf-8", self.metrics.exposition())
             } else {
-                self.respond(context, head, .notFound, "text/plain; charset=utf-8", Array("Metrics are at GET /metrics.\n".utf8))
+                self.respond(
+                    context, head, .notFound, "text/plain; charset=utf-8", Array("Metrics are at GET /metrics.\n".utf8))
             }
         }
     }
 
-    private func respond(_ context: ChannelHandlerContext, _ request: HTTPRequestHead, _ status: HTTPResponseStatus, _ type: String, _ body: [UInt8]) {
+    private func respond(
+        _ context: ChannelHandlerContext, _ request: HTTPRequestHead, _ status: HTTPResponseStatus, _ type: String,
+        _ body: [UInt8]
+    ) {
         var headers = HTTPHeaders([("Content-Type", type), ("Content-Length", String(body.count))])
         if !request.isKeepAlive { headers.add(name: "Connection", value: "close") }
-        context.write(self.wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: status, headers: headers))), promise: nil)
-        context.write(self.wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
+        context.write(
+            self.wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: status, headers: headers))),
+            promise: nil)
+        context.write(
+            self.wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
         let keepAlive = request.isKeepAlive
         let channel = context.channel
         context.writeAndFlush(self.wrapOutboundOut(.end(nil))).whenComplete { _ in

@@ -38,7 +38,11 @@ final class ServerMetrics: Sendable {
             .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
             .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5),
         ]
-        for name in ["swiftchat_commit_duration_seconds", "swiftchat_ack_latency_seconds", "swiftchat_sqlite_writer_wait_seconds", "swiftchat_event_loop_lag_seconds", "swiftchat_search_duration_seconds"] {
+        for name in [
+            "swiftchat_commit_duration_seconds", "swiftchat_ack_latency_seconds",
+            "swiftchat_sqlite_writer_wait_seconds", "swiftchat_event_loop_lag_seconds",
+            "swiftchat_search_duration_seconds",
+        ] {
             factory.durationHistogramBuckets[name] = fast
         }
         factory.valueHistogramBuckets["swiftchat_commit_batch_size"] = [1, 2, 4, 8, 16, 32, 64, 128, 256]
@@ -55,14 +59,23 @@ final class ServerMetrics: Sendable {
         self.searches = Metrics.Counter(label: "swiftchat_search_requests_total", factory: factory)
         self.searchDuration = Metrics.Timer(label: "swiftchat_search_duration_seconds", factory: factory)
         self.eventLoopLag = Metrics.Timer(label: "swiftchat_event_loop_lag_seconds", factory: factory)
-        self.connectionsByTransport = Dictionary(uniqueKeysWithValues: Transport.allCases.map { transport in
-            let evictions = Dictionary(uniqueKeysWithValues: EvictionReason.allCases.map { reason in
-                (reason, Metrics.Counter(label: "swiftchat_slow_consumer_evictions_total", dimensions: [("reason", reason.rawValue)], factory: factory))
+        self.connectionsByTransport = Dictionary(
+            uniqueKeysWithValues: Transport.allCases.map { transport in
+                let evictions = Dictionary(
+                    uniqueKeysWithValues: EvictionReason.allCases.map { reason in
+                        (
+                            reason,
+                            Metrics.Counter(
+                                label: "swiftchat_slow_consumer_evictions_total",
+                                dimensions: [("reason", reason.rawValue)], factory: factory)
+                        )
+                    })
+                let open = Metrics.Meter(
+                    label: "swiftchat_connections", dimensions: [("protocol", transport.rawValue)], factory: factory)
+                return (transport, ConnectionMetrics(open: open, evictions: evictions))
             })
-            let open = Metrics.Meter(label: "swiftchat_connections", dimensions: [("protocol", transport.rawValue)], factory: factory)
-            return (transport, ConnectionMetrics(open: open, evictions: evictions))
-        })
-        Metrics.Gauge(label: "swiftchat_process_start_time_seconds", factory: factory).record(startedAt.timeIntervalSince1970)
+        Metrics.Gauge(label: "swiftchat_process_start_time_seconds", factory: factory).record(
+            startedAt.timeIntervalSince1970)
         Metrics.Gauge(label: "swiftchat_build_info", dimensions: [("version", version)], factory: factory).record(1)
     }
 
@@ -78,14 +91,16 @@ final class ServerMetrics: Sendable {
 
     /// The counter of refusals by one rate limit or cap, for parts that keep it.
     func refusals(_ kind: RateLimitKind) -> Metrics.Counter {
-        Metrics.Counter(label: "swiftchat_rate_limited_total", dimensions: [("kind", kind.rawValue)], factory: self.factory)
+        Metrics.Counter(
+            label: "swiftchat_rate_limited_total", dimensions: [("kind", kind.rawValue)], factory: self.factory)
     }
 
     /// Counts one HTTP request by the route it matched (its template, such as `/api/v1/rooms/:room/messages`), its
     /// method and its status. A path no route matched counts as `unmatched`, so probing cannot add labels.
     func request(route: String, method: String, status: UInt) {
         let dimensions = [("route", route), ("method", method), ("status", String(status))]
-        Metrics.Counter(label: "swiftchat_http_requests_total", dimensions: dimensions, factory: self.factory).increment()
+        Metrics.Counter(label: "swiftchat_http_requests_total", dimensions: dimensions, factory: self.factory)
+            .increment()
     }
 
     /// Measures, on every loop of `group`, how late a task scheduled every second runs.
@@ -126,8 +141,12 @@ final class ServerMetrics: Sendable {
     }
 
     enum RateLimitKind: String, Sendable {
-        case login, registration, password, send, roomCreation = "room_creation", rename, uploads
-        case socketsPerAccount = "sockets_per_account", tutorialSend = "tutorial_send", connections
+        case login, registration, password, send
+        case roomCreation = "room_creation"
+        case rename, uploads
+        case socketsPerAccount = "sockets_per_account"
+        case tutorialSend = "tutorial_send"
+        case connections
     }
 }
 
@@ -151,7 +170,9 @@ extension Application {
     /// This server's metrics.
     var serverMetrics: ServerMetrics {
         get {
-            guard let metrics = self.storage[MetricsKey.self] else { fatalError("ServerMetrics are set when the server starts") }
+            guard let metrics = self.storage[MetricsKey.self] else {
+                fatalError("ServerMetrics are set when the server starts")
+            }
             return metrics
         }
         set { self.storage[MetricsKey.self] = newValue }

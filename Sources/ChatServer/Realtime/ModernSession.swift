@@ -37,7 +37,9 @@ final class ModernSession: WebSocketSession {
         let worker = self.worker
         context.background.run { await worker.run(stream, backlog: backlog) }
         Self.send(HelloFrame(user: signedIn.account.profile, rooms: rooms.map(\.rawValue)), on: connection)
-        self.expiry = connection.eventLoop.scheduleTask(in: .seconds(Int64(max(0, signedIn.expiresAt.timeIntervalSinceNow)))) {
+        self.expiry = connection.eventLoop.scheduleTask(
+            in: .seconds(Int64(max(0, signedIn.expiresAt.timeIntervalSinceNow)))
+        ) {
             connection.closeForRevokedToken()
         }
     }
@@ -52,8 +54,12 @@ final class ModernSession: WebSocketSession {
         do {
             frame = try JSONDecoder().decode(ClientMessage.self, from: data)
         } catch {
-            let reason = (error as? ClientMessage.UnknownType).map { "Unknown type \($0.type)." } ?? FrameEnvelope.reason(for: error)
-            Self.send(ErrorFrame(code: .badFrame, message: reason, ref: FrameEnvelope.reference(in: data)), on: self.connection)
+            let reason =
+                (error as? ClientMessage.UnknownType).map { "Unknown type \($0.type)." }
+                ?? FrameEnvelope.reason(for: error)
+            Self.send(
+                ErrorFrame(code: .badFrame, message: reason, ref: FrameEnvelope.reference(in: data)),
+                on: self.connection)
             return
         }
         if case .ping = frame {

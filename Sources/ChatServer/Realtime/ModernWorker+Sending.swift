@@ -13,13 +13,20 @@ extension ModernWorker {
         let text = MessageText.removingControlCharacters(frame.text ?? "")
         let ids = frame.attachments ?? []
         guard ids.count <= AttachmentRules.maxPerMessage else {
-            return self.reply(ErrorFrame(code: .badAttachment, message: "A message carries at most \(AttachmentRules.maxPerMessage) attachments.", ref: clientMsgID))
+            return self.reply(
+                ErrorFrame(
+                    code: .badAttachment,
+                    message: "A message carries at most \(AttachmentRules.maxPerMessage) attachments.", ref: clientMsgID
+                ))
         }
         if ids.isEmpty {
             guard self.checkText(text, ref: clientMsgID) else { return }
         } else if !text.isEmpty {
             guard text.utf8.count <= self.context.maxMessageBytes else {
-                return self.reply(ErrorFrame(code: .tooLong, message: "A message is at most \(self.context.maxMessageBytes) bytes.", ref: clientMsgID))
+                return self.reply(
+                    ErrorFrame(
+                        code: .tooLong, message: "A message is at most \(self.context.maxMessageBytes) bytes.",
+                        ref: clientMsgID))
             }
         }
         let room = RoomID(raw)
@@ -33,11 +40,15 @@ extension ModernWorker {
                 return self.unavailable("attachment could not be read", room: room, error: error, ref: clientMsgID)
             }
             guard let attachment = readable else {
-                return self.reply(ErrorFrame(code: .badAttachment, message: "Attachment \(id) does not exist or is not yours to send.", ref: clientMsgID))
+                return self.reply(
+                    ErrorFrame(
+                        code: .badAttachment, message: "Attachment \(id) does not exist or is not yours to send.",
+                        ref: clientMsgID))
             }
             attachments.append(attachment)
         }
-        await self.submit(.message(text: text, replyTo: frame.replyTo, attachments: attachments), to: room, clientMsgID: clientMsgID)
+        await self.submit(
+            .message(text: text, replyTo: frame.replyTo, attachments: attachments), to: room, clientMsgID: clientMsgID)
     }
 
     func edit(_ frame: EditRequest) async {
@@ -57,10 +68,12 @@ extension ModernWorker {
     func react(_ frame: ReactRequest) async {
         guard let clientMsgID = self.clientMsgID(frame.clientMsgID, of: .react) else { return }
         guard let emoji = frame.emoji, ReactionRules.isSingleEmoji(emoji) else {
-            return self.reply(ErrorFrame(code: .badEmoji, message: "A reaction is exactly one emoji.", ref: clientMsgID))
+            return self.reply(
+                ErrorFrame(code: .badEmoji, message: "A reaction is exactly one emoji.", ref: clientMsgID))
         }
         guard await self.mayUse(RoomID(frame.room), ref: clientMsgID) else { return }
-        await self.submit(.reaction(target: frame.target, emoji: emoji), to: RoomID(frame.room), clientMsgID: clientMsgID)
+        await self.submit(
+            .reaction(target: frame.target, emoji: emoji), to: RoomID(frame.room), clientMsgID: clientMsgID)
     }
 
     /// `read {room, seq}`: moves my last-read seq forward and tells every member, my other devices included.
@@ -77,7 +90,10 @@ extension ModernWorker {
             case .pastEnd(let latest):
                 self.reply(ErrorFrame(code: .badSeq, message: "The room ends at seq \(latest).", ref: ref))
             case .stale(let stored):
-                self.reply(ErrorFrame(code: .staleRead, message: "Already read up to seq \(stored); read only moves forward.", ref: ref))
+                self.reply(
+                    ErrorFrame(
+                        code: .staleRead, message: "Already read up to seq \(stored); read only moves forward.",
+                        ref: ref))
             case .denied(let denied):
                 self.refused(denied, room: id, ref: ref)
             case .unavailable(let failure):
@@ -90,14 +106,17 @@ extension ModernWorker {
     func typing(_ frame: TypingRequest) async {
         let raw = frame.room
         let id = RoomID(raw)
-        guard await self.mayUse(id, ref: frame.ref ?? raw), let room = await self.openRoom(id, ref: frame.ref ?? raw) else { return }
+        guard await self.mayUse(id, ref: frame.ref ?? raw), let room = await self.openRoom(id, ref: frame.ref ?? raw)
+        else { return }
         room.typing(Sender(name: self.account.username, id: self.account.id))
     }
 
     /// The frame's `clientMsgID`, or `nil` after answering `bad_frame` when it is not 1 to 64 characters.
     private func clientMsgID(_ clientMsgID: String, of kind: ClientMessage.Kind) -> String? {
         guard (1...64).contains(clientMsgID.count) else {
-            self.reply(ErrorFrame(code: .badFrame, message: "\(kind.rawValue) needs a clientMsgID of 1 to 64 characters.", ref: nil))
+            self.reply(
+                ErrorFrame(
+                    code: .badFrame, message: "\(kind.rawValue) needs a clientMsgID of 1 to 64 characters.", ref: nil))
             return nil
         }
         return clientMsgID
@@ -110,7 +129,9 @@ extension ModernWorker {
             return false
         }
         guard text.utf8.count <= self.context.maxMessageBytes else {
-            self.reply(ErrorFrame(code: .tooLong, message: "A message is at most \(self.context.maxMessageBytes) bytes.", ref: ref))
+            self.reply(
+                ErrorFrame(
+                    code: .tooLong, message: "A message is at most \(self.context.maxMessageBytes) bytes.", ref: ref))
             return false
         }
         return true
@@ -132,14 +153,18 @@ extension ModernWorker {
         if let wait = self.context.sendLimiter.attempt(["user:\(self.account.id.uuidString)"]) {
             metrics.refused(.send)
             let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
-            return self.reply(ErrorFrame(code: .rateLimited, message: "Too many messages; wait \(String(format: "%.1f", seconds)) s.", ref: clientMsgID))
+            return self.reply(
+                ErrorFrame(
+                    code: .rateLimited, message: "Too many messages; wait \(String(format: "%.1f", seconds)) s.",
+                    ref: clientMsgID))
         }
         guard let room = await self.openRoom(id, ref: clientMsgID) else { return }
         let connection = self.connection
         let directory = self.context.directory
         let background = self.context.background
         let accountID = self.account.id
-        let draft = MessageDraft(sender: Sender(name: self.account.username, id: accountID), body: body, clientMsgID: clientMsgID)
+        let draft = MessageDraft(
+            sender: Sender(name: self.account.username, id: accountID), body: body, clientMsgID: clientMsgID)
         room.submit(draft) { result in
             if case .success(let message) = result, message.kind == .message {
                 // What I wrote, I have read: my own messages never count as unread on any of my devices.
@@ -150,16 +175,25 @@ extension ModernWorker {
                 }
             }
             connection.eventLoop.execute {
-                let answer: any Encodable = switch result {
-                case .success(let message):
-                    AckFrame(clientMsgID: clientMsgID, room: message.room.rawValue, seq: message.seq, id: message.id, date: message.date.milliseconds)
-                case .failure(RoomRejection.badTarget):
-                    ErrorFrame(code: .badTarget, message: "The target is not a message of this room, or it was deleted.", ref: clientMsgID)
-                case .failure(RoomRejection.notYours):
-                    ErrorFrame(code: .notYours, message: "Only the sender may edit or delete a message.", ref: clientMsgID)
-                case .failure:
-                    ErrorFrame(code: .unavailable, message: "The message could not be stored; retry with the same clientMsgID.", ref: clientMsgID)
-                }
+                let answer: any Encodable =
+                    switch result {
+                    case .success(let message):
+                        AckFrame(
+                            clientMsgID: clientMsgID, room: message.room.rawValue, seq: message.seq, id: message.id,
+                            date: message.date.milliseconds)
+                    case .failure(RoomRejection.badTarget):
+                        ErrorFrame(
+                            code: .badTarget, message: "The target is not a message of this room, or it was deleted.",
+                            ref: clientMsgID)
+                    case .failure(RoomRejection.notYours):
+                        ErrorFrame(
+                            code: .notYours, message: "Only the sender may edit or delete a message.", ref: clientMsgID)
+                    case .failure:
+                        ErrorFrame(
+                            code: .unavailable,
+                            message: "The message could not be stored; retry with the same clientMsgID.",
+                            ref: clientMsgID)
+                    }
                 ModernSession.send(answer, on: connection)
                 if case .success = result { metrics.ackLatency.record(duration: ContinuousClock.now - received) }
             }

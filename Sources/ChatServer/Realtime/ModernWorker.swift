@@ -70,11 +70,15 @@ actor ModernWorker {
             do {
                 memberships = try await self.context.directory.memberships(of: self.account.id).count
             } catch {
-                return self.reply(ErrorFrame(code: .unavailable, message: "Your rooms could not be read; try again.", ref: frame.ref))
+                return self.reply(
+                    ErrorFrame(code: .unavailable, message: "Your rooms could not be read; try again.", ref: frame.ref))
             }
             guard requested.count <= memberships else {
-                return self.reply(ErrorFrame(
-                    code: .badFrame, message: "resume names \(requested.count) rooms; you belong to \(memberships).", ref: frame.ref))
+                return self.reply(
+                    ErrorFrame(
+                        code: .badFrame,
+                        message: "resume names \(requested.count) rooms; you belong to \(memberships).", ref: frame.ref)
+                )
             }
         }
         if !self.resumed {
@@ -142,20 +146,30 @@ actor ModernWorker {
     private func sendPresenceSnapshot() async {
         let roommates = (try? await self.context.directory.roommates(of: self.account.id)) ?? []
         let online = self.context.presence.onlineUsers.intersection(roommates)
-        self.reply(PresenceFrame(users: online.sorted { $0.uuidString < $1.uuidString }.map { PresenceEntry(id: $0, online: true, lastSeen: nil) }))
+        self.reply(
+            PresenceFrame(
+                users: online.sorted { $0.uuidString < $1.uuidString }.map {
+                    PresenceEntry(id: $0, online: true, lastSeen: nil)
+                }))
     }
 
     private func history(_ frame: HistoryRequest) async {
         let room = RoomID(frame.room)
         do {
-            let page = try await self.context.history.page(of: room, for: self.account.id, before: frame.before, limit: frame.limit)
+            let page = try await self.context.history.page(
+                of: room, for: self.account.id, before: frame.before, limit: frame.limit)
             self.reply(HistoryFrame(room: frame.room, messages: page.messages, hasMore: page.hasMore, ref: frame.ref))
         } catch {
             switch error {
             case .badLimit:
-                self.reply(ErrorFrame(code: .badFrame, message: "limit is \(History.limits.lowerBound) to \(History.limits.upperBound).", ref: frame.ref))
+                self.reply(
+                    ErrorFrame(
+                        code: .badFrame,
+                        message: "limit is \(History.limits.lowerBound) to \(History.limits.upperBound).",
+                        ref: frame.ref))
             case .denied(let denied): self.refused(denied, room: room, ref: frame.ref)
-            case .unavailable(let failure): self.unavailable("history could not be read", room: room, error: failure, ref: frame.ref)
+            case .unavailable(let failure):
+                self.unavailable("history could not be read", room: room, error: failure, ref: frame.ref)
             }
         }
     }
@@ -176,14 +190,17 @@ actor ModernWorker {
     func refused(_ denied: RoomAccessDenied, room: RoomID, ref: String?) {
         switch denied {
         case .forbidden: self.reply(Self.forbidden(ref))
-        case .unavailable(let failure): self.unavailable("membership could not be checked", room: room, error: failure, ref: ref)
+        case .unavailable(let failure):
+            self.unavailable("membership could not be checked", room: room, error: failure, ref: ref)
         }
     }
 
     /// Logs a database failure once, here where it is handled, and answers `unavailable`: the client may retry.
     func unavailable(_ what: String, room: RoomID, error: any Error, ref: String?) {
-        self.connection.log.logger.error("\(what)", metadata: ["room": "\(room.rawValue)", "error": "\(String(reflecting: error))"])
-        self.reply(ErrorFrame(code: .unavailable, message: "The server could not read its database; try again.", ref: ref))
+        self.connection.log.logger.error(
+            "\(what)", metadata: ["room": "\(room.rawValue)", "error": "\(String(reflecting: error))"])
+        self.reply(
+            ErrorFrame(code: .unavailable, message: "The server could not read its database; try again.", ref: ref))
     }
 
     /// The `forbidden` error, worded as the HTTP API words it: the same for a room that does not exist.

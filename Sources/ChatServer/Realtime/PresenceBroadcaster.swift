@@ -16,7 +16,8 @@ struct PresenceBroadcaster: Sendable {
             if let lastSeen {
                 try await self.accounts.setLastSeen(user, at: lastSeen)
             }
-            let frame = PresenceFrame(users: [PresenceEntry(id: user, online: online, lastSeen: lastSeen?.milliseconds)])
+            let frame = PresenceFrame(users: [PresenceEntry(id: user, online: online, lastSeen: lastSeen?.milliseconds)]
+            )
             for roommate in try await self.directory.roommates(of: user) where roommate != user {
                 for worker in self.sessions.workers(of: roommate) {
                     await worker.push(frame)

@@ -17,7 +17,10 @@ final class LobbyChatSession: WebSocketSession {
     private let sendLimit: TutorialSendLimit
     private var announcedName: String?
 
-    init(connection: WebSocketConnection, lobby: Room, decoder: LobbyChatDecoder, history: Int, sendLimit: TutorialSendLimit) {
+    init(
+        connection: WebSocketConnection, lobby: Room, decoder: LobbyChatDecoder, history: Int,
+        sendLimit: TutorialSendLimit
+    ) {
         self.connection = connection
         self.sendLimit = sendLimit
         self.lobby = lobby
@@ -35,7 +38,9 @@ final class LobbyChatSession: WebSocketSession {
         case .failure(let rejection):
             self.reject(rejection.description)
         case .success(let submitted):
-            if let seconds = self.sendLimit.attempt(connection: ObjectIdentifier(self), address: self.connection.channel.remoteAddress) {
+            if let seconds = self.sendLimit.attempt(
+                connection: ObjectIdentifier(self), address: self.connection.channel.remoteAddress)
+            {
                 return self.reject(TCPCommand.Rejection.rateLimited(retryAfterSeconds: seconds).description)
             }
             let sender = self.sender(for: submitted)

@@ -29,7 +29,8 @@ final class TCPChatHandler: ChannelInboundHandler {
     private var pendingFlush: Scheduled<Void>?
 
     init(
-        lobby: Room, renderer: TCPLineRenderer, maxLineBytes: Int, idleFlush: TimeAmount, history: Int, sendLimit: TutorialSendLimit,
+        lobby: Room, renderer: TCPLineRenderer, maxLineBytes: Int, idleFlush: TimeAmount, history: Int,
+        sendLimit: TutorialSendLimit,
         joinDeadline: TimeAmount, metrics: ConnectionMetrics, logger: Logger
     ) {
         self.lobby = lobby
@@ -46,7 +47,8 @@ final class TCPChatHandler: ChannelInboundHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         self.metrics.open.increment()
         self.connection = TCPConnection(
-            channel: context.channel, renderer: self.renderer, metrics: self.metrics, log: ConnectionLogger(self.logger, proto: .tcp))
+            channel: context.channel, renderer: self.renderer, metrics: self.metrics,
+            log: ConnectionLogger(self.logger, proto: .tcp))
         let channel = context.channel
         self.joinTimer = context.eventLoop.scheduleTask(in: self.joinDeadline) {
             let line = TCPLine.error(.joinTimedOut)
@@ -86,7 +88,9 @@ final class TCPChatHandler: ChannelInboundHandler {
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is ChannelShouldQuiesceEvent {
             let channel = context.channel
-            channel.writeAndFlush(ByteBuffer(string: TCPLine.error(.serverRestarting))).whenComplete { _ in channel.close(promise: nil) }
+            channel.writeAndFlush(ByteBuffer(string: TCPLine.error(.serverRestarting))).whenComplete { _ in
+                channel.close(promise: nil)
+            }
         } else {
             context.fireUserInboundEventTriggered(event)
         }
@@ -139,11 +143,14 @@ final class TCPChatHandler: ChannelInboundHandler {
             self.reject(.notJoined)
             return
         }
-        if let seconds = self.sendLimit.attempt(connection: ObjectIdentifier(self), address: connection.channel.remoteAddress) {
+        if let seconds = self.sendLimit.attempt(
+            connection: ObjectIdentifier(self), address: connection.channel.remoteAddress)
+        {
             self.reject(.rateLimited(retryAfterSeconds: seconds))
             return
         }
-        let draft = MessageDraft(sender: Sender(name: name, id: TutorialIdentity.userID(forName: name), via: .tcp), text: text)
+        let draft = MessageDraft(
+            sender: Sender(name: name, id: TutorialIdentity.userID(forName: name), via: .tcp), text: text)
         self.lobby.submit(draft) { result in
             guard case .failure = result else { return }
             connection.eventLoop.execute { connection.send("err:the message could not be stored; try again\n") }

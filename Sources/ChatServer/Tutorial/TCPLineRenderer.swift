@@ -13,7 +13,9 @@ final class TCPLineRenderer: EventRenderer {
     func render(_ event: RoomEvent) -> ByteBuffer? {
         switch event {
         case .message(let message):
-            self.tutorialText.text(of: message).map { ByteBuffer(string: TCPLine.message(from: message.sender.name, text: $0)) }
+            self.tutorialText.text(of: message).map {
+                ByteBuffer(string: TCPLine.message(from: message.sender.name, text: $0))
+            }
         case .presence(let change):
             ByteBuffer(string: change.kind == .joined ? TCPLine.joined(change.name) : TCPLine.left(change.name))
         case .resumed, .receipt, .typing:

@@ -32,17 +32,22 @@ final class TCPListener: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(quiesce.makeServerChannelHandler(channel: channel))
                     let refusal = TCPLine.error(.tooManyConnections)
-                    try ConnectionGate.install(on: channel, ConnectionGate(counts: connections, refusal: refusal, tls: tls))
+                    try ConnectionGate.install(
+                        on: channel, ConnectionGate(counts: connections, refusal: refusal, tls: tls))
                 }
             }
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: configuration.outboundQueueBytes / 2, high: configuration.outboundQueueBytes))
+            .childChannelOption(
+                .writeBufferWaterMark,
+                value: .init(low: configuration.outboundQueueBytes / 2, high: configuration.outboundQueueBytes)
+            )
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
                         TCPChatHandler(
                             lobby: lobby, renderer: renderer, maxLineBytes: configuration.maxTCPLineBytes,
                             idleFlush: configuration.tcpIdleFlush, history: configuration.tcpHistoryOnJoin,
-                            sendLimit: sendLimit, joinDeadline: .seconds(Int64(configuration.idleTimeout)), metrics: metrics,
+                            sendLimit: sendLimit, joinDeadline: .seconds(Int64(configuration.idleTimeout)),
+                            metrics: metrics,
                             logger: logger))
                 }
             }

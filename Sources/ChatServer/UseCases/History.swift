@@ -22,7 +22,8 @@ struct History: Sendable {
     static let defaultLimit = 50
 
     /// The events before `before` (the newest when `nil`), oldest first, and whether older ones exist.
-    func page(of room: RoomID, for user: UUID, before: Int64?, limit: Int?) async throws(HistoryRefusal) -> HistoryPage {
+    func page(of room: RoomID, for user: UUID, before: Int64?, limit: Int?) async throws(HistoryRefusal) -> HistoryPage
+    {
         let limit = limit ?? Self.defaultLimit
         guard Self.limits.contains(limit) else { throw .badLimit }
         do {

@@ -17,9 +17,12 @@ struct Membership: Sendable {
     private var access: RoomAccess { RoomAccess(directory: self.directory) }
 
     /// A new channel or group named `name`; `creator` and the accounts named in `members` are its members.
-    func create(kind rawKind: String, name rawName: String, members: [String], by creator: UUID) async throws -> RoomInfo {
+    func create(kind rawKind: String, name rawName: String, members: [String], by creator: UUID) async throws
+        -> RoomInfo
+    {
         guard let kind = RoomKind(rawValue: rawKind), kind != .direct else {
-            throw Refusal.invalid(.invalidKind, "A room is a \"channel\" or a \"group\"; direct rooms come from POST /dms.")
+            throw Refusal.invalid(
+                .invalidKind, "A room is a \"channel\" or a \"group\"; direct rooms come from POST /dms.")
         }
         let name = try Self.roomName(rawName)
         if let wait = self.creationLimiter.attempt([creator.uuidString]) {
@@ -37,7 +40,9 @@ struct Membership: Sendable {
 
     /// Joins a channel; any other room (or none) is ``RoomAccessDenied/forbidden``, so nothing leaks.
     func join(_ id: RoomID, user: UUID) async throws -> RoomInfo {
-        guard let room = try await self.directory.room(id), room.kind == .channel else { throw RoomAccessDenied.forbidden }
+        guard let room = try await self.directory.room(id), room.kind == .channel else {
+            throw RoomAccessDenied.forbidden
+        }
         try await self.directory.add(user, to: room.id)
         await self.sessions.joined([user], room: room.id)
         return room
@@ -83,7 +88,9 @@ struct Membership: Sendable {
 
     /// The account called `username`, or ``Refusal/unknownUser(_:)``.
     private func account(named username: String) async throws -> Account {
-        guard let account = try await self.accounts.account(username: username) else { throw Refusal.unknownUser(username) }
+        guard let account = try await self.accounts.account(username: username) else {
+            throw Refusal.unknownUser(username)
+        }
         return account
     }
 }

@@ -26,7 +26,8 @@ struct Refusal: Error {
     /// `message` ends with "try again in" and gets the seconds.
     static func rateLimited(_ limit: ServerMetrics.RateLimitKind, _ message: String, _ wait: Duration) -> Refusal {
         let seconds = Int(wait.components.seconds) + 1
-        return Refusal(kind: .rateLimited(limit, retryAfter: seconds), code: .rateLimited, message: "\(message) \(seconds) s.")
+        return Refusal(
+            kind: .rateLimited(limit, retryAfter: seconds), code: .rateLimited, message: "\(message) \(seconds) s.")
     }
 
     static func unknownUser(_ username: String) -> Refusal {

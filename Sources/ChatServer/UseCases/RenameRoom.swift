@@ -21,7 +21,8 @@ struct RenameRoom: Sendable {
         case .channel where room.createdBy != member.id:
             let reason =
                 room.createdBy == nil
-                ? "No one created this channel (the lobby), so no one renames it." : "Only the channel's creator may rename it."
+                ? "No one created this channel (the lobby), so no one renames it."
+                : "Only the channel's creator may rename it."
             throw Refusal(kind: .notAllowed, code: .notAllowed, message: reason)
         case .channel, .group:
             break

@@ -28,7 +28,9 @@ struct RoomSummaries: Sendable {
 
     /// The summary of a room `me` belongs to, with my read position; `nil` when I am not a member.
     func summary(of id: RoomID, for me: UUID) async throws -> RoomSummary? {
-        guard let membership = try await self.directory.memberships(of: me).first(where: { $0.room.id == id }) else { return nil }
+        guard let membership = try await self.directory.memberships(of: me).first(where: { $0.room.id == id }) else {
+            return nil
+        }
         return try await self.summary(of: membership.room, for: me, lastReadSeq: membership.lastReadSeq)
     }
 }
@@ -42,7 +44,8 @@ extension StoredMessage {
             replyTo: self.replyTo.map { QuotePayload(seq: $0.seq, sender: $0.sender.payload, text: $0.text) },
             attachments: self.attachments.isEmpty ? nil : self.attachments.map(\.payload),
             editedAt: self.editedAt?.milliseconds, deleted: self.deleted ? true : nil,
-            reactions: self.reactions.isEmpty ? nil : self.reactions.map { ReactionPayload(emoji: $0.emoji, users: $0.users) })
+            reactions: self.reactions.isEmpty
+                ? nil : self.reactions.map { ReactionPayload(emoji: $0.emoji, users: $0.users) })
     }
 }
 
@@ -50,13 +53,16 @@ extension Sender {
     /// A tutorial sender shows under an id of its own namespace, never an account's (PROTOCOL.md §9.1).
     var payload: SenderPayload {
         guard let via = self.via else { return SenderPayload(id: self.id, name: self.name) }
-        return SenderPayload(id: TutorialIdentity.modernID(forTutorialSender: self.id), name: self.name, via: via.rawValue)
+        return SenderPayload(
+            id: TutorialIdentity.modernID(forTutorialSender: self.id), name: self.name, via: via.rawValue)
     }
 }
 
 extension Attachment {
     var payload: AttachmentPayload {
-        AttachmentPayload(id: self.id, name: self.name, contentType: self.contentType, size: self.size, width: self.width, height: self.height)
+        AttachmentPayload(
+            id: self.id, name: self.name, contentType: self.contentType, size: self.size, width: self.width,
+            height: self.height)
     }
 }
 

@@ -1,7 +1,7 @@
 import NIOCore
 
-/// Sits next to the pipeline's head (or to the TLS handler), below NIO's `WebSocketFrameEncoder`, so that bytes already framed by
-/// ``WebSocketFrameBytes`` reach the socket without a per-connection header, allocation or copy.
+/// Sits next to the pipeline's head (or to the TLS handler), below NIO's `WebSocketFrameEncoder`, so that bytes already
+/// framed by ``WebSocketFrameBytes`` reach the socket without a per-connection header, allocation or copy.
 ///
 /// Writes through it and through the encoder land in the same outbound queue in call order, because both happen
 /// synchronously on the channel's event loop.

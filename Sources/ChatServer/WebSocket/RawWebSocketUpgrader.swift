@@ -49,12 +49,16 @@ struct RawWebSocketUpgrader: Upgrader {
                     let rawWriter = RawFrameWriter()
                     // Next to the head, or with TLS next to the TLS handler, which must encrypt every byte.
                     let tls = try? channel.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self)
-                    try channel.pipeline.syncOperations.addHandler(rawWriter, position: tls.map { .after($0) } ?? .first)
-                    let connection = WebSocketConnection(channel: channel, renderer: renderer, rawWriter: rawWriter, accountID: accountID, metrics: metrics, log: log)
+                    try channel.pipeline.syncOperations.addHandler(
+                        rawWriter, position: tls.map { .after($0) } ?? .first)
+                    let connection = WebSocketConnection(
+                        channel: channel, renderer: renderer, rawWriter: rawWriter, accountID: accountID,
+                        metrics: metrics, log: log)
                     try channel.pipeline.syncOperations.addHandlers([
                         WebSocketFrameValidator(),
                         WebSocketMessageAssembler(maxMessageBytes: limits.maxMessageBytes),
-                        WebSocketConnectionHandler(connection: connection, pingInterval: limits.pingInterval, makeSession: makeSession),
+                        WebSocketConnectionHandler(
+                            connection: connection, pingInterval: limits.pingInterval, makeSession: makeSession),
                     ])
                 }
             })
@@ -65,25 +69,30 @@ extension Request {
     /// Answers a WebSocket handshake on this request with our own handlers, or 426 if it is not one. The
     /// connection counts under `transport` in the metrics and logs with `proto` and, for an account, `user`.
     func upgradeToWebSocket(
-        _ transport: ServerMetrics.Transport, limits: WebSocketLimits, renderer: any EventRenderer, accountID: UUID? = nil,
+        _ transport: ServerMetrics.Transport, limits: WebSocketLimits, renderer: any EventRenderer,
+        accountID: UUID? = nil,
         username: String? = nil,
         makeSession: @escaping @Sendable (WebSocketConnection) -> any WebSocketSession
     ) throws -> Response {
         let connection = Set(self.headers[canonicalForm: "connection"].map { $0.lowercased() })
         let upgrade = self.headers.first(name: .upgrade)?.lowercased()
         guard connection.contains("upgrade"), upgrade == "websocket" else {
-            throw Abort(.upgradeRequired, headers: ["Upgrade": "websocket"], reason: "This endpoint speaks WebSocket only.")
+            throw Abort(
+                .upgradeRequired, headers: ["Upgrade": "websocket"], reason: "This endpoint speaks WebSocket only.")
         }
         // NIO's upgrader would drop these without any response; answer them as RFC 6455 §4.2.2 asks.
         guard self.headers.first(name: "Sec-WebSocket-Version") == "13" else {
-            throw Abort(.upgradeRequired, headers: ["Sec-WebSocket-Version": "13"], reason: "Only WebSocket version 13 is supported.")
+            throw Abort(
+                .upgradeRequired, headers: ["Sec-WebSocket-Version": "13"],
+                reason: "Only WebSocket version 13 is supported.")
         }
         guard let key = self.headers.first(name: "Sec-WebSocket-Key"), Data(base64Encoded: key)?.count == 16 else {
             throw Abort(.badRequest, reason: "Sec-WebSocket-Key must be 16 bytes in base64.")
         }
         let response = Response(status: .switchingProtocols)
         response.upgrader = RawWebSocketUpgrader(
-            limits: limits, renderer: renderer, accountID: accountID, metrics: self.application.serverMetrics.connections(transport),
+            limits: limits, renderer: renderer, accountID: accountID,
+            metrics: self.application.serverMetrics.connections(transport),
             log: ConnectionLogger(self.application.logger, proto: transport, user: username), makeSession: makeSession)
         return response
     }

@@ -29,7 +29,8 @@ final class WebSocketConnection: EventSink {
 
     /// Call on the channel's event loop, once `rawWriter` is in the pipeline.
     init(
-        channel: any Channel, renderer: any EventRenderer, rawWriter: RawFrameWriter, accountID: UUID?, metrics: ConnectionMetrics,
+        channel: any Channel, renderer: any EventRenderer, rawWriter: RawFrameWriter, accountID: UUID?,
+        metrics: ConnectionMetrics,
         log: ConnectionLogger
     ) {
         self.channel = channel
@@ -58,7 +59,9 @@ final class WebSocketConnection: EventSink {
     /// goes out as a separate buffer (the relay forwards messages of megabytes).
     func send(_ payload: ByteBuffer, opcode: WebSocketOpcode) {
         guard self.admitWrite() else { return }
-        self.rawWriter.value.write(WebSocketFrameBytes.header(opcode: opcode, length: payload.readableBytes, allocator: self.channel.allocator))
+        self.rawWriter.value.write(
+            WebSocketFrameBytes.header(opcode: opcode, length: payload.readableBytes, allocator: self.channel.allocator)
+        )
         self.rawWriter.value.write(payload)
     }
 
@@ -67,7 +70,8 @@ final class WebSocketConnection: EventSink {
     func sendPong(_ payload: ByteBuffer) -> EventLoopFuture<Void> {
         guard self.admitWrite() else { return self.eventLoop.makeSucceededVoidFuture() }
         let promise = self.eventLoop.makePromise(of: Void.self)
-        self.rawWriter.value.write(WebSocketFrameBytes.header(opcode: .pong, length: payload.readableBytes, allocator: self.channel.allocator))
+        self.rawWriter.value.write(
+            WebSocketFrameBytes.header(opcode: .pong, length: payload.readableBytes, allocator: self.channel.allocator))
         self.rawWriter.value.write(payload, promise: promise)
         self.flush()
         return promise.futureResult

@@ -57,7 +57,8 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
             guard !self.connection.isClosing else { return }
             let bytes = frame.unmaskedData
             guard let text = bytes.validatedUTF8() else {
-                self.connection.close(.dataInconsistentWithMessage, reason: "text is not valid UTF-8", waitForPeer: false)
+                self.connection.close(
+                    .dataInconsistentWithMessage, reason: "text is not valid UTF-8", waitForPeer: false)
                 return
             }
             self.session?.didReceive(.text(text, bytes: bytes))

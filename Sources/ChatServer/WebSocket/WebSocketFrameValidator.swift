@@ -13,7 +13,9 @@ final class WebSocketFrameValidator: ChannelInboundHandler, RemovableChannelHand
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !self.failed else { return }
         let frame = Self.unwrapInboundIn(data)
-        if Self.definedOpcodes.contains(frame.opcode) && !frame.rsv1 && !frame.rsv2 && !frame.rsv3 && frame.maskKey != nil {
+        if Self.definedOpcodes.contains(frame.opcode) && !frame.rsv1 && !frame.rsv2 && !frame.rsv3
+            && frame.maskKey != nil
+        {
             context.fireChannelRead(data)
         } else {
             self.failed = true
@@ -21,7 +23,9 @@ final class WebSocketFrameValidator: ChannelInboundHandler, RemovableChannelHand
         }
     }
 
-    private static let definedOpcodes: [WebSocketOpcode] = [.continuation, .text, .binary, .connectionClose, .ping, .pong]
+    private static let definedOpcodes: [WebSocketOpcode] = [
+        .continuation, .text, .binary, .connectionClose, .ping, .pong,
+    ]
 
     enum ProtocolViolation: Error {
         case reservedBitsOpcodeOrMissingMask

@@ -68,7 +68,8 @@ final class WebSocketMessageAssembler: ChannelInboundHandler, RemovableChannelHa
 
     private func append(_ fragment: WebSocketFrame, context: ChannelHandlerContext) {
         self.fragments += 1
-        guard self.fragments <= self.maxFragments, (self.buffer?.readableBytes ?? 0) + fragment.length <= self.maxMessageBytes
+        guard self.fragments <= self.maxFragments,
+            (self.buffer?.readableBytes ?? 0) + fragment.length <= self.maxMessageBytes
         else { return self.fail(.messageTooLarge, context: context) }
         var payload = fragment.unmaskedData
         self.buffer?.writeBuffer(&payload)
