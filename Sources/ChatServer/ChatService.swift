@@ -24,6 +24,8 @@ public final class ChatService: Sendable {
     private let tcpListener: NIOLockedValueBox<TCPListener?>
     private let hub: Hub
     private let writer: SQLiteWriteConnection
+    /// Keeps a second server off the data directory while this one runs.
+    private let dataLock: DataDirectoryLock
     private let hasher: BcryptPool
     private let bot: EchoBot?
     private let presence: PresenceTracker
@@ -48,7 +50,8 @@ public final class ChatService: Sendable {
 
     private init(
         application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub,
-        writer: SQLiteWriteConnection, hasher: BcryptPool, bot: EchoBot?, presence: PresenceTracker,
+        writer: SQLiteWriteConnection, dataLock: DataDirectoryLock, hasher: BcryptPool, bot: EchoBot?,
+        presence: PresenceTracker,
         background: BackgroundTasks, sweeper: UnsentAttachmentSweeper, readiness: Readiness,
         metrics: (endpoint: MetricsEndpoint?, loopWatch: [RepeatedTask]), tls: TLSCertificates?, drainTime: Duration,
         logger: Logger, host: String, httpPort: Int, tcpPort: Int
@@ -67,6 +70,7 @@ public final class ChatService: Sendable {
         self.tcpListener = NIOLockedValueBox(tcpListener)
         self.hub = hub
         self.writer = writer
+        self.dataLock = dataLock
         self.hasher = hasher
         self.logger = logger
         self.host = host
@@ -90,7 +94,7 @@ public final class ChatService: Sendable {
         var logger = logger
         logger.logLevel = configuration.logLevel
         // Which server a line comes from, once several run behind one load balancer.
-        logger[metadataKey: "node"] = "\(ProcessInfo.processInfo.hostName)"
+        logger[metadataKey: "node"] = "\(configuration.resolvedNodeName)"
         let threads = configuration.eventLoops > 0 ? configuration.eventLoops : AvailableCPUs.count
         let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let application = try await Application.make(
@@ -98,16 +102,16 @@ public final class ChatService: Sendable {
         application.logger = Self.frameworkLogger(logger)
         let metrics = ServerMetrics(version: SwiftChatVersion.current)
         application.serverMetrics = metrics
-        var storage: (hub: Hub, writer: SQLiteWriteConnection)?
+        var storage: (hub: Hub, writer: SQLiteWriteConnection, lock: DataDirectoryLock)?
         var bcrypt: BcryptPool?
         do {
             // Read before anything starts: a missing or mismatched file stops start-up with a message naming it.
             let tls =
                 try configuration.tlsCertificate.isEmpty
                 ? nil : TLSCertificates(certificatePath: configuration.tlsCertificate, keyPath: configuration.tlsKey)
-            let (hub, writer) = try await self.openStorage(
+            let (hub, writer, dataLock) = try await self.openStorage(
                 application, configuration: configuration, metrics: metrics, logger: logger, time: time)
-            storage = (hub, writer)
+            storage = (hub, writer, dataLock)
             let lobby = try await hub.room(.lobby)
             let hasher = BcryptPool(cost: configuration.bcryptCost, threads: max(1, AvailableCPUs.count / 2))
             let readiness = Readiness()
@@ -195,6 +199,7 @@ public final class ChatService: Sendable {
             }
             return ChatService(
                 application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, writer: writer,
+                dataLock: dataLock,
                 hasher: hasher, bot: bot, presence: endpoints.modern.presence, background: endpoints.modern.background,
                 sweeper: endpoints.sweeper, readiness: readiness, metrics: (metricsEndpoint, loopWatch), tls: tls,
                 drainTime: .seconds(configuration.drainSeconds), logger: logger, host: configuration.host,
@@ -204,6 +209,7 @@ public final class ChatService: Sendable {
             if let storage {
                 await storage.hub.close()
                 await storage.writer.close()
+                storage.lock.release()
             }
             await application.server.shutdown()
             try? await application.asyncShutdown()
@@ -259,7 +265,7 @@ public final class ChatService: Sendable {
                 uploads: UploadSlots()),
             search: SearchController(search: SQLiteMessageSearch(database: sql), directory: directory),
             config: ConfigController(configuration: configuration),
-            health: HealthController(readiness: readiness, database: sql),
+            health: HealthController(readiness: readiness, database: sql, nodeName: configuration.resolvedNodeName),
             sweeper: sweeper,
             modern: ModernContext(
                 hub: hub, directory: directory, attachments: attachments, sessions: sessions,
@@ -280,12 +286,29 @@ public final class ChatService: Sendable {
         return quieter
     }
 
-    /// Creates and migrates the database, then opens the connection all message writes go through.
+    /// Creates the data directory and takes its lock, then migrates the database and opens the connection all
+    /// message writes go through.
     private static func openStorage(
         _ application: Application, configuration: ServerConfiguration, metrics: ServerMetrics, logger: Logger,
         time: any TimeSource
-    ) async throws -> (Hub, SQLiteWriteConnection) {
+    ) async throws -> (Hub, SQLiteWriteConnection, DataDirectoryLock) {
         try DataDirectory.prepare(configuration.dataDirectory, database: configuration.databasePath)
+        let lock = try DataDirectoryLock(directory: configuration.dataDirectory)
+        do {
+            let (hub, writer) = try await self.openDatabase(
+                application, configuration: configuration, metrics: metrics, logger: logger, time: time)
+            return (hub, writer, lock)
+        } catch {
+            lock.release()
+            throw error
+        }
+    }
+
+    /// Migrates the database and opens the connection all message writes go through.
+    private static func openDatabase(
+        _ application: Application, configuration: ServerConfiguration, metrics: ServerMetrics, logger: Logger,
+        time: any TimeSource
+    ) async throws -> (Hub, SQLiteWriteConnection) {
         // No SQL in the log: its bound values are message texts, password digests and token digests.
         application.databases.use(.sqlite(.file(configuration.databasePath), sqlLogLevel: nil), as: .sqlite)
         application.migrations.add(ChatMigrations.all)
@@ -363,6 +386,7 @@ public final class ChatService: Sendable {
         await self.background.close()
         await self.hub.close()
         await self.writer.close()
+        self.dataLock.release()
         await self.hasher.shutdown()
         try? await self.application.asyncShutdown()
         try? await self.eventLoops.shutdownGracefully()

@@ -19,13 +19,15 @@ public func builtExecutable(named name: String) -> URL? {
 }
 
 /// Runs a program to its end with `input` on its standard input (or none) and `environment` added to this
-/// process's; returns its exit status and standard output (standard error is discarded). A run that takes more
-/// than a minute is killed and throws.
-public func runToEnd(_ executable: URL, arguments: [String], environment: [String: String] = [:], input: String? = nil)
-    async throws -> (status: Int32, output: String)
-{
+/// process's; returns its exit status and standard output (with standard error when `withStandardError`, else
+/// standard error is discarded). A run that takes more than a minute is killed and throws.
+public func runToEnd(
+    _ executable: URL, arguments: [String], environment: [String: String] = [:], input: String? = nil,
+    withStandardError: Bool = false
+) async throws -> (status: Int32, output: String) {
     let child = try ChildProcess(
-        executable, arguments: arguments, environment: environment, input: input != nil, standardError: .discarded)
+        executable, arguments: arguments, environment: environment, input: input != nil,
+        standardError: withStandardError ? .mergedWithOutput : .discarded)
     let lines = Inbox<String>()
     readLines(from: child.output, into: lines)
     if let input, let handle = child.input {

@@ -12,13 +12,14 @@ import Testing
 struct OperationsTests {
     @Test("/healthz, /readyz and /health answer without a token")
     func healthAndReadiness() async throws {
-        try await withTestServer { server in
+        try await withTestServer({ $0.nodeName = "chat-a" }) { server in
             #expect(try await server.raw(.GET, "/healthz").status == 200)
             #expect(try await server.raw(.GET, "/health").status == 200)
             let ready = try await server.raw(.GET, "/readyz")
             #expect(ready.status == 200)
             let report = try JSONDecoder().decode(ReadinessReport.self, from: ready.body)
             #expect(report.status == "ready")
+            #expect(report.node == "chat-a")
             #expect(report.checks["store"] == "ok")
             #expect(report.checks["draining"] == "no")
         }
@@ -173,5 +174,6 @@ struct BackupTests {
 /// The body of `/readyz`.
 private struct ReadinessReport: Decodable {
     let status: String
+    let node: String
     let checks: [String: String]
 }

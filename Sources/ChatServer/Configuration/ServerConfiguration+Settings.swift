@@ -117,6 +117,9 @@ extension ServerConfiguration {
             "public-url", "CHAT_PUBLIC_URL", \.publicURL,
             "How clients reach this server, for the attachment links tutorial clients see",
             accepted: "a URL without a trailing `/`", default: "`http://HOST:PORT` as bound"),
+        .text(
+            "node-name", "CHAT_NODE_NAME", \.nodeName, "Which server this is, in every log line and in `/readyz`",
+            accepted: "any non-empty name", default: "the host name and `--port` (`HOST:PORT`)"),
         .durability(
             "durability", "CHAT_DURABILITY",
             "What an acknowledgement promises: `process` (kept across a crash of the server; the disk syncs off the commit path) or `power` (kept across a power loss: one sync per commit batch)"

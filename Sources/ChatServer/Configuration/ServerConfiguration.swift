@@ -73,6 +73,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// How clients outside reach this server (for attachment URLs shown to tutorial clients); empty means
     /// `http://HOST:PORT` as bound.
     public var publicURL = ""
+    /// Which server this is, in logs and in `/readyz`; empty: the host name and the HTTP port.
+    public var nodeName = ""
     /// The PEM certificate chain and private key for TLS on the HTTP port; both empty: plain HTTP.
     public var tlsCertificate = ""
     public var tlsKey = ""
@@ -117,5 +119,14 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The SQLite file inside ``dataDirectory``.
     public var databasePath: String {
         URL(fileURLWithPath: self.dataDirectory).appendingPathComponent("chat.sqlite").path
+    }
+}
+
+extension ServerConfiguration {
+    /// `--node-name`, or `HOST:PORT` (the process id stands in for a port chosen by the system).
+    var resolvedNodeName: String {
+        guard self.nodeName.isEmpty else { return self.nodeName }
+        let port = self.port == 0 ? "pid\(ProcessInfo.processInfo.processIdentifier)" : String(self.port)
+        return "\(ProcessInfo.processInfo.hostName):\(port)"
     }
 }

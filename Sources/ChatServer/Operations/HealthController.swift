@@ -8,10 +8,13 @@ import Vapor
 struct HealthController: Sendable {
     let readiness: Readiness
     let database: any SQLDatabase
+    let nodeName: String
 
-    /// The body of `/readyz`: the verdict and each check, so an operator sees why a node is out.
+    /// The body of `/readyz`: the verdict, which node answered, and each check, so an operator sees why a node is
+    /// out.
     struct Report: Content {
         var status: String
+        var node: String
         var checks: [String: String]
     }
 
@@ -33,7 +36,8 @@ struct HealthController: Sendable {
         }
         let ready = checks["store"] == "ok" && !self.readiness.isDraining
         let response = Response.json(
-            Report(status: ready ? "ready" : "not ready", checks: checks), status: ready ? .ok : .serviceUnavailable)
+            Report(status: ready ? "ready" : "not ready", node: self.nodeName, checks: checks),
+            status: ready ? .ok : .serviceUnavailable)
         response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
         return response
     }
