@@ -21,12 +21,16 @@ public struct FluentMessageStore: MessageStore {
     }
 
     /// One multi-row `INSERT` per batch, plus, for edits, deletes, reactions and attachments, the statements that
-    /// change their targets, all in one transaction.
+    /// change their targets, all in one transaction. The events keep the numbers the room gave them: it is the only
+    /// writer (see ``MessageStore``), and it looked retried `clientMsgID`s up before proposing them.
     ///
     /// Written with SQLKit rather than Fluent's model API, which builds each row by reflection and bridges through
     /// Swift tasks. The future is awaited on the caller's actor (the room, whose executor is an event loop), so the
     /// result resumes the room directly instead of hopping through the global executor.
-    public func append(_ messages: [StoredMessage], isolation: isolated (any Actor)? = #isolation) async throws {
+    @discardableResult
+    public func append(
+        _ messages: [StoredMessage], isolation: isolated (any Actor)? = #isolation
+    ) async throws -> [StoredMessage] {
         let builder = self.writer.sql.insert(into: MessageRecord.schema).columns(MessageRecord.columns)
         for message in messages {
             builder.values(MessageRecord.values(of: message))
@@ -37,6 +41,7 @@ public struct FluentMessageStore: MessageStore {
             (continuation: CheckedContinuation<Void, any Error>) in
             written.whenComplete { continuation.resume(with: $0) }
         }
+        return messages
     }
 
     public func latest(in room: RoomID, limit: Int) async throws -> [StoredMessage] {

@@ -26,16 +26,10 @@ struct RoomEventTests {
     let alice = Sender(name: "alice", id: UUID())
     let bob = Sender(name: "bob", id: UUID())
 
-    func openRoom(_ store: InMemoryMessageStore) async throws -> Room {
-        try await Room.open(
-            "r", on: MultiThreadedEventLoopGroup.singleton.next(), store: store, recentCapacity: 10,
-            logger: Logger(label: "test"))
-    }
-
     @Test("only the sender edits or deletes; a deleted message takes no edit, reaction or reply")
     func ownershipAndTombstones() async throws {
         let store = InMemoryMessageStore()
-        let room = try await self.openRoom(store)
+        let room = try await openTestRoom(store)
         #expect(await outcome(room, MessageDraft(sender: self.alice, text: "hello")) == "ok 1 message")
         #expect(
             await outcome(room, MessageDraft(sender: self.bob, body: .edit(target: 1, text: "hacked"))) == "notYours")
@@ -64,7 +58,7 @@ struct RoomEventTests {
     @Test("a reaction toggles per user and emoji; a reply quotes the start of its target")
     func reactionsAndReplies() async throws {
         let store = InMemoryMessageStore()
-        let room = try await self.openRoom(store)
+        let room = try await openTestRoom(store)
         let long = String(repeating: "x", count: 150)
         _ = await outcome(room, MessageDraft(sender: self.alice, text: long))
         #expect(
@@ -94,7 +88,7 @@ struct RoomEventTests {
     @Test("tutorial clients' recent history shows edited text and leaves deleted messages out")
     func recentHistoryFollowsEdits() async throws {
         let store = InMemoryMessageStore()
-        let room = try await self.openRoom(store)
+        let room = try await openTestRoom(store)
         _ = await outcome(room, MessageDraft(sender: self.alice, text: "one"))
         _ = await outcome(room, MessageDraft(sender: self.alice, text: "two"))
         _ = await outcome(room, MessageDraft(sender: self.alice, body: .edit(target: 1, text: "one, edited")))
@@ -107,7 +101,7 @@ struct RoomEventTests {
 
     @Test("typing reaches the other members only, at most once per interval")
     func typingIsThrottled() async throws {
-        let room = try await self.openRoom(InMemoryMessageStore())
+        let room = try await openTestRoom(InMemoryMessageStore())
         let aliceSink = RecordingSink(renderer: LineRenderer(), account: self.alice.id)
         let bobSink = RecordingSink(renderer: LineRenderer(), account: self.bob.id)
         room.join(aliceSink)

@@ -60,21 +60,22 @@ final class RecordingSink: EventSink {
     }
 }
 
+/// Room "r" on `store`, keeping `recent` messages for history bursts.
+func openTestRoom(_ store: InMemoryMessageStore, recent: Int = 10) async throws -> Room {
+    try await Room.open(
+        "r", on: MultiThreadedEventLoopGroup.singleton.next(), store: store, recentCapacity: recent,
+        logger: Logger(label: "test"))
+}
+
 @Suite("Room: sequencing, commit before delivery, fan-out")
 struct RoomTests {
     let renderer = LineRenderer()
     let alice = Sender(name: "alice", id: UUID())
 
-    func openRoom(_ store: InMemoryMessageStore, recent: Int = 10) async throws -> Room {
-        try await Room.open(
-            "r", on: MultiThreadedEventLoopGroup.singleton.next(), store: store, recentCapacity: recent,
-            logger: Logger(label: "test"))
-    }
-
     @Test func sequencesGapFreeAndDeliversInOrderAfterStoring() async throws {
         // setup
         let store = InMemoryMessageStore()
-        let room = try await self.openRoom(store)
+        let room = try await openTestRoom(store)
         let sink = RecordingSink(renderer: self.renderer)
         room.join(sink)
         // act
@@ -91,10 +92,10 @@ struct RoomTests {
 
     @Test func continuesTheSequenceOfAReopenedRoom() async throws {
         let store = InMemoryMessageStore()
-        let first = try await self.openRoom(store)
+        let first = try await openTestRoom(store)
         first.submit(MessageDraft(sender: self.alice, text: "one"))
         await first.waitUntilIdle()
-        let reopened = try await self.openRoom(store)
+        let reopened = try await openTestRoom(store)
         let sink = RecordingSink(renderer: self.renderer)
         reopened.join(sink, history: 5)
         reopened.submit(MessageDraft(sender: self.alice, text: "two"))
@@ -105,7 +106,7 @@ struct RoomTests {
     @Test("a failed commit delivers nothing, tells the sender, and reuses the sequence numbers")
     func failedCommit() async throws {
         let store = InMemoryMessageStore()
-        let room = try await self.openRoom(store)
+        let room = try await openTestRoom(store)
         let sink = RecordingSink(renderer: self.renderer)
         room.join(sink)
         await room.waitUntilIdle()
@@ -126,7 +127,7 @@ struct RoomTests {
 
     @Test func sendsRecentHistoryOldestFirstThenLiveMessages() async throws {
         let store = InMemoryMessageStore()
-        let room = try await self.openRoom(store, recent: 3)
+        let room = try await openTestRoom(store, recent: 3)
         for index in 1...5 { room.submit(MessageDraft(sender: self.alice, text: "m\(index)")) }
         let late = RecordingSink(renderer: self.renderer)
         room.join(late, history: 2)
@@ -136,7 +137,7 @@ struct RoomTests {
     }
 
     @Test func announcesJoinsAndLeavesOnce() async throws {
-        let room = try await self.openRoom(InMemoryMessageStore())
+        let room = try await openTestRoom(InMemoryMessageStore())
         let watcher = RecordingSink(renderer: self.renderer)
         let bob = RecordingSink(renderer: self.renderer)
         room.join(watcher)
@@ -152,7 +153,7 @@ struct RoomTests {
     @Test("a batch is rendered once per format and flushed once per member")
     func batchesDelivery() async throws {
         let store = InMemoryMessageStore()
-        let room = try await self.openRoom(store)
+        let room = try await openTestRoom(store)
         let sinks = (0..<20).map { _ in RecordingSink(renderer: self.renderer) }
         for sink in sinks { room.join(sink) }
         await room.waitUntilIdle()

@@ -6,6 +6,9 @@ import Testing
 
 /// Both message stores against the shared folding vectors (`Tests/Fixtures/folding/`): the events appended in
 /// order, a page read back shows every message as the vectors' clients must show it.
+///
+/// A store numbers what it stores without gaps, and a vector's unknown kinds are not stored, so the events after
+/// one are renumbered: their targets and the expected messages are read through the store's numbering.
 @Suite("Folding events into messages: the shared vectors, through every MessageStore")
 struct FoldingVectorStoreTests {
     @Test("a page read after the events shows the expected messages", arguments: MessageStoreConformanceTests.fixtures)
@@ -13,11 +16,20 @@ struct FoldingVectorStoreTests {
         for vector in try FoldingVector.all() {
             let (store, close) = try await fixture.make()
             // A kind this server does not know cannot be stored: only the known kinds are appended.
-            let events = vector.events.compactMap(Self.stored)
-            try await store.append(events, isolation: nil)
+            var numbering: [Int64: Int64] = [:]
+            for var event in vector.events.compactMap(Self.stored) {
+                let proposed = event.seq
+                event.target = event.target.map { numbering[$0] ?? $0 }
+                numbering[proposed] = try await store.append([event], isolation: nil).first?.seq
+            }
             let page = try await store.page(in: "r", before: nil, limit: 1000)
             let shown = page.filter { $0.kind == .message }.map(Self.shown)
-            #expect(shown == vector.expected, "\(vector.file)")
+            let expected = vector.expected.map { message in
+                FoldingVector.ExpectedMessage(
+                    seq: numbering[message.seq] ?? message.seq, text: message.text, editedAt: message.editedAt,
+                    deleted: message.deleted, reactions: message.reactions)
+            }
+            #expect(shown == expected, "\(vector.file)")
             await close()
         }
     }

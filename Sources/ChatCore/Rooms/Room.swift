@@ -19,6 +19,11 @@ import NIOCore
 /// one batch (group commit), and only after the batch is durable is it fanned out to the members, in order. If
 /// the store fails, the batch's senders get the error and its sequence numbers are reused, so `seq` stays
 /// gap-free.
+///
+/// The store has the last word on numbers (``MessageStore``): when other writers share it (other nodes), a batch
+/// may come back numbered after events this room has not seen, and ``catchUp(to:)`` tells it of such events. Either
+/// way the room delivers strictly in `seq` order and never skips one: it reads what it has not seen from the store
+/// first, and holds what it cannot deliver yet until it has.
 public actor Room {
     /// Called once a submitted message is committed, or when it could not be.
     public typealias Completion = @Sendable (Result<StoredMessage, any Error>) -> Void
@@ -32,6 +37,7 @@ public actor Room {
         case evict(UUID)
         case receipt(user: UUID, seq: Int64)
         case typing(Sender)
+        case catchUp(Int64)
     }
 
     private struct Inbox {
@@ -43,6 +49,8 @@ public actor Room {
 
     /// The most messages written in one store transaction.
     static let maxBatch = 256
+    /// The most events read from the store at once when catching up with other nodes' commits.
+    static let catchUpPage = 500
     /// How many recent acknowledged `(sender, clientMsgID)` pairs the room remembers; older retries are found in
     /// the store instead.
     static let rememberedAcks = 10_000
@@ -55,7 +63,10 @@ public actor Room {
     private nonisolated let inbox = NIOLockedValueBox(Inbox())
     /// The room's task, kept so that ``close()`` can wait for it to end before the event loop stops.
     private nonisolated let runner = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    /// The next sequence number to deliver: every event below it has been delivered, in order.
     private var nextSeq: Int64
+    /// Events known to be committed that cannot be delivered yet because an earlier one has not been read, by `seq`.
+    private var held: [Int64: StoredMessage] = [:]
     private var recent: RecentMessages
     private var members = FanOut()
     private var recentAcks = RecentAcks(capacity: Room.rememberedAcks)
@@ -146,7 +157,15 @@ public actor Room {
         self.enqueue(.typing(user))
     }
 
-    /// The highest committed sequence number (0 when the room is empty).
+    /// Tells the room that its store holds events up to `seq` (another node committed them): it reads and delivers
+    /// those it has not delivered, in order with everything else. A hint, not the data: a stale or repeated one
+    /// costs one read at most.
+    public nonisolated func catchUp(to seq: Int64) {
+        self.enqueue(.catchUp(seq))
+    }
+
+    /// The highest sequence number delivered to the members (0 when the room is empty): every event up to it is
+    /// committed and was delivered in order.
     public var latestSeq: Int64 { self.nextSeq - 1 }
 
     /// Announces a presence change to every member, in order with the messages.
@@ -280,6 +299,8 @@ public actor Room {
             if let last = self.lastTyping[user.id], now - last < Self.typingInterval { return }
             self.lastTyping[user.id] = now
             self.members.deliver([.typing(room: self.id, user: user)], excluding: user.id)
+        case .catchUp(let seq):
+            await self.deliverStored(upTo: seq)
         }
     }
 
@@ -325,6 +346,8 @@ public actor Room {
         }
         guard !fresh.isEmpty else { return }
         let date = Date()
+        // The numbers proposed: after everything delivered or held (the store may number them otherwise).
+        let firstSeq = max(self.nextSeq, (self.held.keys.max() ?? 0) + 1)
         var messages: [StoredMessage] = []
         var committing: [(MessageDraft, Completion?)] = []
         for entry in fresh {
@@ -335,7 +358,7 @@ public actor Room {
                 }
                 messages.append(
                     try entry.0.event(
-                        room: self.id, seq: self.nextSeq + Int64(messages.count), date: date, target: target))
+                        room: self.id, seq: firstSeq + Int64(messages.count), date: date, target: target))
                 committing.append(entry)
             } catch {
                 entry.1?(.failure(error))
@@ -343,8 +366,9 @@ public actor Room {
         }
         guard !messages.isEmpty else { return }
         let started = ContinuousClock.now
+        let stored: [StoredMessage]
         do {
-            try await self.store.append(messages, isolation: self)
+            stored = try await self.store.append(messages, isolation: self)
             self.metrics.commitDuration.record(duration: ContinuousClock.now - started)
             self.metrics.batchSize.record(messages.count)
             self.metrics.committed.increment(by: messages.count)
@@ -354,7 +378,57 @@ public actor Room {
             for (_, completion) in repeats { completion?(.failure(error)) }
             return
         }
-        self.nextSeq += Int64(messages.count)
+        // What comes back with another id is an original the store found (a retry committed through another node):
+        // it was delivered when it was committed.
+        let new = zip(messages, stored).filter { $0.0.id == $0.1.id }.map(\.1)
+        for message in stored { self.recentAcks.remember(message) }
+        if new.first?.seq == self.nextSeq && self.held.isEmpty {
+            self.deliver(new)  // the usual case: nothing committed elsewhere since this room's last delivery
+        } else if let last = new.last {
+            for message in new { self.held[message.seq] = message }
+            await self.deliverStored(upTo: last.seq)
+        }
+        for (message, (_, completion)) in zip(stored, committing) { completion?(.success(message)) }
+        for (key, completion) in repeats {
+            completion?(self.recentAcks[key].map { .success($0) } ?? .failure(Errors.lostRetry))
+        }
+    }
+
+    /// Delivers every committed event up to `seq` not delivered yet, in order: those held from this room's own
+    /// commits, and the others (committed by other nodes) read from the store. If the store cannot be read, what is
+    /// missing stays undelivered, and what comes after it held, until the next commit or catch-up reads it.
+    private func deliverStored(upTo seq: Int64) async {
+        while self.nextSeq <= seq {
+            if let message = self.held.removeValue(forKey: self.nextSeq) {
+                self.deliver([message])
+                continue
+            }
+            let heldAfter = self.held.keys.filter { $0 > self.nextSeq }.min() ?? (seq + 1)
+            let end = min(heldAfter, seq + 1, self.nextSeq + Int64(Self.catchUpPage))
+            let missing: [StoredMessage]
+            do {
+                missing = try await self.store.page(in: self.id, before: end, limit: Int(end - self.nextSeq))
+            } catch {
+                self.logger.error("could not read events \(self.nextSeq)..<\(end) committed elsewhere: \(error)")
+                return
+            }
+            let inOrder = missing.drop { $0.seq < self.nextSeq }
+            guard inOrder.first?.seq == self.nextSeq else {
+                self.logger.error("the store has no event \(self.nextSeq) although it numbered events up to \(seq)")
+                return
+            }
+            var contiguous: [StoredMessage] = []
+            for message in inOrder where message.seq == self.nextSeq + Int64(contiguous.count) {
+                contiguous.append(message)
+            }
+            self.deliver(contiguous)
+        }
+    }
+
+    /// Hands committed events, the next ones in `seq` order, to the members, and remembers them.
+    private func deliver(_ messages: [StoredMessage]) {
+        guard let last = messages.last else { return }
+        self.nextSeq = last.seq + 1
         if !self.lastTyping.isEmpty {
             // A sender's message ends their typing, so their next `typing` is forwarded at once.
             for message in messages { self.lastTyping[message.sender.id] = nil }
@@ -364,10 +438,6 @@ public actor Room {
             self.recentAcks.remember(message)
         }
         self.members.deliver(messages.map(RoomEvent.message))
-        for (message, (_, completion)) in zip(messages, committing) { completion?(.success(message)) }
-        for (key, completion) in repeats {
-            completion?(self.recentAcks[key].map { .success($0) } ?? .failure(Errors.lostRetry))
-        }
     }
 
     /// The message already stored for a retried draft: from memory, else from the store (after a restart).

@@ -8,6 +8,7 @@ public final class InMemoryMessageStore: MessageStore {
     private struct State {
         var messages: [RoomID: [StoredMessage]] = [:]
         var failuresToInject = 0
+        var readFailuresToInject = 0
     }
 
     private let state = NIOLockedValueBox(State())
@@ -19,15 +20,36 @@ public final class InMemoryMessageStore: MessageStore {
         self.state.withLockedValue { $0.failuresToInject = count }
     }
 
-    public func append(_ batch: [StoredMessage], isolation: isolated (any Actor)? = #isolation) async throws {
+    /// Numbers the batch after what its room holds and returns the original of any retried `clientMsgID`, under one
+    /// lock: what a database does in its committing transaction, so rooms sharing this store behave as nodes
+    /// sharing one database.
+    /// Makes the next `count` calls to ``page(in:before:limit:)`` fail.
+    public func failNextReads(_ count: Int) {
+        self.state.withLockedValue { $0.readFailuresToInject = count }
+    }
+
+    @discardableResult
+    public func append(
+        _ batch: [StoredMessage], isolation: isolated (any Actor)? = #isolation
+    ) async throws -> [StoredMessage] {
         try self.state.withLockedValue { state in
             if state.failuresToInject > 0 {
                 state.failuresToInject -= 1
                 throw Errors.injectedFailure
             }
-            for message in batch {
+            var stored: [StoredMessage] = []
+            for var message in batch {
+                if let clientMsgID = message.clientMsgID,
+                    let original = Self.message(in: state, from: message.sender.id, clientMsgID: clientMsgID)
+                {
+                    stored.append(original)
+                    continue
+                }
+                message.seq = (state.messages[message.room]?.last?.seq ?? 0) + 1
                 state.messages[message.room, default: []].append(message)
+                stored.append(message)
             }
+            return stored
         }
     }
 
@@ -35,9 +57,14 @@ public final class InMemoryMessageStore: MessageStore {
         self.state.withLockedValue { Array(Self.current(state: $0, room: room).suffix(limit)) }
     }
 
-    public func page(in room: RoomID, before: Int64?, limit: Int) async -> [StoredMessage] {
-        self.state.withLockedValue { state in
-            Array(Self.current(state: state, room: room).filter { before == nil || $0.seq < before! }.suffix(limit))
+    public func page(in room: RoomID, before: Int64?, limit: Int) async throws -> [StoredMessage] {
+        try self.state.withLockedValue { state in
+            if state.readFailuresToInject > 0 {
+                state.readFailuresToInject -= 1
+                throw Errors.injectedFailure
+            }
+            return Array(
+                Self.current(state: state, room: room).filter { before == nil || $0.seq < before! }.suffix(limit))
         }
     }
 
@@ -87,9 +114,11 @@ public final class InMemoryMessageStore: MessageStore {
     }
 
     public func message(from sender: UUID, clientMsgID: String) async -> StoredMessage? {
-        self.state.withLockedValue { state in
-            state.messages.values.lazy.flatMap { $0 }.first { $0.sender.id == sender && $0.clientMsgID == clientMsgID }
-        }
+        self.state.withLockedValue { Self.message(in: $0, from: sender, clientMsgID: clientMsgID) }
+    }
+
+    private static func message(in state: State, from sender: UUID, clientMsgID: String) -> StoredMessage? {
+        state.messages.values.lazy.flatMap { $0 }.first { $0.sender.id == sender && $0.clientMsgID == clientMsgID }
     }
 
     public func lastSequence(in room: RoomID) async -> Int64 {

@@ -6,15 +6,27 @@ import Foundation
 /// `seq` order. Appending an edit, delete or reaction also changes the state of its target, in the same
 /// transaction.
 ///
-/// A room hands its messages to ``append(_:)`` in batches and waits for the batch to be durable before anyone
-/// sees one of them. Implementations must make a batch all-or-nothing: either every message in it is stored or
-/// none is (the room then reports the failure to each sender and reuses the sequence numbers).
+/// A room hands its messages to ``append(_:isolation:)`` in batches and waits for the batch to be durable before
+/// anyone sees one of them. Implementations must make a batch all-or-nothing: either every message in it is stored
+/// or none is (the room then reports the failure to each sender).
+///
+/// **The store has the last word on sequence numbers.** A room proposes the next numbers it knows of; a store that
+/// several writers share (PostgreSQL behind several nodes; memory, which tests share between rooms standing for
+/// nodes) numbers the batch after whatever is committed in the room when it commits, inside the committing
+/// transaction, so numbers stay gap-free and equal to commit order whichever node commits. SQLite has one writer,
+/// kept to one process by the data-directory lock: it keeps the proposed numbers, and its unique `(room, seq)`
+/// index refuses a batch that disagrees.
 public protocol MessageStore: Sendable {
-    /// Stores the messages atomically, in the order given.
+    /// Stores the events of one room atomically, in the order given, after every event already stored there, and
+    /// returns them as stored: one per event given, in the same order, numbered by the store.
+    ///
+    /// An event whose sender already stored its `clientMsgID` (a retry, perhaps through another node) is not
+    /// stored again: the original comes back in its place, with the original's `id` and `seq`.
     ///
     /// Runs on the caller's actor (`isolation`, the room): the room awaits one write per batch on its hot path,
     /// and a nonisolated `async` function would hop to the global executor and back each time.
-    func append(_ messages: [StoredMessage], isolation: isolated (any Actor)?) async throws
+    @discardableResult
+    func append(_ messages: [StoredMessage], isolation: isolated (any Actor)?) async throws -> [StoredMessage]
 
     /// The last `limit` events of a room, oldest first.
     func latest(in room: RoomID, limit: Int) async throws -> [StoredMessage]
