@@ -6,42 +6,26 @@ import Foundation
 import NIOCore
 import SQLKit
 
-/// The ``MessageStore`` on a Fluent database: SQLite by default, written against FluentKit and SQLKit only so
-/// that another driver can serve it. Reads go through Fluent; writes through one serial writer.
+/// The ``MessageStore`` on a Fluent database, SQLite or PostgreSQL: reads go through Fluent, writes through the
+/// database's ``EventWriter``.
 public struct FluentMessageStore: MessageStore {
     private let database: any Database
-    private let writer: SerialSQLWriter
+    private let writer: any EventWriter
 
     /// - Parameters:
     ///   - database: Fluent's handle, for reads.
-    ///   - writer: what every write goes through (on ``SQLiteWriteConnection/writer`` for SQLite).
-    public init(database: any Database, writer: SerialSQLWriter) {
+    ///   - writer: what every write goes through: ``SQLiteWriteConnection/writer`` for SQLite, a
+    ///     ``PostgresEventWriter`` for PostgreSQL.
+    public init(database: any Database, writer: any EventWriter) {
         self.database = database
         self.writer = writer
     }
 
-    /// One multi-row `INSERT` per batch, plus, for edits, deletes, reactions and attachments, the statements that
-    /// change their targets, all in one transaction. The events keep the numbers the room gave them: it is the only
-    /// writer (see ``MessageStore``), and it looked retried `clientMsgID`s up before proposing them.
-    ///
-    /// Written with SQLKit rather than Fluent's model API, which builds each row by reflection and bridges through
-    /// Swift tasks. The future is awaited on the caller's actor (the room, whose executor is an event loop), so the
-    /// result resumes the room directly instead of hopping through the global executor.
     @discardableResult
     public func append(
         _ messages: [StoredMessage], isolation: isolated (any Actor)? = #isolation
     ) async throws -> [StoredMessage] {
-        let builder = self.writer.sql.insert(into: MessageRecord.schema).columns(MessageRecord.columns)
-        for message in messages {
-            builder.values(MessageRecord.values(of: message))
-        }
-        let statements: [any SQLExpression] = [builder.insert] + messages.flatMap(EventEffects.statements)
-        let written = self.writer.write(statements)
-        try await withCheckedThrowingContinuation(isolation: isolation) {
-            (continuation: CheckedContinuation<Void, any Error>) in
-            written.whenComplete { continuation.resume(with: $0) }
-        }
-        return messages
+        try await self.writer.append(messages, isolation: isolation)
     }
 
     public func latest(in room: RoomID, limit: Int) async throws -> [StoredMessage] {

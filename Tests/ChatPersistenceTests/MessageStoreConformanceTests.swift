@@ -34,12 +34,7 @@ struct MigratedSQLiteFile: Sendable {
         databases.use(.sqlite(.file(path)), as: .sqlite)
         let logger = Logger(label: "store-test")
         let loop = MultiThreadedEventLoopGroup.singleton.next()
-        let database = databases.database(logger: logger, on: loop)!
-        let migrations = Migrations()
-        migrations.add(ChatMigrations.all)
-        let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: loop)
-        try await migrator.setupIfNeeded().get()
-        try await migrator.prepareBatch().get()
+        let database = try await migrateDefaultDatabase(of: databases, logger: logger, on: loop)
         let writer = try await SQLiteWriteConnection.open(
             path: path, durability: .process, threadPool: NIOThreadPool.singleton, on: loop, logger: logger)
         return MigratedSQLiteFile(
@@ -52,6 +47,18 @@ struct MigratedSQLiteFile: Sendable {
     }
 }
 
+/// Runs every migration on the default database of `databases`, as the server does at start-up, and returns it.
+func migrateDefaultDatabase(of databases: Databases, logger: Logger, on loop: any EventLoop) async throws
+    -> any Database
+{
+    let migrations = Migrations()
+    migrations.add(ChatMigrations.all)
+    let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: loop)
+    try await migrator.setupIfNeeded().get()
+    try await migrator.prepareBatch().get()
+    return databases.database(logger: logger, on: loop)!
+}
+
 let inMemoryFixture = StoreFixture(name: "in memory") {
     (InMemoryMessageStore(), {})
 }
@@ -59,7 +66,7 @@ let inMemoryFixture = StoreFixture(name: "in memory") {
 /// The same contract checked against every `MessageStore`, as Fluent's own benchmark runs one suite per driver.
 @Suite("MessageStore contract")
 struct MessageStoreConformanceTests {
-    static let fixtures = [sqliteFixture, inMemoryFixture]
+    static let fixtures = [sqliteFixture, inMemoryFixture, postgresFixture]
 
     func message(_ seq: Int64, room: RoomID = "r", text: String? = nil) -> StoredMessage {
         StoredMessage(
@@ -93,6 +100,55 @@ struct MessageStoreConformanceTests {
         #expect(try await store.page(in: "r", before: 8, limit: 3).map(\.seq) == [5, 6, 7])
         #expect(try await store.page(in: "r", before: 3, limit: 3).map(\.seq) == [1, 2])
         #expect(try await store.page(in: "other", before: nil, limit: 3).isEmpty)
+        await close()
+    }
+
+    @Test(
+        "a shared store numbers each batch after what is committed, whatever was proposed, and returns a retry's original",
+        arguments: [inMemoryFixture, postgresFixture])
+    func sharedNumbering(fixture: StoreFixture) async throws {
+        let (store, close) = try await fixture.make()
+        let ann = Sender(name: "ann", id: UUID())
+        #expect(try await store.append([self.message(1), self.message(2)], isolation: nil).map(\.seq) == [1, 2])
+        // A writer that has not seen 1 and 2 proposes 1 again.
+        #expect(try await store.append([self.message(1, text: "stale")], isolation: nil).map(\.seq) == [3])
+        var sent = self.message(4)
+        sent.sender = ann
+        sent.clientMsgID = "c-1"
+        let first = try await store.append([sent], isolation: nil)
+        var retry = self.message(1, text: "the same, again")
+        retry.sender = ann
+        retry.clientMsgID = "c-1"
+        let again = try await store.append([retry, self.message(1, text: "new")], isolation: nil)
+        #expect(again.first?.id == first.first?.id)
+        #expect(again.map(\.seq) == [4, 5])
+        #expect(try await store.latest(in: "r", limit: 10).map(\.text) == ["m1", "m2", "stale", "m4", "new"])
+        await close()
+    }
+
+    @Test(
+        "writers racing on one room get gap-free, distinct numbers in commit order",
+        arguments: [inMemoryFixture, postgresFixture])
+    func racingWriters(fixture: StoreFixture) async throws {
+        let (store, close) = try await fixture.make()
+        let writers = 10
+        let batches = 5
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<writers {
+                group.addTask {
+                    for batch in 0..<batches {
+                        let events = (0..<3).map { self.message(1, text: "w\(writer) b\(batch) #\($0)") }
+                        let stored = try await store.append(events, isolation: nil)
+                        // One batch is one transaction: its numbers are consecutive.
+                        #expect(stored.map(\.seq) == (0..<3).map { stored[0].seq + Int64($0) })
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let all = try await store.latest(in: "r", limit: 1000)
+        #expect(all.map(\.seq) == Array(1...Int64(writers * batches * 3)))
+        #expect(Set(all.map(\.text)).count == writers * batches * 3)
         await close()
     }
 

@@ -10,5 +10,6 @@ public enum ChatMigrations {
         AddRichEvents(),
         EraseDeletedTextFromSearch(),
         AddSenderVia(),
+        AddRoomSequences(),
     ]
 }

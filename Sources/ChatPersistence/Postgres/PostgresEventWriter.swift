@@ -1,0 +1,98 @@
+import ChatCore
+import FluentSQL
+import Foundation
+import Logging
+import PostgresKit
+import PostgresNIO
+import SQLKit
+
+/// Writes a room's batch to PostgreSQL, where several nodes write the same rooms: the batch is numbered inside its
+/// transaction, under a lock on the room's row of `room_sequences`, so sequence numbers are gap-free and follow
+/// commit order whichever node commits (never a PostgreSQL `SEQUENCE`, which is not transactional and leaves gaps).
+///
+/// In one transaction: lock the room's counter and read it; look up, under that lock, the `clientMsgID`s of the
+/// batch that a sender already stored (through any node); number the rest; insert them with what they change
+/// (``EventEffects``); move the counter; and `NOTIFY` the other nodes with the room's new last `seq` (delivered at
+/// commit, so no node reads before the rows are visible).
+public struct PostgresEventWriter: EventWriter {
+    /// The channel every node listens on; a payload is `LASTSEQ:ROOM` (a hint, never the data: NOTIFY payloads
+    /// stop at 8,000 bytes).
+    public static let channel = "swiftchat_events"
+
+    private let client: PostgresClient
+    private let logger: Logger
+
+    public init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    public func append(
+        _ events: [StoredMessage], isolation: isolated (any Actor)? = #isolation
+    ) async throws -> [StoredMessage] {
+        guard let room = events.first?.room else { return [] }
+        return try await self.client.withTransaction(logger: self.logger) { connection in
+            let sql = connection.sql(queryLogLevel: nil)
+            // A no-op update that returns the counter: it creates the row the first time and, either way, holds
+            // its lock until commit, so the next batch of this room, on any node, waits here.
+            let last =
+                try await sql.raw(
+                    "INSERT INTO room_sequences (room, last_seq) VALUES (\(bind: room.rawValue), 0) ON CONFLICT (room) DO UPDATE SET last_seq = room_sequences.last_seq RETURNING last_seq"
+                ).first(decodingColumn: "last_seq", as: Int64.self) ?? 0
+            let originals = try await Self.originals(of: events, on: sql)
+            var stored: [StoredMessage] = []
+            var fresh: [StoredMessage] = []
+            for var event in events {
+                if let clientMsgID = event.clientMsgID,
+                    let original = originals[OriginalKey(sender: event.sender.id, clientMsgID: clientMsgID)]
+                {
+                    stored.append(original)
+                    continue
+                }
+                event.seq = last + Int64(fresh.count) + 1
+                fresh.append(event)
+                stored.append(event)
+            }
+            guard let newLast = fresh.last?.seq else { return stored }
+            let insert = sql.insert(into: MessageRecord.schema).columns(MessageRecord.columns)
+            for event in fresh {
+                insert.values(MessageRecord.values(of: event))
+            }
+            try await insert.run()
+            for statement in fresh.flatMap(EventEffects.statements) {
+                try await sql.execute(sql: statement) { _ in }
+            }
+            try await sql.raw(
+                "UPDATE room_sequences SET last_seq = \(bind: newLast) WHERE room = \(bind: room.rawValue)"
+            ).run()
+            try await sql.raw("SELECT pg_notify(\(bind: Self.channel), \(bind: "\(newLast):\(room.rawValue)"))")
+                .run()
+            return stored
+        }
+    }
+
+    private struct OriginalKey: Hashable {
+        let sender: UUID
+        let clientMsgID: String
+    }
+
+    /// The events already stored under the batch's `(sender, clientMsgID)` pairs.
+    private static func originals(
+        of events: [StoredMessage], on sql: some SQLDatabase
+    ) async throws -> [OriginalKey: StoredMessage] {
+        let keyed = events.filter { $0.clientMsgID != nil }
+        guard !keyed.isEmpty else { return [:] }
+        let rows = try await sql.select().column(SQLLiteral.all).from(MessageRecord.schema)
+            .where("client_msg_id", .in, keyed.compactMap(\.clientMsgID))
+            .where("sender_id", .in, Array(Set(keyed.map(\.sender.id))))
+            .all()
+        var originals: [OriginalKey: StoredMessage] = [:]
+        for row in rows {
+            let original = try row.decode(model: MessageRecord.self).storedMessage()
+            if let clientMsgID = original.clientMsgID {
+                originals[OriginalKey(sender: original.sender.id, clientMsgID: clientMsgID)] = original
+            }
+        }
+        return originals
+    }
+}
