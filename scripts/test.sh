@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: the format check, the unit and integration suites (swift test, real sockets, real SQLite files),
-# 10 s of each fuzz target, the Autobahn WebSocket conformance suite against /echo, then the web client's tests in
+# Runs every test: the format check, the unit and integration suites (swift test, real sockets, real SQLite files
+# and a throwaway PostgreSQL server), the integration suites again with every test server on PostgreSQL, 10 s of
+# each fuzz target, the Autobahn WebSocket conformance suite against /echo, then the web client's tests in
 # headless Chromium against the real server. Missing Debian packages are installed first when running as root (scripts/install-test-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +10,12 @@ scripts/format.sh --check
 swift build
 # Strict mode turns misuse of a stopped event loop into a crash instead of a log line.
 SWIFTNIO_STRICT=1 swift test
+# The same integration suites on PostgreSQL (TestServer's switch: a database of its own per server); the suites left
+# out test SQLite itself (its file, lock, checkpoints, backup) or the real executable, which runs on SQLite.
+postgres_suites="ModernSocketTests|RichChatTests|LobbyChatTests|TCPTextProtocolTests|EchoRelayTests|CrossTransportTests"
+postgres_suites+="|RoomsAPITests|AccountAPITests|SearchTests|AttachmentTests|LiveStateTests|RoomRenameTests|IdentityTests"
+postgres_suites+="|RobustnessTests|OutageTests|ExhaustionTests|ChaosTests"
+CHAT_TEST_DATABASE=postgres SWIFTNIO_STRICT=1 swift test --skip-build --filter "$postgres_suites"
 scripts/fuzz.sh --seconds 10
 scripts/autobahn.sh
 # Screenshots go to a temporary folder unless asked for (UPDATE_SCREENSHOTS=1 rewrites docs/screenshots/).

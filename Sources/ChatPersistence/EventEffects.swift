@@ -26,14 +26,15 @@ enum EventEffects {
             guard let target = event.target else { return [] }
             // The text goes everywhere it was kept: the message, its edits, and quotes of it in replies. Its
             // attachments stop being readable through this room unless another message here still carries them
-            // (the `attachments` column is JSON holding each id as text; this runs before it is cleared).
+            // (the `attachments` column is JSON holding each id as text, upper-case as Swift writes it, while
+            // PostgreSQL shows a `uuid` in lower case: both are lowered; this runs before the column is cleared).
             return [
                 SQLQueryString(
                     """
                     DELETE FROM attachment_rooms WHERE room = \(bind: room)
-                    AND (SELECT attachments FROM messages WHERE room = \(bind: room) AND seq = \(bind: target)) LIKE '%' || attachment_id || '%'
+                    AND LOWER((SELECT attachments FROM messages WHERE room = \(bind: room) AND seq = \(bind: target))) LIKE '%' || LOWER(CAST(attachment_id AS TEXT)) || '%'
                     AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.room = \(bind: room) AND m.seq <> \(bind: target)
-                        AND m.deleted = \(bind: false) AND m.attachments LIKE '%' || attachment_rooms.attachment_id || '%')
+                        AND m.deleted = \(bind: false) AND LOWER(m.attachments) LIKE '%' || LOWER(CAST(attachment_rooms.attachment_id AS TEXT)) || '%')
                     """),
                 SQLQueryString(
                     "UPDATE messages SET text = '', deleted = \(bind: true), attachments = NULL, edited_at = NULL WHERE room = \(bind: room) AND seq = \(bind: target)"

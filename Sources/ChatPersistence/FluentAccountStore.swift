@@ -1,6 +1,7 @@
 import ChatCore
 import FluentKit
 import Foundation
+import SQLKit
 
 /// The ``AccountStore`` on a Fluent database.
 public struct FluentAccountStore: AccountStore {
@@ -53,11 +54,16 @@ public struct FluentAccountStore: AccountStore {
         }
     }
 
+    /// Accounts whose username or display name contains `query`, ignoring case (on every database: PostgreSQL's
+    /// `LIKE` minds case, SQLite's does not for ASCII, so both sides are lowered).
     public func search(_ query: String, limit: Int) async throws -> [Account] {
         let needle = query.lowercased()
+        let displayName = SQLBinaryExpression(
+            left: SQLFunction("LOWER", args: SQLColumn("display_name")), op: SQLBinaryOperator.like,
+            right: SQLBind("%" + needle + "%"))
         return try await UserRecord.query(on: self.database)
             .group(.or) { group in
-                group.filter(\.$usernameKey ~~ needle).filter(\.$displayName ~~ query)
+                group.filter(\.$usernameKey ~~ needle).filter(.custom(displayName))
             }
             .sort(\.$usernameKey)
             .limit(limit)

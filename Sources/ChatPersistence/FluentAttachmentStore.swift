@@ -41,8 +41,14 @@ public struct FluentAttachmentStore: AttachmentStore {
         }
     }
 
+    /// The sum cast back to a 64-bit integer: PostgreSQL's `SUM` of a `BIGINT` is a `NUMERIC`.
     public func bytesStored(by user: UUID) async throws -> Int64 {
-        try await AttachmentRecord.query(on: self.database).filter(\.$uploaderID == user).sum(\.$size) ?? 0
+        guard let sql = self.database as? any SQLDatabase else {
+            return try await AttachmentRecord.query(on: self.database).filter(\.$uploaderID == user).sum(\.$size) ?? 0
+        }
+        return try await sql.raw(
+            "SELECT CAST(COALESCE(SUM(size), 0) AS BIGINT) AS total FROM attachments WHERE uploader_id = \(bind: user)"
+        ).first(decodingColumn: "total", as: Int64.self) ?? 0
     }
 
     public func deleteUnsent(uploadedBefore cutoff: Date) async throws -> [String] {

@@ -41,7 +41,7 @@ public struct SQLiteMessageSearch: MessageSearch {
 
     public func search(_ terms: SearchTerms, for user: UUID, in room: RoomID?, limit: Int) async throws -> [SearchMatch]
     {
-        let roomFilter = room.map { SQLQueryString(" AND m.room = \(bind: $0.rawValue)") } ?? SQLQueryString("")
+        let roomFilter = SearchMatch.roomCondition(room)
         let query: SQLQueryString = """
             SELECT m.*, snippet(message_search, 0, char(2), char(3), '…', 16) AS search_snippet
             FROM message_search
@@ -51,12 +51,7 @@ public struct SQLiteMessageSearch: MessageSearch {
             ORDER BY bm25(message_search), m.created_at DESC
             LIMIT \(bind: limit)
             """
-        let rows = try await self.database.raw(query).all()
-        return try rows.map { row in
-            let message = try row.decode(fluentModel: MessageRecord.self).storedMessage()
-            let snippet = try row.decode(column: "search_snippet", as: String.self)
-            return SearchMatch(message: message, snippet: SnippetPart.pieces(of: snippet))
-        }
+        return try SearchMatch.decoded(from: try await self.database.raw(query).all())
     }
 
     /// An FTS5 query that matches the words literally: each one quoted (a quote inside doubled), the last one also

@@ -14,8 +14,8 @@ import NIOSSL
 import SQLKit
 import Vapor
 
-/// A running SwiftChat server: HTTP and WebSocket on one port, the TCP text protocol on another, one SQLite
-/// database, one hub of rooms. `chat-server` runs exactly one; every integration test starts its own on port 0.
+/// A running SwiftChat server: HTTP and WebSocket on one port, the TCP text protocol on another, one database
+/// (SQLite, or PostgreSQL shared with other nodes), one hub of rooms. `chat-server` runs exactly one; every integration test starts its own on port 0.
 public final class ChatService: Sendable {
     private let application: Application
     private let eventLoops: MultiThreadedEventLoopGroup
@@ -23,9 +23,8 @@ public final class ChatService: Sendable {
     /// on one of them when it is deallocated.
     private let tcpListener: NIOLockedValueBox<TCPListener?>
     private let hub: Hub
-    private let writer: SQLiteWriteConnection
-    /// Keeps a second server off the data directory while this one runs.
-    private let dataLock: DataDirectoryLock
+    /// The database, closed last.
+    private let storage: any ServerStorage
     private let hasher: BcryptPool
     private let bot: EchoBot?
     private let presence: PresenceTracker
@@ -50,7 +49,7 @@ public final class ChatService: Sendable {
 
     private init(
         application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub,
-        writer: SQLiteWriteConnection, dataLock: DataDirectoryLock, hasher: BcryptPool, bot: EchoBot?,
+        storage: any ServerStorage, hasher: BcryptPool, bot: EchoBot?,
         presence: PresenceTracker,
         background: BackgroundTasks, sweeper: UnsentAttachmentSweeper, readiness: Readiness,
         metrics: (endpoint: MetricsEndpoint?, loopWatch: [RepeatedTask]), tls: TLSCertificates?, drainTime: Duration,
@@ -69,8 +68,7 @@ public final class ChatService: Sendable {
         self.eventLoops = eventLoops
         self.tcpListener = NIOLockedValueBox(tcpListener)
         self.hub = hub
-        self.writer = writer
-        self.dataLock = dataLock
+        self.storage = storage
         self.hasher = hasher
         self.logger = logger
         self.host = host
@@ -102,22 +100,23 @@ public final class ChatService: Sendable {
         application.logger = Self.frameworkLogger(logger)
         let metrics = ServerMetrics(version: SwiftChatVersion.current)
         application.serverMetrics = metrics
-        var storage: (hub: Hub, writer: SQLiteWriteConnection, lock: DataDirectoryLock)?
+        var storage: (hub: Hub, storage: any ServerStorage)?
         var bcrypt: BcryptPool?
         do {
             // Read before anything starts: a missing or mismatched file stops start-up with a message naming it.
             let tls =
                 try configuration.tlsCertificate.isEmpty
                 ? nil : TLSCertificates(certificatePath: configuration.tlsCertificate, keyPath: configuration.tlsKey)
-            let (hub, writer, dataLock) = try await self.openStorage(
+            let (hub, database) = try await self.openStorage(
                 application, configuration: configuration, metrics: metrics, logger: logger, time: time)
-            storage = (hub, writer, dataLock)
+            storage = (hub, database)
             let lobby = try await hub.room(.lobby)
             let hasher = BcryptPool(cost: configuration.bcryptCost, threads: max(1, AvailableCPUs.count / 2))
             let readiness = Readiness()
             bcrypt = hasher
             let endpoints = try await Self.endpoints(
-                application, hub: hub, hasher: hasher, readiness: readiness, configuration: configuration,
+                application, hub: hub, storage: database, hasher: hasher, readiness: readiness,
+                configuration: configuration,
                 logger: logger,
                 time: time)
             let tutorialText = TutorialText(publicURL: configuration.publicURL)
@@ -198,8 +197,7 @@ public final class ChatService: Sendable {
                 await bot?.start()
             }
             return ChatService(
-                application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, writer: writer,
-                dataLock: dataLock,
+                application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, storage: database,
                 hasher: hasher, bot: bot, presence: endpoints.modern.presence, background: endpoints.modern.background,
                 sweeper: endpoints.sweeper, readiness: readiness, metrics: (metricsEndpoint, loopWatch), tls: tls,
                 drainTime: .seconds(configuration.drainSeconds), logger: logger, host: configuration.host,
@@ -208,8 +206,7 @@ public final class ChatService: Sendable {
             await bcrypt?.shutdown()
             if let storage {
                 await storage.hub.close()
-                await storage.writer.close()
-                storage.lock.release()
+                await storage.storage.close()
             }
             await application.server.shutdown()
             try? await application.asyncShutdown()
@@ -220,7 +217,7 @@ public final class ChatService: Sendable {
 
     /// The controllers and the modern protocol's shared parts, on the stores of one database.
     private static func endpoints(
-        _ application: Application, hub: Hub, hasher: BcryptPool, readiness: Readiness,
+        _ application: Application, hub: Hub, storage: any ServerStorage, hasher: BcryptPool, readiness: Readiness,
         configuration: ServerConfiguration,
         logger: Logger, time: any TimeSource
     ) async throws -> Endpoints {
@@ -263,9 +260,11 @@ public final class ChatService: Sendable {
                 attachments: attachments, authenticate: Authenticate(accounts: accountStore), directory: directory,
                 files: files, maxUploadBytes: configuration.maxUploadBytes, quotaBytes: configuration.uploadQuotaBytes,
                 uploads: UploadSlots()),
-            search: SearchController(search: SQLiteMessageSearch(database: sql), directory: directory),
+            search: SearchController(search: storage.search, directory: directory),
             config: ConfigController(configuration: configuration),
-            health: HealthController(readiness: readiness, database: sql, nodeName: configuration.resolvedNodeName),
+            health: HealthController(
+                readiness: readiness, database: sql, storageChecks: { storage.readinessChecks },
+                nodeName: configuration.resolvedNodeName),
             sweeper: sweeper,
             modern: ModernContext(
                 hub: hub, directory: directory, attachments: attachments, sessions: sessions,
@@ -286,43 +285,27 @@ public final class ChatService: Sendable {
         return quieter
     }
 
-    /// Creates the data directory and takes its lock, then migrates the database and opens the connection all
-    /// message writes go through.
+    /// Opens the database `configuration` names (PostgreSQL with `--database-url`, else SQLite in the data
+    /// directory) and the hub of rooms on its message store, which starts following other nodes' commits.
     private static func openStorage(
         _ application: Application, configuration: ServerConfiguration, metrics: ServerMetrics, logger: Logger,
         time: any TimeSource
-    ) async throws -> (Hub, SQLiteWriteConnection, DataDirectoryLock) {
-        try DataDirectory.prepare(configuration.dataDirectory, database: configuration.databasePath)
-        let lock = try DataDirectoryLock(directory: configuration.dataDirectory)
-        do {
-            let (hub, writer) = try await self.openDatabase(
-                application, configuration: configuration, metrics: metrics, logger: logger, time: time)
-            return (hub, writer, lock)
-        } catch {
-            lock.release()
-            throw error
+    ) async throws -> (Hub, any ServerStorage) {
+        let storage: any ServerStorage
+        if let url = configuration.databaseURL {
+            try DataDirectory.prepare(configuration.dataDirectory)
+            storage = try await PostgresStorage.open(application, url: url, logger: Self.frameworkLogger(logger))
+        } else {
+            storage = try await SQLiteStorage.open(
+                application, configuration: configuration, metrics: metrics, logger: Self.frameworkLogger(logger))
         }
-    }
-
-    /// Migrates the database and opens the connection all message writes go through.
-    private static func openDatabase(
-        _ application: Application, configuration: ServerConfiguration, metrics: ServerMetrics, logger: Logger,
-        time: any TimeSource
-    ) async throws -> (Hub, SQLiteWriteConnection) {
-        // No SQL in the log: its bound values are message texts, password digests and token digests.
-        application.databases.use(.sqlite(.file(configuration.databasePath), sqlLogLevel: nil), as: .sqlite)
-        application.migrations.add(ChatMigrations.all)
-        try await application.autoMigrate()
-        let writer = try await SQLiteWriteConnection.open(
-            path: configuration.databasePath, durability: configuration.durability, threadPool: application.threadPool,
-            on: application.eventLoopGroup.next(), logger: Self.frameworkLogger(logger), waits: metrics.writerWait)
-        let store = FluentMessageStore(database: application.db, writer: writer.writer)
         let hub = Hub(
-            eventLoops: application.eventLoopGroup, store: store,
+            eventLoops: application.eventLoopGroup, store: storage.messages,
             recentCapacity: max(configuration.historyOnJoin, configuration.tcpHistoryOnJoin), metrics: metrics.rooms,
             logger: logger,
             time: time)
-        return (hub, writer)
+        storage.follow(hub)
+        return (hub, storage)
     }
 
     /// How the demo bot reaches its own server over TLS: on the loopback address, which no certificate names, so the
@@ -385,8 +368,7 @@ public final class ChatService: Sendable {
         await self.presence.close()
         await self.background.close()
         await self.hub.close()
-        await self.writer.close()
-        self.dataLock.release()
+        await self.storage.close()
         await self.hasher.shutdown()
         try? await self.application.asyncShutdown()
         try? await self.eventLoops.shutdownGracefully()
@@ -402,6 +384,8 @@ enum ChatServiceError: Error, CustomStringConvertible {
     case connectionLimitsUnavailable
     /// The Prometheus listener could not listen (most often: another server already uses the port).
     case metricsListener(host: String, port: Int, reason: String)
+    /// `--database-url` names a database this server cannot use; `url` is shown without its password.
+    case databaseUnavailable(url: String, reason: String)
 
     var description: String {
         switch self {
@@ -409,6 +393,8 @@ enum ChatServiceError: Error, CustomStringConvertible {
         case .connectionLimitsUnavailable: "the HTTP listener could not be found to install the connection limits"
         case .metricsListener(let host, let port, let reason):
             "--metrics-port \(port): the metrics listener cannot listen on \(host):\(port) (\(reason)); choose another port, or turn it off with --metrics false"
+        case .databaseUnavailable(let url, let reason):
+            "--database-url \(url): cannot connect to the database: \(reason)"
         }
     }
 }

@@ -93,7 +93,7 @@ public final class TestPostgres: Sendable {
             ["-D", "\(directory)/data", "-A", "trust", "-U", Self.user, "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
         let options = [
             "-p \(Self.socketPort)", "-k \(directory)", "-c listen_addresses=''", "-c fsync=off",
-            "-c synchronous_commit=off", "-c full_page_writes=off", "-c max_connections=300",
+            "-c synchronous_commit=off", "-c full_page_writes=off", "-c max_connections=1000",
         ].joined(separator: " ")
         try await server.run(
             "pg_ctl", ["-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-o", options, "start"])

@@ -1,4 +1,5 @@
 import ChatCore
+import ChatPersistence
 import ChatServer
 import Foundation
 import Logging
@@ -20,6 +21,11 @@ public final class TestServer: Sendable {
         self.configuration = configuration
     }
 
+    /// The environment variable that runs every test server on PostgreSQL (a database of its own on
+    /// ``TestPostgres``) instead of SQLite: `CHAT_TEST_DATABASE=postgres`. `scripts/test.sh` runs the integration
+    /// suites a second time with it.
+    public static let backendVariable = "CHAT_TEST_DATABASE"
+
     /// Starts a server; `configure` may change any setting (ports and data directory are already test ones), and
     /// `time` is what its typing throttle and presence read.
     public static func start(
@@ -40,6 +46,9 @@ public final class TestServer: Sendable {
         configuration.maxConnectionsPerAddress = 100_000
         configuration.drainSeconds = 0  // a test that stops its server does not wait for a load balancer
         configuration.metricsPort = 0  // many servers run at once
+        if ProcessInfo.processInfo.environment[Self.backendVariable] == "postgres" {
+            configuration.databaseURL = try await Self.postgresDatabase(for: configuration.dataDirectory)
+        }
         configure(&configuration)
         let service = try await ChatService.start(configuration, logger: Logger(label: "test-server"), time: time)
         return TestServer(service: service, configuration: configuration)
@@ -48,6 +57,21 @@ public final class TestServer: Sendable {
     /// Shuts the server down gracefully; the data directory is kept so a test can restart on it.
     public func stop() async {
         await self.service.shutdown()
+    }
+
+    /// The database of a data directory: the one a server started on it before used (a test that restarts its
+    /// server finds its data again), else a new one, noted in the directory.
+    private static func postgresDatabase(for dataDirectory: String) async throws -> DatabaseURL {
+        let note = URL(fileURLWithPath: dataDirectory).appendingPathComponent("test-database-url")
+        if let url = try? String(contentsOf: note, encoding: .utf8) { return try DatabaseURL(url) }
+        let (_, url) = try await TestPostgres.shared().makeDatabase()
+        try url.write(to: note, atomically: true, encoding: .utf8)
+        return try DatabaseURL(url)
+    }
+
+    /// A new, empty database on the test process's PostgreSQL server.
+    public static func makePostgresDatabase() async throws -> DatabaseURL {
+        try DatabaseURL(try await TestPostgres.shared().makeDatabase().url)
     }
 
     /// A fresh directory under the system's temporary directory.

@@ -47,6 +47,16 @@ public actor Hub {
         }
     }
 
+    /// The ids of the rooms opened on this node: those whose members another node's commits must reach.
+    public var openRoomIDs: [RoomID] { Array(self.rooms.keys) }
+
+    /// Tells an open room that its store holds events up to `seq` (``Room/catchUp(to:)``); a room that is not open
+    /// reads its history when it opens, so nothing is done for it.
+    public func catchUp(_ id: RoomID, to seq: Int64) async {
+        guard let opening = self.rooms[id], let room = try? await opening.value else { return }
+        room.catchUp(to: seq)
+    }
+
     /// Waits until every open room has committed and delivered everything submitted so far.
     public func waitUntilIdle() async {
         for opening in self.rooms.values {

@@ -11,5 +11,6 @@ public enum ChatMigrations {
         EraseDeletedTextFromSearch(),
         AddSenderVia(),
         AddRoomSequences(),
+        AddPostgresSearch(),
     ]
 }

@@ -87,6 +87,23 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Text given as a URL with whatever could be a password replaced by `***`, for messages about a value that
+    /// did not parse: the part between `://USER:` and `@`, and a `password=` parameter.
+    public static func redacting(_ text: String) -> String {
+        var shown = text
+        if let scheme = shown.range(of: "://"), let at = shown.range(of: "@", options: .backwards),
+            scheme.upperBound <= at.lowerBound,
+            let colon = shown[scheme.upperBound..<at.lowerBound].firstIndex(of: ":")
+        {
+            shown.replaceSubrange(shown.index(after: colon)..<at.lowerBound, with: "***")
+        }
+        if let password = shown.range(of: "password=", options: .caseInsensitive) {
+            let end = shown[password.upperBound...].firstIndex(of: "&") ?? shown.endIndex
+            shown.replaceSubrange(password.upperBound..<end, with: "***")
+        }
+        return shown
+    }
+
     /// The URL with the password replaced by `***`.
     public var description: String {
         let credentials = self.username + (self.password == nil ? "" : ":***")
@@ -99,26 +116,61 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// How PostgresNIO's client connects to it.
+    /// How PostgresNIO's pooled client connects to it.
     public func clientConfiguration() -> PostgresClient.Configuration {
         switch self.endpoint {
-        case .unixSocket(let directory, let port):
+        case .unixSocket:
             return PostgresClient.Configuration(
-                unixSocketPath: "\(directory)/.s.PGSQL.\(port)", username: self.username, password: self.password,
+                unixSocketPath: self.socketPath, username: self.username, password: self.password,
                 database: self.database)
         case .tcp(let host, let port):
-            var unchecked = TLSConfiguration.makeClientConfiguration()
-            unchecked.certificateVerification = .none
             let tls: PostgresClient.Configuration.TLS =
-                switch self.tls {
-                case .disable: .disable
-                case .prefer: .prefer(unchecked)
-                case .require: .require(unchecked)
-                case .verify: .require(.makeClientConfiguration())
+                switch (self.tls, self.tlsConfiguration) {
+                case (.prefer, let configuration?): .prefer(configuration)
+                case (.require, let configuration?), (.verify, let configuration?): .require(configuration)
+                default: .disable
                 }
             return PostgresClient.Configuration(
                 host: host, port: port, username: self.username, password: self.password, database: self.database,
                 tls: tls)
         }
+    }
+
+    /// How one PostgresNIO connection, outside the pool, connects to it (the start-up check).
+    public func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        switch self.endpoint {
+        case .unixSocket:
+            return PostgresConnection.Configuration(
+                unixSocketPath: self.socketPath, username: self.username, password: self.password,
+                database: self.database)
+        case .tcp(let host, let port):
+            let context = try self.tlsConfiguration.map(NIOSSLContext.init(configuration:))
+            let tls: PostgresConnection.Configuration.TLS =
+                switch (self.tls, context) {
+                case (.prefer, let context?): .prefer(context)
+                case (.require, let context?), (.verify, let context?): .require(context)
+                default: .disable
+                }
+            return PostgresConnection.Configuration(
+                host: host, port: port, username: self.username, password: self.password, database: self.database,
+                tls: tls)
+        }
+    }
+
+    private var socketPath: String {
+        guard case .unixSocket(let directory, let port) = self.endpoint else { return "" }
+        return "\(directory)/.s.PGSQL.\(port)"
+    }
+
+    /// The TLS settings the mode asks for: the certificate unchecked for `prefer` and `require` (as libpq does),
+    /// checked against the system's roots and the host name for `verify`.
+    private var tlsConfiguration: TLSConfiguration? {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        switch self.tls {
+        case .disable: return nil
+        case .prefer, .require: configuration.certificateVerification = .none
+        case .verify: break
+        }
+        return configuration
     }
 }

@@ -13,6 +13,8 @@ extension ServerConfiguration {
         public let accepted: String
         let defaultText: @Sendable (ServerConfiguration) -> String
         let apply: @Sendable (inout ServerConfiguration, String) -> String?
+        /// A value as an error message may repeat it (a secret inside it hidden).
+        var shown: @Sendable (String) -> String = { $0 }
 
         /// `--flag` as typed on the command line.
         public var option: String { "--\(self.flag)" }
@@ -37,6 +39,10 @@ extension ServerConfiguration {
         .text(
             "data-dir", "CHAT_DATA_DIR", \.dataDirectory,
             "Directory holding `chat.sqlite`, created if missing (mode 0700)", accepted: "any non-empty path"),
+        .databaseURL(
+            "database-url", "DATABASE_URL",
+            "PostgreSQL database for every store, shared by several nodes (docs/DEPLOYMENT.md); unset: SQLite in `--data-dir`"
+        ),
         .integer(
             "history-on-join", "CHAT_HISTORY_ON_JOIN", \.historyOnJoin, 0...10_000,
             "Lobby messages sent to a `/chat` client when it connects"),
@@ -174,7 +180,9 @@ extension ServerConfiguration {
                 }
             guard let value else { continue }
             if let problem = setting.apply(&configuration, value) {
-                problems.append("\(setting.option) / \(setting.variable): \(problem) (got '\(value)' from \(source))")
+                problems.append(
+                    "\(setting.option) / \(setting.variable): \(problem) (got '\(setting.shown(value))' from \(source))"
+                )
             }
         }
         if configuration.tlsCertificate.isEmpty != configuration.tlsKey.isEmpty {
@@ -330,6 +338,24 @@ extension ServerConfiguration.Setting {
             configuration.durability = durability
             return nil
         }
+    }
+
+    fileprivate static func databaseURL(_ flag: String, _ variable: String, _ meaning: String) -> Self {
+        var setting = Self(
+            flag: flag, variable: variable, meaning: meaning,
+            accepted:
+                "`postgres://USER:PASSWORD@HOST:PORT/DATABASE` (`?sslmode=require` and libpq's other modes), `postgres:///DATABASE?host=/SOCKET/DIRECTORY`",
+            defaultText: { _ in "none (SQLite)" }
+        ) { configuration, value in
+            do {
+                configuration.databaseURL = try DatabaseURL(value)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        setting.shown = DatabaseURL.redacting
+        return setting
     }
 
     fileprivate static func logLevel(_ flag: String, _ variable: String, _ meaning: String) -> Self {

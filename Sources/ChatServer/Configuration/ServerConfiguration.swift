@@ -15,8 +15,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var port = 8080
     /// The TCP text-protocol port; 0 picks a free one.
     public var tcpPort = 8081
-    /// Where `chat.sqlite` lives; created on first start.
+    /// Where `chat.sqlite` lives (and attachments); created on first start.
     public var dataDirectory = "./data"
+    /// The PostgreSQL database every store lives in; `nil`: SQLite in ``dataDirectory``.
+    public var databaseURL: DatabaseURL?
     /// How many lobby messages a `/chat` client receives when it connects.
     public var historyOnJoin = 50
     /// How many lobby messages a TCP client receives after `iam:`. 0, because the DogeChat client reads each

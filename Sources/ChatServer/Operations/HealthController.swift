@@ -3,11 +3,14 @@ import Foundation
 import SQLKit
 import Vapor
 
-/// `/healthz` (the process answers), `/readyz` (it should get clients: the store answers and it is not draining)
+/// `/healthz` (the process answers), `/readyz` (it should get clients: the store answers, PostgreSQL's commit
+/// listener is connected, and it is not draining)
 /// and `/health`, kept as it was for existing monitors. None needs a token.
 struct HealthController: Sendable {
     let readiness: Readiness
     let database: any SQLDatabase
+    /// The storage's own checks (PostgreSQL's commit listener), `ok` or what is wrong.
+    let storageChecks: @Sendable () -> [String: String]
     let nodeName: String
 
     /// The body of `/readyz`: the verdict, which node answered, and each check, so an operator sees why a node is
@@ -34,7 +37,8 @@ struct HealthController: Sendable {
             request.logger.warning("readiness: the store did not answer: \(error)")
             checks["store"] = "unavailable"
         }
-        let ready = checks["store"] == "ok" && !self.readiness.isDraining
+        checks.merge(self.storageChecks()) { current, _ in current }
+        let ready = !self.readiness.isDraining && checks.allSatisfy { $0.key == "draining" || $0.value == "ok" }
         let response = Response.json(
             Report(status: ready ? "ready" : "not ready", node: self.nodeName, checks: checks),
             status: ready ? .ok : .serviceUnavailable)

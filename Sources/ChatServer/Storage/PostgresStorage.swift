@@ -1,0 +1,95 @@
+import ChatCore
+import ChatPersistence
+import Fluent
+import FluentPostgresDriver
+import NIOConcurrencyHelpers
+import PostgresNIO
+import SQLKit
+import Vapor
+
+/// A PostgreSQL database that several nodes share (ARCHITECTURE.md §4.2): one PostgresNIO client (a pool) that
+/// Fluent reads through and ``PostgresEventWriter`` writes through, migrations run under an advisory lock so that
+/// nodes starting together do not race, and a ``CommitFollower`` that brings the other nodes' commits to this
+/// node's rooms.
+final class PostgresStorage: ServerStorage {
+    let messages: any MessageStore
+    let search: any MessageSearch
+    private let client: PostgresClient
+    private let running: Task<Void, Never>
+    private let follower = NIOLockedValueBox<CommitFollower?>(nil)
+    private let logger: Logger
+
+    /// Any number that no other application on the same database uses as an advisory lock key.
+    static let migrationLock: Int64 = 0x5377_6966_7443_6861  // "SwiftCha"
+
+    private init(client: PostgresClient, running: Task<Void, Never>, database: any Database, logger: Logger) throws {
+        guard let sql = database as? any SQLDatabase else { throw ChatServiceError.searchNeedsSQL }
+        self.client = client
+        self.running = running
+        self.logger = logger
+        self.messages = FluentMessageStore(
+            database: database, writer: PostgresEventWriter(client: client, logger: logger))
+        self.search = PostgresMessageSearch(database: sql)
+    }
+
+    var readinessChecks: [String: String] {
+        ["listener": self.follower.withLockedValue { $0?.isListening ?? false } ? "ok" : "reconnecting"]
+    }
+
+    /// Connects once to say clearly why the database cannot be used (unreachable, refused, wrong password), then
+    /// starts the pool, registers it with Fluent and migrates.
+    static func open(_ application: Application, url: DatabaseURL, logger: Logger) async throws -> PostgresStorage {
+        try await Self.check(url, on: application.eventLoopGroup.next(), logger: logger)
+        let client = PostgresClient(configuration: url.clientConfiguration(), backgroundLogger: logger)
+        let running = Task { await client.run() }
+        do {
+            application.databases.use(.postgres(client: client, sqlLogLevel: .trace, logger: logger), as: .psql)
+            application.migrations.add(ChatMigrations.all)
+            try await client.withConnection { connection in
+                // Session-level: held on this connection while the migrations run on others of the pool; a node
+                // starting at the same moment waits here, then finds nothing left to do.
+                try await connection.query("SELECT pg_advisory_lock(\(Self.migrationLock))", logger: logger)
+                do {
+                    try await application.autoMigrate()
+                } catch {
+                    _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.migrationLock))", logger: logger)
+                    throw error
+                }
+                try await connection.query("SELECT pg_advisory_unlock(\(Self.migrationLock))", logger: logger)
+            }
+            return try PostgresStorage(client: client, running: running, database: application.db, logger: logger)
+        } catch {
+            running.cancel()
+            await running.value
+            throw error
+        }
+    }
+
+    /// One connection outside the pool (whose connection attempts retry quietly): its failure names the setting
+    /// and the URL without its password.
+    private static func check(_ url: DatabaseURL, on eventLoop: any EventLoop, logger: Logger) async throws {
+        do {
+            let connection = try await PostgresConnection.connect(
+                on: eventLoop, configuration: try url.connectionConfiguration(), id: 0, logger: logger
+            ).get()
+            try? await connection.close()
+        } catch {
+            var reason = String(reflecting: error)
+            if let password = url.password, !password.isEmpty {
+                reason = reason.replacingOccurrences(of: password, with: "***")
+            }
+            throw ChatServiceError.databaseUnavailable(url: url.description, reason: reason)
+        }
+    }
+
+    func follow(_ hub: Hub) {
+        let follower = CommitFollower.start(client: self.client, hub: hub, logger: self.logger)
+        self.follower.withLockedValue { $0 = follower }
+    }
+
+    func close() async {
+        await self.follower.withLockedValue { $0 }?.close()
+        self.running.cancel()
+        await self.running.value
+    }
+}

@@ -1,0 +1,50 @@
+import ChatCore
+import ChatPersistence
+import Fluent
+import FluentSQLiteDriver
+import SQLKit
+import Vapor
+
+/// One SQLite file in the data directory, written by this process alone: the data directory's lock keeps a second
+/// server off it, and every message write goes through one connection (ARCHITECTURE.md §4).
+struct SQLiteStorage: ServerStorage {
+    let messages: any MessageStore
+    let search: any MessageSearch
+    private let writer: SQLiteWriteConnection
+    private let lock: DataDirectoryLock
+
+    var readinessChecks: [String: String] { [:] }
+
+    /// Creates the data directory and takes its lock, then migrates the database and opens the connection all
+    /// message writes go through.
+    static func open(
+        _ application: Application, configuration: ServerConfiguration, metrics: ServerMetrics, logger: Logger
+    ) async throws -> SQLiteStorage {
+        try DataDirectory.prepare(configuration.dataDirectory, database: configuration.databasePath)
+        let lock = try DataDirectoryLock(directory: configuration.dataDirectory)
+        do {
+            // No SQL in the log: its bound values are message texts, password digests and token digests.
+            application.databases.use(.sqlite(.file(configuration.databasePath), sqlLogLevel: nil), as: .sqlite)
+            application.migrations.add(ChatMigrations.all)
+            try await application.autoMigrate()
+            let writer = try await SQLiteWriteConnection.open(
+                path: configuration.databasePath, durability: configuration.durability,
+                threadPool: application.threadPool, on: application.eventLoopGroup.next(), logger: logger,
+                waits: metrics.writerWait)
+            guard let sql = application.db as? any SQLDatabase else { throw ChatServiceError.searchNeedsSQL }
+            return SQLiteStorage(
+                messages: FluentMessageStore(database: application.db, writer: writer.writer),
+                search: SQLiteMessageSearch(database: sql), writer: writer, lock: lock)
+        } catch {
+            lock.release()
+            throw error
+        }
+    }
+
+    func follow(_ hub: Hub) {}
+
+    func close() async {
+        await self.writer.close()
+        self.lock.release()
+    }
+}

@@ -1,0 +1,17 @@
+import ChatCore
+import Vapor
+
+/// The database a server runs on: SQLite in the data directory by default (``SQLiteStorage``), PostgreSQL shared
+/// by several nodes with `--database-url` (``PostgresStorage``). Either registers itself as the application's
+/// Fluent database, which the account, room and attachment stores use; the message store and search are its own.
+/// Opened first at start-up, closed last at shutdown.
+protocol ServerStorage: Sendable {
+    var messages: any MessageStore { get }
+    var search: any MessageSearch { get }
+    /// What `/readyz` reports about it, beside the database answering a query: name → `ok` or what is wrong.
+    var readinessChecks: [String: String] { get }
+    /// Starts delivering other nodes' commits to the hub's open rooms (nothing to do with one node on SQLite).
+    func follow(_ hub: Hub)
+    /// Stops following, then closes the database.
+    func close() async
+}

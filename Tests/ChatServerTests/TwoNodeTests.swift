@@ -1,0 +1,116 @@
+import ChatPersistence
+import ChatServer
+import ChatTestSupport
+import Foundation
+import Testing
+
+/// Two servers on one PostgreSQL database, as two nodes behind a load balancer (issue 12): one order per room,
+/// whichever node a client is on.
+@Suite("Two nodes on one PostgreSQL database")
+struct TwoNodeTests {
+    /// Runs `body` with two servers sharing a new database, and stops both.
+    func withTwoNodes(
+        _ configure: @escaping (inout ServerConfiguration) -> Void = { _ in },
+        _ body: (TestServer, TestServer) async throws -> Void
+    ) async throws {
+        let database = try await TestServer.makePostgresDatabase()
+        try await withTestServer({
+            $0.databaseURL = database
+            $0.nodeName = "A"
+            configure(&$0)
+        }) { nodeA in
+            try await withTestServer({
+                $0.databaseURL = database
+                $0.nodeName = "B"
+                configure(&$0)
+            }) { nodeB in
+                try await body(nodeA, nodeB)
+            }
+        }
+    }
+
+    @Test("a TCP client on A and one on B share the lobby: the same lines in the same order")
+    func tcpAcrossNodes() async throws {
+        try await self.withTwoNodes { nodeA, nodeB in
+            let ann = try await nodeA.joinedLineClient("ann")
+            let ben = try await nodeB.joinedLineClient("ben")
+            for index in 1...20 {
+                try await ann.write("msg:a\(index)\n")
+                try await ben.write("msg:b\(index)\n")
+            }
+            var seenByAnn: [String] = []
+            var seenByBen: [String] = []
+            while seenByAnn.count < 40 { seenByAnn.append(try await ann.nextLine()) }
+            while seenByBen.count < 40 { seenByBen.append(try await ben.nextLine()) }
+            #expect(seenByAnn == seenByBen)
+            #expect(Set(seenByAnn).count == 40)
+            // Each sender's own messages keep the order they were sent in.
+            #expect(seenByAnn.filter { $0.hasPrefix("ann:") } == (1...20).map { "ann:a\($0)" })
+            #expect(seenByAnn.filter { $0.hasPrefix("ben:") } == (1...20).map { "ben:b\($0)" })
+        }
+    }
+
+    @Test("a /chat client on B sees what a TCP client on A sends, and the reverse")
+    func tutorialProtocolsAcrossNodes() async throws {
+        try await self.withTwoNodes({ $0.announceJoins = false }) { nodeA, nodeB in
+            let luke = try await nodeA.joinedLineClient("Luke")
+            let ann = try await nodeB.chatClient()
+            try await luke.write("msg:from tcp on A\n")
+            #expect(try await ann.nextJSON(TutorialMessage.self).message == "from tcp on A")
+            try await ann.send(text: tutorialFrame("from /chat on B", user: "Ann", userID: UUID()))
+            #expect(try await ann.nextJSON(TutorialMessage.self).message == "from /chat on B")
+            try await luke.waitForLine("Ann:from /chat on B")
+        }
+    }
+
+    @Test("a node started later reads the history the other node committed")
+    func historyFromTheOtherNode() async throws {
+        try await self.withTwoNodes({ $0.announceJoins = false }) { nodeA, nodeB in
+            let luke = try await nodeA.joinedLineClient("Luke")
+            for index in 1...3 { try await luke.write("msg:m\(index)\n") }
+            try await luke.waitForLine("Luke:m3")
+            let ann = try await nodeB.chatClient()
+            var history: [String] = []
+            for _ in 1...3 { history.append(try await ann.nextJSON(TutorialMessage.self).message) }
+            #expect(history == ["m1", "m2", "m3"])
+        }
+    }
+}
+
+@Suite("Start-up on PostgreSQL: clear refusals, and nodes that start together")
+struct PostgresStartupTests {
+    @Test("an unreachable or unknown database stops start-up naming --database-url, never showing the password")
+    func refusals() async throws {
+        let server = try await TestPostgres.shared()
+        let urls = [
+            "postgres://chat:hunter2@127.0.0.1:1/chat",
+            "postgres://chat:hunter2@/no_such_database?host=\(server.directory)&port=\(TestPostgres.socketPort)",
+        ]
+        for url in urls {
+            let database = try DatabaseURL(url)
+            await #expect {
+                try await TestServer.start { $0.databaseURL = database }
+            } throws: { error in
+                let message = "\(error)"
+                return message.hasPrefix("--database-url postgres://chat:***@") && !message.contains("hunter2")
+            }
+        }
+    }
+
+    @Test("nodes started at the same moment on a new database migrate it once, one after the other")
+    func concurrentMigrations() async throws {
+        let database = try await TestServer.makePostgresDatabase()
+        let nodes = try await withThrowingTaskGroup(of: TestServer.self) { group in
+            for _ in 0..<3 {
+                group.addTask { try await TestServer.start { $0.databaseURL = database } }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(nodes.count == 3)
+        let luke = try await nodes[0].joinedLineClient("Luke")
+        let ann = try await nodes[2].joinedLineClient("Ann")
+        try await luke.write("msg:after three starts\n")
+        try await ann.waitForLine("Luke:after three starts")
+        for node in nodes { await node.stop() }
+    }
+}
