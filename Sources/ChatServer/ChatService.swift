@@ -302,8 +302,7 @@ public final class ChatService: Sendable {
         let hub = Hub(
             eventLoops: application.eventLoopGroup, store: storage.messages,
             recentCapacity: max(configuration.historyOnJoin, configuration.tcpHistoryOnJoin), metrics: metrics.rooms,
-            logger: logger,
-            time: time)
+            relay: storage.relay, logger: logger, time: time)
         storage.follow(hub)
         return (hub, storage)
     }

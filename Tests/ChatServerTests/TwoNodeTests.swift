@@ -1,7 +1,9 @@
 import ChatPersistence
+import ChatProtocol
 import ChatServer
 import ChatTestSupport
 import Foundation
+import NIOHTTP1
 import Testing
 
 /// Two servers on one PostgreSQL database, as two nodes behind a load balancer (issue 12): one order per room,
@@ -73,6 +75,39 @@ struct TwoNodeTests {
             var history: [String] = []
             for _ in 1...3 { history.append(try await ann.nextJSON(TutorialMessage.self).message) }
             #expect(history == ["m1", "m2", "m3"])
+        }
+    }
+}
+
+extension TwoNodeTests {
+    @Test("accounts on different nodes: a message, a retry through the other node, typing and a receipt all cross")
+    func modernAcrossNodes() async throws {
+        try await self.withTwoNodes { nodeA, nodeB in
+            let ann = try await nodeA.register("ann")
+            let bob = try await nodeA.register("bob")
+            let dm = try await nodeA.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token)
+                .decode(RoomSummary.self)
+            let annSocket = try await nodeA.modernClient(ann)
+            let bobSocket = try await nodeB.modernClient(bob)
+            for socket in [annSocket, bobSocket] { _ = try await socket.next("resumed", as: ResumedFrame.self) }
+            try await annSocket.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "m1", text: "hi bob"))
+            let ack = try await annSocket.next("ack", as: AckFrame.self)
+            let received = try await bobSocket.next("message", as: MessageFrame.self)
+            #expect(received.event.seq == ack.seq && received.event.text == "hi bob")
+            // Ann's phone on node B retries the same send: the original comes back, and nothing new is stored.
+            let annPhone = try await nodeB.modernClient(ann)
+            _ = try await annPhone.next("resumed", as: ResumedFrame.self)
+            try await annPhone.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "m1", text: "hi bob"))
+            #expect(try await annPhone.next("ack", as: AckFrame.self) == ack)
+            // Typing and reading on B reach Ann on A.
+            try await bobSocket.send(frame: ClientFrame(type: "typing", room: dm.id))
+            #expect(try await annSocket.next("typing", as: TypingFrame.self).user.id == bob.user.id)
+            try await bobSocket.send(frame: ClientFrame(type: "read", room: dm.id, seq: ack.seq))
+            let receipt = try await annSocket.next("receipt", as: ReceiptFrame.self)
+            #expect(receipt.user == bob.user.id && receipt.seq == ack.seq)
+            // The only message in the room is the first one: B's next event is a new message, numbered after it.
+            try await annSocket.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "m2", text: "again"))
+            #expect(try await bobSocket.next("message", as: MessageFrame.self).event.seq == ack.seq + 1)
         }
     }
 }

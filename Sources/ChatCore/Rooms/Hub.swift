@@ -9,6 +9,8 @@ public actor Hub {
     public nonisolated let store: any MessageStore
     private let recentCapacity: Int
     private let metrics: RoomMetrics
+    /// Where the rooms send receipts and typing notices for other nodes.
+    private let relay: any RoomSignalRelay
     private let logger: Logger
     /// What the rooms' typing throttle reads.
     private let time: any TimeSource
@@ -17,9 +19,9 @@ public actor Hub {
     /// - Parameter recentCapacity: how many recent messages each room keeps in memory for history bursts.
     public init(
         eventLoops: any EventLoopGroup, store: any MessageStore, recentCapacity: Int, metrics: RoomMetrics = .none,
-        logger: Logger,
-        time: any TimeSource = SystemTime()
+        relay: any RoomSignalRelay = NoRelay(), logger: Logger, time: any TimeSource = SystemTime()
     ) {
+        self.relay = relay
         self.time = time
         self.eventLoops = eventLoops
         self.store = store
@@ -33,10 +35,11 @@ public actor Hub {
         if let opening = self.rooms[id] {
             return try await opening.value
         }
-        let opening = Task { [store, recentCapacity, metrics, logger, time, eventLoop = self.eventLoops.next()] in
+        let opening = Task {
+            [store, recentCapacity, metrics, relay, logger, time, eventLoop = self.eventLoops.next()] in
             try await Room.open(
-                id, on: eventLoop, store: store, recentCapacity: recentCapacity, metrics: metrics, logger: logger,
-                time: time)
+                id, on: eventLoop, store: store, recentCapacity: recentCapacity, metrics: metrics, relay: relay,
+                logger: logger, time: time)
         }
         self.rooms[id] = opening
         do {
@@ -55,6 +58,13 @@ public actor Hub {
     public func catchUp(_ id: RoomID, to seq: Int64) async {
         guard let opening = self.rooms[id], let room = try? await opening.value else { return }
         room.catchUp(to: seq)
+    }
+
+    /// Delivers a signal from another node to the room's members here, if the room is open here (a room that is not
+    /// has no members to tell).
+    public func deliverRelayed(_ signal: RoomSignal) async {
+        guard let opening = self.rooms[signal.room], let room = try? await opening.value else { return }
+        room.deliverRelayed(signal)
     }
 
     /// Waits until every open room has committed and delivered everything submitted so far.

@@ -35,8 +35,9 @@ public actor Room {
         case announce(PresenceChange)
         case resume(any EventSink, after: Int64, maxReplay: Int)
         case evict(UUID)
-        case receipt(user: UUID, seq: Int64)
-        case typing(Sender)
+        /// `relayed`: it came from another node, which already relayed it.
+        case receipt(user: UUID, seq: Int64, relayed: Bool)
+        case typing(Sender, relayed: Bool)
         case catchUp(Int64)
     }
 
@@ -58,6 +59,8 @@ public actor Room {
     public nonisolated let id: RoomID
     private nonisolated let eventLoop: any EventLoop
     private let store: any MessageStore
+    /// Where receipts and typing notices go for the other nodes' copies of this room.
+    private let relay: any RoomSignalRelay
     private let metrics: RoomMetrics
     private let logger: Logger
     private nonisolated let inbox = NIOLockedValueBox(Inbox())
@@ -86,13 +89,13 @@ public actor Room {
     /// Opens a room on `eventLoop`, reading where its sequence stands and its recent history from the store.
     public static func open(
         _ id: RoomID, on eventLoop: any EventLoop, store: any MessageStore, recentCapacity: Int,
-        metrics: RoomMetrics = .none,
+        metrics: RoomMetrics = .none, relay: any RoomSignalRelay = NoRelay(),
         logger: Logger, time: any TimeSource = SystemTime()
     ) async throws -> Room {
         let lastSeq = try await store.lastSequence(in: id)
         let recent = try await store.latest(in: id, limit: recentCapacity)
         let room = Room(
-            id: id, eventLoop: eventLoop, store: store, nextSeq: lastSeq + 1,
+            id: id, eventLoop: eventLoop, store: store, relay: relay, nextSeq: lastSeq + 1,
             recent: RecentMessages(capacity: recentCapacity, messages: recent), metrics: metrics, logger: logger,
             time: time)
         room.runner.withLockedValue { $0 = Task { await room.run() } }
@@ -100,13 +103,14 @@ public actor Room {
     }
 
     private init(
-        id: RoomID, eventLoop: any EventLoop, store: any MessageStore, nextSeq: Int64, recent: RecentMessages,
-        metrics: RoomMetrics, logger: Logger, time: any TimeSource
+        id: RoomID, eventLoop: any EventLoop, store: any MessageStore, relay: any RoomSignalRelay, nextSeq: Int64,
+        recent: RecentMessages, metrics: RoomMetrics, logger: Logger, time: any TimeSource
     ) {
         self.id = id
         self.time = time
         self.eventLoop = eventLoop
         self.store = store
+        self.relay = relay
         self.metrics = metrics
         self.nextSeq = nextSeq
         self.recent = recent
@@ -149,12 +153,20 @@ public actor Room {
 
     /// Tells every member that `user` has read up to `seq`, in order with the messages.
     public nonisolated func receipt(from user: UUID, upTo seq: Int64) {
-        self.enqueue(.receipt(user: user, seq: seq))
+        self.enqueue(.receipt(user: user, seq: seq, relayed: false))
     }
 
     /// Tells the other members that `user` is typing, at most once per ``typingInterval``.
     public nonisolated func typing(_ user: Sender) {
-        self.enqueue(.typing(user))
+        self.enqueue(.typing(user, relayed: false))
+    }
+
+    /// Delivers a signal another node's copy of this room delivered to its members (and relays it no further).
+    public nonisolated func deliverRelayed(_ signal: RoomSignal) {
+        switch signal {
+        case .receipt(_, let user, let seq): self.enqueue(.receipt(user: user, seq: seq, relayed: true))
+        case .typing(_, let user): self.enqueue(.typing(user, relayed: true))
+        }
     }
 
     /// Tells the room that its store holds events up to `seq` (another node committed them): it reads and delivers
@@ -292,13 +304,15 @@ public actor Room {
             self.members.insert(sink)
         case .evict(let account):
             self.members.removeAll(of: account)
-        case .receipt(let user, let seq):
+        case .receipt(let user, let seq, let relayed):
             self.members.deliver([.receipt(room: self.id, user: user, seq: seq)])
-        case .typing(let user):
+            if !relayed { self.relay.publish(.receipt(room: self.id, user: user, seq: seq)) }
+        case .typing(let user, let relayed):
             let now = self.time.now
             if let last = self.lastTyping[user.id], now - last < Self.typingInterval { return }
             self.lastTyping[user.id] = now
             self.members.deliver([.typing(room: self.id, user: user)], excluding: user.id)
+            if !relayed { self.relay.publish(.typing(room: self.id, user: user)) }
         case .catchUp(let seq):
             await self.deliverStored(upTo: seq)
         }

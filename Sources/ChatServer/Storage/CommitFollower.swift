@@ -6,7 +6,8 @@ import PostgresNIO
 
 /// Brings other nodes' commits to this node's open rooms. ``PostgresEventWriter`` queues a `NOTIFY` of
 /// `LASTSEQ:ROOM` with every batch; this listens on one connection of its own and passes each to the hub
-/// (``Hub/catchUp(_:to:)``: the room reads what it has not delivered from the database, in order).
+/// (``Hub/catchUp(_:to:)``: the room reads what it has not delivered from the database, in order). On a second
+/// connection it receives the receipts and typing notices other nodes' rooms relayed (``PostgresSignalRelay``).
 ///
 /// Notifications are hints, not the data: one lost (the listening connection dropped and came back, a node busy
 /// at the wrong moment) is healed by the reconcile that runs every ``reconcileInterval``, which reads the last
@@ -26,11 +27,29 @@ final class CommitFollower: Sendable {
         self.tasks = tasks
     }
 
-    static func start(client: PostgresClient, hub: Hub, logger: Logger) -> CommitFollower {
+    static func start(
+        client: PostgresClient, hub: Hub, signals: PostgresSignalRelay, logger: Logger
+    ) -> CommitFollower {
         let listening = NIOLockedValueBox(false)
-        let listen = Task { await Self.listen(client: client, hub: hub, listening: listening, logger: logger) }
+        let commits = Task {
+            await Self.listen(on: PostgresEventWriter.channel, client: client, listening: listening, logger: logger) {
+                // Whatever was committed while no one listened.
+                await Self.catchUpOpenRooms(client: client, hub: hub, logger: logger)
+            } handle: { payload in
+                guard let (room, seq) = Self.parse(payload) else { return }
+                await hub.catchUp(room, to: seq)
+            }
+        }
+        // Receipts and typing are ephemeral: what was sent while no one listened is gone, as on one node.
+        let relayed = Task {
+            await Self.listen(on: PostgresSignalRelay.channel, client: client, listening: nil, logger: logger) {
+            } handle: { payload in
+                guard let signal = signals.signal(in: payload) else { return }
+                await hub.deliverRelayed(signal)
+            }
+        }
         let reconcile = Task { await Self.reconcile(client: client, hub: hub, logger: logger) }
-        return CommitFollower(listening: listening, tasks: [listen, reconcile])
+        return CommitFollower(listening: listening, tasks: [commits, relayed, reconcile])
     }
 
     func close() async {
@@ -40,28 +59,29 @@ final class CommitFollower: Sendable {
         }
     }
 
+    /// Listens on `channel` on a pooled connection of its own, runs `connected` each time the connection is up, and
+    /// hands every payload to `handle`; opens the connection again after a short wait when it fails.
     private static func listen(
-        client: PostgresClient, hub: Hub, listening: NIOLockedValueBox<Bool>, logger: Logger
+        on channel: String, client: PostgresClient, listening: NIOLockedValueBox<Bool>?, logger: Logger,
+        connected: @escaping @Sendable () async -> Void, handle: @escaping @Sendable (String) async -> Void
     ) async {
         while !Task.isCancelled {
             do {
                 try await client.withConnection { connection in
-                    try await connection.listen(on: PostgresEventWriter.channel) { notifications in
-                        listening.withLockedValue { $0 = true }
-                        // Whatever was committed while no one listened.
-                        await Self.catchUpOpenRooms(client: client, hub: hub, logger: logger)
+                    try await connection.listen(on: channel) { notifications in
+                        listening?.withLockedValue { $0 = true }
+                        await connected()
                         for try await notification in notifications {
-                            guard let (room, seq) = Self.parse(notification.payload) else { continue }
-                            await hub.catchUp(room, to: seq)
+                            await handle(notification.payload)
                         }
                     }
                 }
             } catch {
                 if Task.isCancelled { break }
                 logger.warning(
-                    "lost the database's commit notifications; listening again: \(String(reflecting: error))")
+                    "lost the database's notifications on \(channel); listening again: \(String(reflecting: error))")
             }
-            listening.withLockedValue { $0 = false }
+            listening?.withLockedValue { $0 = false }
             try? await Task.sleep(for: .milliseconds(250))
         }
     }

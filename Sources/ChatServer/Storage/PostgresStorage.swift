@@ -9,11 +9,13 @@ import Vapor
 
 /// A PostgreSQL database that several nodes share (ARCHITECTURE.md §4.2): one PostgresNIO client (a pool) that
 /// Fluent reads through and ``PostgresEventWriter`` writes through, migrations run under an advisory lock so that
-/// nodes starting together do not race, and a ``CommitFollower`` that brings the other nodes' commits to this
-/// node's rooms.
+/// nodes starting together do not race, a ``CommitFollower`` that brings the other nodes' commits (and receipts and
+/// typing notices, ``PostgresSignalRelay``) to this node's rooms.
 final class PostgresStorage: ServerStorage {
     let messages: any MessageStore
     let search: any MessageSearch
+    private let signals: PostgresSignalRelay
+    var relay: any RoomSignalRelay { self.signals }
     private let client: PostgresClient
     private let running: Task<Void, Never>
     private let follower = NIOLockedValueBox<CommitFollower?>(nil)
@@ -30,6 +32,7 @@ final class PostgresStorage: ServerStorage {
         self.messages = FluentMessageStore(
             database: database, writer: PostgresEventWriter(client: client, logger: logger))
         self.search = PostgresMessageSearch(database: sql)
+        self.signals = PostgresSignalRelay(client: client, logger: logger)
     }
 
     var readinessChecks: [String: String] {
@@ -83,7 +86,7 @@ final class PostgresStorage: ServerStorage {
     }
 
     func follow(_ hub: Hub) {
-        let follower = CommitFollower.start(client: self.client, hub: hub, logger: self.logger)
+        let follower = CommitFollower.start(client: self.client, hub: hub, signals: self.signals, logger: self.logger)
         self.follower.withLockedValue { $0 = follower }
     }
 

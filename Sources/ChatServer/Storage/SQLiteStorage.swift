@@ -14,6 +14,7 @@ struct SQLiteStorage: ServerStorage {
     private let lock: DataDirectoryLock
 
     var readinessChecks: [String: String] { [:] }
+    var relay: any RoomSignalRelay { NoRelay() }
 
     /// Creates the data directory and takes its lock, then migrates the database and opens the connection all
     /// message writes go through.

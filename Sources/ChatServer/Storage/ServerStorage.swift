@@ -8,6 +8,8 @@ import Vapor
 protocol ServerStorage: Sendable {
     var messages: any MessageStore { get }
     var search: any MessageSearch { get }
+    /// How rooms tell other nodes of receipts and typing (no one on SQLite).
+    var relay: any RoomSignalRelay { get }
     /// What `/readyz` reports about it, beside the database answering a query: name → `ok` or what is wrong.
     var readinessChecks: [String: String] { get }
     /// Starts delivering other nodes' commits to the hub's open rooms (nothing to do with one node on SQLite).

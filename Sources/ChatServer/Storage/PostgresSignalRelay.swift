@@ -1,0 +1,61 @@
+import ChatCore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Relays receipts and typing notices to the other nodes with `NOTIFY swiftchat_signals`, a small JSON payload
+/// that names this node so that it skips its own. Fire and forget, like the signals themselves: one that cannot be
+/// sent (the database is away) is dropped, and the log says so.
+final class PostgresSignalRelay: RoomSignalRelay {
+    static let channel = "swiftchat_signals"
+
+    /// This process, as the payloads name it.
+    let origin = UUID()
+    private let client: PostgresClient
+    private let logger: Logger
+
+    init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// What travels: the signal with its sender's node.
+    struct Payload: Codable {
+        var origin: UUID
+        var room: String
+        var user: UUID
+        /// `receipt`'s position; `nil` for a typing notice.
+        var seq: Int64?
+        /// A typing user's name (and tutorial protocol, never set today: only accounts type).
+        var name: String?
+    }
+
+    func publish(_ signal: RoomSignal) {
+        let payload: Payload
+        switch signal {
+        case .receipt(let room, let user, let seq):
+            payload = Payload(origin: self.origin, room: room.rawValue, user: user, seq: seq)
+        case .typing(let room, let user):
+            payload = Payload(origin: self.origin, room: room.rawValue, user: user.id, name: user.name)
+        }
+        guard let data = try? JSONEncoder().encode(payload) else { return }
+        let text = String(decoding: data, as: UTF8.self)
+        Task { [client, logger] in
+            do {
+                try await client.query("SELECT pg_notify(\(Self.channel), \(text))", logger: logger)
+            } catch {
+                logger.warning("dropped a receipt or typing notice for other nodes: \(String(reflecting: error))")
+            }
+        }
+    }
+
+    /// The signal in a notification from another node; `nil` for this node's own and for what does not decode.
+    func signal(in payload: String) -> RoomSignal? {
+        guard let decoded = try? JSONDecoder().decode(Payload.self, from: Data(payload.utf8)),
+            decoded.origin != self.origin
+        else { return nil }
+        let room = RoomID(decoded.room)
+        if let seq = decoded.seq { return .receipt(room: room, user: decoded.user, seq: seq) }
+        return .typing(room: room, user: Sender(name: decoded.name ?? "", id: decoded.user))
+    }
+}
