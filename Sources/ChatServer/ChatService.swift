@@ -226,6 +226,8 @@ public final class ChatService: Sendable {
         let attachments = FluentAttachmentStore(database: application.db)
         try await directory.ensureLobby()
         let sessions = SessionRegistry()
+        // From here on, other nodes' commits reach the hub's rooms and their membership changes these connections.
+        let liveSessions = storage.follow(hub, sessions: sessions)
         let broadcaster = PresenceBroadcaster(
             directory: directory, accounts: accountStore, sessions: sessions, logger: logger)
         let presence = PresenceTracker(grace: .seconds(configuration.presenceGrace), time: time) {
@@ -244,7 +246,8 @@ public final class ChatService: Sendable {
         guard let sql = application.db as? any SQLDatabase else { throw ChatServiceError.searchNeedsSQL }
         return Endpoints(
             accounts: AccountController(
-                accounts: accountStore, directory: directory, presence: presence, sessions: sessions, hasher: hasher,
+                accounts: accountStore, directory: directory, presence: presence, sessions: liveSessions,
+                hasher: hasher,
                 loginThrottle: LoginThrottle(),
                 registrationLimiter: AttemptLimiter(
                     clock: ContinuousClock(), burst: configuration.registrationsPerHour,
@@ -253,7 +256,8 @@ public final class ChatService: Sendable {
                 unknownUserDigest: try await hasher.hash(BearerToken.generate())),
             rooms: RoomsController(
                 directory: directory, accounts: accountStore, summaries: summaries,
-                membership: Membership(directory: directory, accounts: accountStore, hub: hub, sessions: sessions),
+                membership: Membership(
+                    directory: directory, accounts: accountStore, hub: hub, sessions: liveSessions),
                 renameRoom: RenameRoom(access: access, hub: hub), history: history,
                 reads: reads),
             attachments: AttachmentsController(
@@ -286,7 +290,7 @@ public final class ChatService: Sendable {
     }
 
     /// Opens the database `configuration` names (PostgreSQL with `--database-url`, else SQLite in the data
-    /// directory) and the hub of rooms on its message store, which starts following other nodes' commits.
+    /// directory) and the hub of rooms on its message store.
     private static func openStorage(
         _ application: Application, configuration: ServerConfiguration, metrics: ServerMetrics, logger: Logger,
         time: any TimeSource
@@ -303,7 +307,6 @@ public final class ChatService: Sendable {
             eventLoops: application.eventLoopGroup, store: storage.messages,
             recentCapacity: max(configuration.historyOnJoin, configuration.tcpHistoryOnJoin), metrics: metrics.rooms,
             relay: storage.relay, logger: logger, time: time)
-        storage.follow(hub)
         return (hub, storage)
     }
 

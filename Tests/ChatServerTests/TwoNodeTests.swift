@@ -112,6 +112,46 @@ extension TwoNodeTests {
     }
 }
 
+extension TwoNodeTests {
+    @Test("rooms opened and left through node A reach and leave a connection on node B")
+    func membershipAcrossNodes() async throws {
+        try await self.withTwoNodes { nodeA, nodeB in
+            let ann = try await nodeA.register("ann")
+            let bob = try await nodeA.register("bob")
+            let bobSocket = try await nodeB.modernClient(bob)
+            _ = try await bobSocket.next("resumed", as: ResumedFrame.self)
+            let annSocket = try await nodeA.modernClient(ann)
+            let dm = try await nodeA.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token)
+                .decode(RoomSummary.self)
+            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "d1", text: "hello bob"))
+            #expect(try await bobSocket.next("joined", as: JoinedFrame.self).room.id == dm.id)
+            #expect(try await bobSocket.next("message", as: MessageFrame.self).text == "hello bob")
+            let group = try await nodeA.api.send(
+                .POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "Team", members: ["bob"]),
+                token: ann.token
+            ).decode(RoomSummary.self)
+            #expect(try await bobSocket.next("joined", as: JoinedFrame.self).room.id == group.id)
+            // Bob leaves through node A; his connection on node B stops receiving the group.
+            #expect(try await nodeA.api.send(.POST, "/rooms/\(group.id)/leave", token: bob.token).status == 204)
+            #expect(try await bobSocket.next("left", as: LeftFrame.self).room == group.id)
+            _ = try await annSocket.acked(ClientFrame(type: "send", room: group.id, clientMsgID: "g1", text: "gone?"))
+            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "d2", text: "still here"))
+            #expect(try await bobSocket.next("message", as: MessageFrame.self).text == "still here")
+        }
+    }
+
+    @Test("logging out on node A closes the connections opened with that token on node B")
+    func revocationAcrossNodes() async throws {
+        try await self.withTwoNodes { nodeA, nodeB in
+            let ann = try await nodeA.register("ann")
+            let socket = try await nodeB.modernClient(ann)
+            _ = try await socket.next("resumed", as: ResumedFrame.self)
+            #expect(try await nodeA.api.send(.POST, "/logout", token: ann.token).status == 204)
+            #expect(try await socket.nextCloseCode(timeout: .seconds(10)) != nil)
+        }
+    }
+}
+
 @Suite("Start-up on PostgreSQL: clear refusals, and nodes that start together")
 struct PostgresStartupTests {
     @Test("an unreachable or unknown database stops start-up naming --database-url, never showing the password")

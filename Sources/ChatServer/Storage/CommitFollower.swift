@@ -7,7 +7,8 @@ import PostgresNIO
 /// Brings other nodes' commits to this node's open rooms. ``PostgresEventWriter`` queues a `NOTIFY` of
 /// `LASTSEQ:ROOM` with every batch; this listens on one connection of its own and passes each to the hub
 /// (``Hub/catchUp(_:to:)``: the room reads what it has not delivered from the database, in order). On a second
-/// connection it receives the receipts and typing notices other nodes' rooms relayed (``PostgresSignalRelay``).
+/// connection it receives the receipts and typing notices other nodes' rooms relayed (``PostgresSignalRelay``), on a
+/// third the membership changes and revoked tokens of other nodes (``PostgresLiveSessions``).
 ///
 /// Notifications are hints, not the data: one lost (the listening connection dropped and came back, a node busy
 /// at the wrong moment) is healed by the reconcile that runs every ``reconcileInterval``, which reads the last
@@ -28,7 +29,7 @@ final class CommitFollower: Sendable {
     }
 
     static func start(
-        client: PostgresClient, hub: Hub, signals: PostgresSignalRelay, logger: Logger
+        client: PostgresClient, hub: Hub, signals: PostgresSignalRelay, sessions: PostgresLiveSessions, logger: Logger
     ) -> CommitFollower {
         let listening = NIOLockedValueBox(false)
         let commits = Task {
@@ -48,8 +49,14 @@ final class CommitFollower: Sendable {
                 await hub.deliverRelayed(signal)
             }
         }
+        let membership = Task {
+            await Self.listen(on: PostgresLiveSessions.channel, client: client, listening: nil, logger: logger) {
+            } handle: { payload in
+                await sessions.apply(payload)
+            }
+        }
         let reconcile = Task { await Self.reconcile(client: client, hub: hub, logger: logger) }
-        return CommitFollower(listening: listening, tasks: [commits, relayed, reconcile])
+        return CommitFollower(listening: listening, tasks: [commits, relayed, membership, reconcile])
     }
 
     func close() async {

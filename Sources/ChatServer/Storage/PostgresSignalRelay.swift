@@ -38,15 +38,7 @@ final class PostgresSignalRelay: RoomSignalRelay {
         case .typing(let room, let user):
             payload = Payload(origin: self.origin, room: room.rawValue, user: user.id, name: user.name)
         }
-        guard let data = try? JSONEncoder().encode(payload) else { return }
-        let text = String(decoding: data, as: UTF8.self)
-        Task { [client, logger] in
-            do {
-                try await client.query("SELECT pg_notify(\(Self.channel), \(text))", logger: logger)
-            } catch {
-                logger.warning("dropped a receipt or typing notice for other nodes: \(String(reflecting: error))")
-            }
-        }
+        self.client.notifyInBackground(Self.channel, payload, logger: self.logger, losing: "a receipt or typing notice")
     }
 
     /// The signal in a notification from another node; `nil` for this node's own and for what does not decode.

@@ -85,9 +85,12 @@ final class PostgresStorage: ServerStorage {
         }
     }
 
-    func follow(_ hub: Hub) {
-        let follower = CommitFollower.start(client: self.client, hub: hub, signals: self.signals, logger: self.logger)
+    func follow(_ hub: Hub, sessions: SessionRegistry) -> any LiveSessions {
+        let live = PostgresLiveSessions(local: sessions, client: self.client, logger: self.logger)
+        let follower = CommitFollower.start(
+            client: self.client, hub: hub, signals: self.signals, sessions: live, logger: self.logger)
         self.follower.withLockedValue { $0 = follower }
+        return live
     }
 
     func close() async {

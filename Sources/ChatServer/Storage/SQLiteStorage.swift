@@ -42,7 +42,7 @@ struct SQLiteStorage: ServerStorage {
         }
     }
 
-    func follow(_ hub: Hub) {}
+    func follow(_ hub: Hub, sessions: SessionRegistry) -> any LiveSessions { sessions }
 
     func close() async {
         await self.writer.close()

@@ -12,8 +12,10 @@ protocol ServerStorage: Sendable {
     var relay: any RoomSignalRelay { get }
     /// What `/readyz` reports about it, beside the database answering a query: name → `ok` or what is wrong.
     var readinessChecks: [String: String] { get }
-    /// Starts delivering other nodes' commits to the hub's open rooms (nothing to do with one node on SQLite).
-    func follow(_ hub: Hub)
+    /// Starts delivering other nodes' commits to the hub's open rooms, and their membership changes and revoked
+    /// tokens to this node's connections; returns what the use cases tell the open connections through (this
+    /// node's `sessions` alone on SQLite).
+    func follow(_ hub: Hub, sessions: SessionRegistry) -> any LiveSessions
     /// Stops following, then closes the database.
     func close() async
 }

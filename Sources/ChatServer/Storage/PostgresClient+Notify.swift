@@ -1,0 +1,19 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+extension PostgresClient {
+    /// Sends `payload`, as JSON, to every node listening on `channel`, without waiting: what travels this way is
+    /// ephemeral, and a failure only logs that `what` was lost.
+    func notifyInBackground(_ channel: String, _ payload: some Encodable, logger: Logger, losing what: String) {
+        guard let data = try? JSONEncoder().encode(payload) else { return }
+        let text = String(decoding: data, as: UTF8.self)
+        Task { [logger] in
+            do {
+                try await self.query("SELECT pg_notify(\(channel), \(text))", logger: logger)
+            } catch {
+                logger.warning("could not send \(what) to other nodes: \(String(reflecting: error))")
+            }
+        }
+    }
+}
