@@ -60,14 +60,36 @@ struct CrashRecoveryTests {
     }
 }
 
+/// Where a client goes when its server is killed: the same server restarted on its SQLite file, or the other
+/// node, already running on the same PostgreSQL database.
+enum Recovery: String, CustomStringConvertible, CaseIterable, Sendable {
+    case restartOnSQLite = "a restart on the same SQLite file"
+    case otherPostgresNode = "the other node on the same PostgreSQL database"
+
+    var description: String { self.rawValue }
+}
+
 @Suite("Durability of acknowledged modern sends (PROTOCOL.md §8.3)")
 struct ModernCrashTests {
-    @Test("SIGKILL while clients send: every acked message is there exactly once, and retries add no copies")
-    func killDashNineWhileSending() async throws {
+    @Test(
+        "SIGKILL while clients send: every acked message is there exactly once, and retries add no copies",
+        arguments: Recovery.allCases)
+    func killDashNineWhileSending(recovery: Recovery) async throws {
         let directory = TestServer.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let otherDirectory = TestServer.makeTemporaryDirectory()
+        defer {
+            try? FileManager.default.removeItem(atPath: directory)
+            try? FileManager.default.removeItem(atPath: otherDirectory)
+        }
         // setup
-        let server = try await ServerProcess.start(dataDirectory: directory, arguments: ["--bcrypt-cost", "4"])
+        var arguments = ["--bcrypt-cost", "4"]
+        if recovery == .otherPostgresNode {
+            arguments += ["--database-url", try await TestPostgres.shared().makeDatabase().url]
+        }
+        let server = try await ServerProcess.start(dataDirectory: directory, arguments: arguments)
+        let otherNode =
+            recovery == .otherPostgresNode
+            ? try await ServerProcess.start(dataDirectory: otherDirectory, arguments: arguments) : nil
         let api = APIClient(host: "127.0.0.1", port: server.httpPort)
         let session = try await api.send(
             .POST, "/register", json: RegisterRequest(username: "ann", password: "correct horse")
@@ -95,8 +117,11 @@ struct ModernCrashTests {
                 acks[ack.clientMsgID] = ack
             }
         }
-        // validate: after a restart every acked message is stored once; retrying everything adds only the missing.
-        let restarted = try await ServerProcess.start(dataDirectory: directory, arguments: ["--bcrypt-cost", "4"])
+        // validate: after a restart, or on the other node, every acked message is stored once; retrying everything
+        // adds only the missing.
+        var next = otherNode
+        if next == nil { next = try await ServerProcess.start(dataDirectory: directory, arguments: arguments) }
+        let restarted = try #require(next)
         let api2 = APIClient(host: "127.0.0.1", port: restarted.httpPort)
         let again = try await api2.send(.POST, "/login", json: LoginRequest(username: "ann", password: "correct horse"))
             .decode(AuthSession.self)

@@ -10,12 +10,14 @@ import Testing
 /// whichever node a client is on.
 @Suite("Two nodes on one PostgreSQL database")
 struct TwoNodeTests {
-    /// Runs `body` with two servers sharing a new database, and stops both.
+    /// Runs `body` with two servers sharing a new database (`database`, when given), and stops both.
     func withTwoNodes(
-        _ configure: @escaping (inout ServerConfiguration) -> Void = { _ in },
+        on database: DatabaseURL? = nil, _ configure: @escaping (inout ServerConfiguration) -> Void = { _ in },
         _ body: (TestServer, TestServer) async throws -> Void
     ) async throws {
-        let database = try await TestServer.makePostgresDatabase()
+        var shared = database
+        if shared == nil { shared = try await TestServer.makePostgresDatabase() }
+        let database = shared
         try await withTestServer({
             $0.databaseURL = database
             $0.nodeName = "A"
@@ -148,6 +150,32 @@ extension TwoNodeTests {
             _ = try await socket.next("resumed", as: ResumedFrame.self)
             #expect(try await nodeA.api.send(.POST, "/logout", token: ann.token).status == 204)
             #expect(try await socket.nextCloseCode(timeout: .seconds(10)) != nil)
+        }
+    }
+}
+
+extension TwoNodeTests {
+    @Test("the listening connections killed by the database: delivery heals by the reconcile, and they come back")
+    func listenerKilled() async throws {
+        let database = try await TestServer.makePostgresDatabase()
+        try await self.withTwoNodes(on: database, { $0.announceJoins = false }) { nodeA, nodeB in
+            let luke = try await nodeA.joinedLineClient("Luke")
+            let ann = try await nodeB.joinedLineClient("Ann")
+            try await luke.write("msg:before\n")
+            try await ann.waitForLine("Luke:before")
+            try await TestPostgres.shared().psql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database.database)' AND query ILIKE 'LISTEN%'"
+            )
+            // Sent while node B has no listener: the reconcile (every second) or the new listener brings it.
+            try await luke.write("msg:while B was deaf\n")
+            try await ann.waitForLine("Luke:while B was deaf", timeout: .seconds(10))
+            try await eventually("node B listens again") {
+                let ready = try await nodeB.raw(.GET, "/readyz")
+                return ready.status == 200
+                    && String(decoding: ready.body, as: UTF8.self).contains("\"listener\":\"ok\"")
+            }
+            try await luke.write("msg:after\n")
+            try await ann.waitForLine("Luke:after")
         }
     }
 }
