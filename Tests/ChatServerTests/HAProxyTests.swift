@@ -1,0 +1,104 @@
+import ChatPersistence
+import ChatServer
+import ChatTestSupport
+import Foundation
+import Testing
+
+/// The shipped `deploy/haproxy.cfg` in front of two nodes on one PostgreSQL database (issue 12): clients through
+/// the proxy carry on when a node stops.
+@Suite("HAProxy in front of two nodes (deploy/haproxy.cfg)")
+struct HAProxyTests {
+    /// The shipped configuration with the example nodes' addresses replaced by the test's, and the proxy bound to
+    /// free local ports.
+    static func configuration(
+        nodes: [TestServer], proxyHTTP: Int, proxyTCP: Int
+    ) throws -> String {
+        var text = try String(contentsOf: HAProxyProcess.shippedConfiguration, encoding: .utf8)
+        for (index, node) in nodes.enumerated() {
+            let example = "10.0.0.1\(index + 1)"
+            text = text.replacingOccurrences(
+                of: "\(example):8081 check port 8080", with: "127.0.0.1:\(node.tcpPort) check port \(node.httpPort)")
+            text = text.replacingOccurrences(of: "\(example):8080", with: "127.0.0.1:\(node.httpPort)")
+        }
+        text = text.replacingOccurrences(of: "bind :80\n", with: "bind 127.0.0.1:\(proxyHTTP)\n")
+        text = text.replacingOccurrences(of: "bind :8081\n", with: "bind 127.0.0.1:\(proxyTCP)\n")
+        #expect(!text.contains("10.0.0."), "every example address was replaced")
+        return text
+    }
+
+    static func joinedLineClient(_ name: String, port: Int) async throws -> LineClient {
+        let client = try await LineClient.connect(host: "127.0.0.1", port: port)
+        try await client.write("iam:\(name)\n")
+        return client
+    }
+
+    @Test("/chat and TCP clients through the proxy keep talking when one node stops")
+    func oneNodeStops() async throws {
+        let database = try await TestServer.makePostgresDatabase()
+        let nodeA = try await TestServer.start {
+            $0.databaseURL = database
+            $0.announceJoins = false
+        }
+        let nodeB = try await TestServer.start {
+            $0.databaseURL = database
+            $0.announceJoins = false
+        }
+        let (proxyHTTP, proxyTCP) = (try freeTCPPort(), try freeTCPPort())
+        let proxy = try await HAProxyProcess.start(
+            configuration: try Self.configuration(nodes: [nodeA, nodeB], proxyHTTP: proxyHTTP, proxyTCP: proxyTCP))
+        do {
+            try await eventually("the proxy forwards") {
+                (try? await APIClient(baseURL: "http://127.0.0.1:\(proxyHTTP)").get("/readyz").status) == 200
+            }
+            // Two clients of each protocol, spread over the nodes by the proxy.
+            var tcp: [String: LineClient] = [:]
+            for name in ["Luke", "Leia"] {
+                tcp[name] = try await Self.joinedLineClient(name, port: proxyTCP)
+            }
+            var web: [String: WebSocketTestClient] = [:]
+            for name in ["Ann", "Ben"] {
+                web[name] = try await WebSocketTestClient.connect(host: "127.0.0.1", port: proxyHTTP, path: "/chat")
+            }
+            try await tcp["Luke"]!.write("msg:before\n")
+            for client in tcp.values { _ = try await client.waitForLine("Luke:before") }
+            for client in web.values { #expect(try await client.nextJSON(TutorialMessage.self).message == "before") }
+            await nodeA.stop()
+            // Node A's clients were told to reconnect (an `err:` line, close code 1012) and do so through the proxy,
+            // which now has node B only; node B's clients notice nothing.
+            var reconnected = 0
+            for (name, client) in tcp {
+                // (Join lines of the other clients may come first.)
+                guard
+                    (try? await client.waitForLine("err:server is restarting; reconnect", timeout: .seconds(2))) != nil
+                else { continue }
+                tcp[name] = try await Self.joinedLineClient(name, port: proxyTCP)
+                reconnected += 1
+            }
+            for (name, client) in web {
+                guard let code = try? await client.nextCloseCode(timeout: .seconds(2)) else { continue }
+                #expect(code == 1012)
+                let again = try await WebSocketTestClient.connect(host: "127.0.0.1", port: proxyHTTP, path: "/chat")
+                #expect(
+                    try await again.nextJSON(TutorialMessage.self).message == "before", "history, from the database")
+                web[name] = again
+                reconnected += 1
+            }
+            #expect(reconnected >= 1 && reconnected < 4, "the proxy spread the clients over both nodes")
+            // One message from each protocol, the second sent once the first has arrived everywhere.
+            try await tcp["Luke"]!.write("msg:after\n")
+            for client in tcp.values { _ = try await client.waitForLine("Luke:after") }
+            for client in web.values { #expect(try await client.nextJSON(TutorialMessage.self).message == "after") }
+            try await web["Ann"]!.send(text: tutorialFrame("still here", user: "Ann", userID: UUID()))
+            for client in tcp.values { _ = try await client.waitForLine("Ann:still here") }
+            for client in web.values {
+                #expect(try await client.nextJSON(TutorialMessage.self).message == "still here")
+            }
+        } catch {
+            await proxy.stop()
+            await nodeB.stop()
+            throw error
+        }
+        await proxy.stop()
+        await nodeB.stop()
+    }
+}
