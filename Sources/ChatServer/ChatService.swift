@@ -273,9 +273,7 @@ public final class ChatService: Sendable {
             modern: ModernContext(
                 hub: hub, directory: directory, attachments: attachments, sessions: sessions,
                 presence: presence, background: background, summaries: summaries, history: history, reads: reads,
-                sendLimiter: AttemptLimiter(
-                    clock: ContinuousClock(), burst: configuration.sendBurst,
-                    refill: .seconds(1) / configuration.sendRate),
+                sendLimit: storage.sendLimit(burst: configuration.sendBurst, rate: configuration.sendRate),
                 maxMessageBytes: configuration.maxMessageBytes, maxReplay: configuration.maxReplay,
                 maxSocketsPerAccount: configuration.maxSocketsPerAccount, metrics: application.serverMetrics))
     }

@@ -105,7 +105,9 @@ extension TwoNodeTests {
             try await bobSocket.send(frame: ClientFrame(type: "typing", room: dm.id))
             #expect(try await annSocket.next("typing", as: TypingFrame.self).user.id == bob.user.id)
             try await bobSocket.send(frame: ClientFrame(type: "read", room: dm.id, seq: ack.seq))
-            let receipt = try await annSocket.next("receipt", as: ReceiptFrame.self)
+            // (Ann's own receipt for what she wrote may come first.)
+            var receipt = try await annSocket.next("receipt", as: ReceiptFrame.self)
+            while receipt.user == ann.user.id { receipt = try await annSocket.next("receipt", as: ReceiptFrame.self) }
             #expect(receipt.user == bob.user.id && receipt.seq == ack.seq)
             // The only message in the room is the first one: B's next event is a new message, numbered after it.
             try await annSocket.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "m2", text: "again"))
@@ -176,6 +178,27 @@ extension TwoNodeTests {
             }
             try await luke.write("msg:after\n")
             try await ann.waitForLine("Luke:after")
+        }
+    }
+}
+
+extension TwoNodeTests {
+    @Test("the per-account send limit is one for every node: a burst spent on A is spent on B")
+    func sendLimitAcrossNodes() async throws {
+        try await self.withTwoNodes({
+            $0.sendBurst = 3
+            $0.sendRate = 1
+        }) { nodeA, nodeB in
+            let ann = try await nodeA.register("ann")
+            let onA = try await nodeA.modernClient(ann)
+            let onB = try await nodeB.modernClient(ann)
+            for socket in [onA, onB] { _ = try await socket.next("resumed", as: ResumedFrame.self) }
+            for index in 1...3 {
+                _ = try await onA.acked(ClientFrame(type: "send", room: "lobby", clientMsgID: "a\(index)", text: "a"))
+            }
+            let refused = try await onB.errorCode(
+                for: ClientFrame(type: "send", room: "lobby", clientMsgID: "b1", text: "b"))
+            #expect(refused == .rateLimited)
         }
     }
 }

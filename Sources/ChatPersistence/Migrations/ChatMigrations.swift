@@ -12,5 +12,6 @@ public enum ChatMigrations {
         AddSenderVia(),
         AddRoomSequences(),
         AddPostgresSearch(),
+        AddSendLimits(),
     ]
 }

@@ -13,7 +13,7 @@ struct ModernContext: Sendable {
     let summaries: RoomSummaries
     let history: History
     let reads: Reads
-    let sendLimiter: AttemptLimiter<ContinuousClock>
+    let sendLimit: any SendLimit
     let maxMessageBytes: Int
     /// The most messages replayed on resume; a larger gap answers `resumed` with `complete: false`.
     let maxReplay: Int

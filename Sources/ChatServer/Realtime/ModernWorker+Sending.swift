@@ -150,7 +150,7 @@ extension ModernWorker {
     private func submit(_ body: DraftBody, to id: RoomID, clientMsgID: String) async {
         let received = ContinuousClock.now
         let metrics = self.context.metrics
-        if let wait = self.context.sendLimiter.attempt(["user:\(self.account.id.uuidString)"]) {
+        if let wait = await self.context.sendLimit.attempt(self.account.id) {
             metrics.refused(.send)
             let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
             return self.reply(

@@ -35,6 +35,10 @@ final class PostgresStorage: ServerStorage {
         self.signals = PostgresSignalRelay(client: client, logger: logger)
     }
 
+    func sendLimit(burst: Int, rate: Int) -> any SendLimit {
+        PostgresSendLimit(client: self.client, burst: burst, rate: rate, logger: self.logger)
+    }
+
     var readinessChecks: [String: String] {
         ["listener": self.follower.withLockedValue { $0?.isListening ?? false } ? "ok" : "reconnecting"]
     }

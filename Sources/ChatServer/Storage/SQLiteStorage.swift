@@ -16,6 +16,8 @@ struct SQLiteStorage: ServerStorage {
     var readinessChecks: [String: String] { [:] }
     var relay: any RoomSignalRelay { NoRelay() }
 
+    func sendLimit(burst: Int, rate: Int) -> any SendLimit { LocalSendLimit(burst: burst, rate: rate) }
+
     /// Creates the data directory and takes its lock, then migrates the database and opens the connection all
     /// message writes go through.
     static func open(

@@ -10,6 +10,8 @@ protocol ServerStorage: Sendable {
     var search: any MessageSearch { get }
     /// How rooms tell other nodes of receipts and typing (no one on SQLite).
     var relay: any RoomSignalRelay { get }
+    /// The per-account send limit: in memory for one node, shared through the database for several.
+    func sendLimit(burst: Int, rate: Int) -> any SendLimit
     /// What `/readyz` reports about it, beside the database answering a query: name → `ok` or what is wrong.
     var readinessChecks: [String: String] { get }
     /// Starts delivering other nodes' commits to the hub's open rooms, and their membership changes and revoked
