@@ -395,7 +395,9 @@ public actor Room {
         // What comes back with another id is an original the store found (a retry committed through another node):
         // it was delivered when it was committed.
         let new = zip(messages, stored).filter { $0.0.id == $0.1.id }.map(\.1)
-        for message in stored { self.recentAcks.remember(message) }
+        for (proposed, original) in zip(messages, stored) where proposed.id != original.id {
+            self.recentAcks.remember(original)
+        }
         if new.first?.seq == self.nextSeq && self.held.isEmpty {
             self.deliver(new)  // the usual case: nothing committed elsewhere since this room's last delivery
         } else if let last = new.last {

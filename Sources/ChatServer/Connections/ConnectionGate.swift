@@ -99,13 +99,23 @@ final class ConnectionGate: ChannelInboundHandler, Sendable {
         context.fireChannelRead(data)
     }
 
-    /// Puts handlers first in a new connection's pipeline, in order, before its set-up: at once when it shares the
-    /// listener's event loop (the set-up then runs right after this), else as a task its loop runs first.
+    /// How a connection sizes the buffer it reads into. A channel keeps the buffer of its reads for the next one, so
+    /// NIO's default (2,048 bytes to start) is 2 KiB of every idle connection's memory; an HTTP request head, a chat
+    /// frame and a TCP line fit in 512, and a connection that reads more (an upload) grows its buffer as before.
+    static let receiveAllocator = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65536)
+
+    /// Sets a new connection's receive allocator and puts handlers first in its pipeline, in order, before its
+    /// set-up and its first read: at once when it shares the listener's event loop (the set-up then runs right after
+    /// this), else as a task its loop runs first.
     private static func addFirst(to child: any Channel, _ make: @escaping @Sendable () -> [any ChannelHandler]) {
-        if child.eventLoop.inEventLoop {
+        let prepare: @Sendable () -> Void = {
+            try? child.syncOptions?.setOption(ChannelOptions.recvAllocator, value: Self.receiveAllocator)
             try? child.pipeline.syncOperations.addHandlers(make(), position: .first)
+        }
+        if child.eventLoop.inEventLoop {
+            prepare()
         } else {
-            child.eventLoop.execute { try? child.pipeline.syncOperations.addHandlers(make(), position: .first) }
+            child.eventLoop.execute(prepare)
         }
     }
 
