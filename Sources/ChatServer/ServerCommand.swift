@@ -51,9 +51,11 @@ public struct ServerCommand: AsyncParsableCommand {
         FileDescriptorLimit.raiseToHardLimit()
         // Whatever the server creates (the database, its journal, attachments) is readable by its own user only.
         umask(0o077)
+        // Caught before anything starts: SIGTERM during start-up stops the server once it has started.
+        let shutdownSignal = ShutdownSignal.install()
         let service = try await ChatService.start(configuration)
         ReloadSignal.handle { service.reloadCertificates() }
-        await ShutdownSignal.wait()
+        await shutdownSignal.wait()
         await service.shutdown()
     }
 }
