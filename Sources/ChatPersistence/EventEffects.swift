@@ -6,6 +6,16 @@ import SQLKit
 /// What storing an event changes besides its own row (PROTOCOL.md §9.1–§9.2), as SQL statements for the same
 /// transaction.
 enum EventEffects {
+    /// Everything that stores `events`, in order: one multi-row `INSERT` of their rows, then what each changes.
+    /// Both writers run these in one transaction (``SerialSQLWriter``, ``PostgresEventWriter``).
+    static func storing(_ events: [StoredMessage], on sql: any SQLDatabase) -> [any SQLExpression] {
+        let insert = sql.insert(into: MessageRecord.schema).columns(MessageRecord.columns)
+        for event in events {
+            insert.values(MessageRecord.values(of: event))
+        }
+        return [insert.insert] + events.flatMap(Self.statements)
+    }
+
     static func statements(for event: StoredMessage) -> [any SQLExpression] {
         let room = event.room.rawValue
         switch event.kind {

@@ -13,12 +13,7 @@ extension SerialSQLWriter: EventWriter {
     public func append(
         _ events: [StoredMessage], isolation: isolated (any Actor)? = #isolation
     ) async throws -> [StoredMessage] {
-        let builder = self.sql.insert(into: MessageRecord.schema).columns(MessageRecord.columns)
-        for event in events {
-            builder.values(MessageRecord.values(of: event))
-        }
-        let statements: [any SQLExpression] = [builder.insert] + events.flatMap(EventEffects.statements)
-        let written = self.write(statements)
+        let written = self.write(EventEffects.storing(events, on: self.sql))
         try await withCheckedThrowingContinuation(isolation: isolation) {
             (continuation: CheckedContinuation<Void, any Error>) in
             written.whenComplete { continuation.resume(with: $0) }

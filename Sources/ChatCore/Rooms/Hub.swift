@@ -56,15 +56,19 @@ public actor Hub {
     /// Tells an open room that its store holds events up to `seq` (``Room/catchUp(to:)``); a room that is not open
     /// reads its history when it opens, so nothing is done for it.
     public func catchUp(_ id: RoomID, to seq: Int64) async {
-        guard let opening = self.rooms[id], let room = try? await opening.value else { return }
-        room.catchUp(to: seq)
+        await self.openedRoom(id)?.catchUp(to: seq)
     }
 
     /// Delivers a signal from another node to the room's members here, if the room is open here (a room that is not
     /// has no members to tell).
     public func deliverRelayed(_ signal: RoomSignal) async {
-        guard let opening = self.rooms[signal.room], let room = try? await opening.value else { return }
-        room.deliverRelayed(signal)
+        await self.openedRoom(signal.room)?.deliverRelayed(signal)
+    }
+
+    /// The room if it is open on this node (or opening); never opens one.
+    private func openedRoom(_ id: RoomID) async -> Room? {
+        guard let opening = self.rooms[id] else { return nil }
+        return try? await opening.value
     }
 
     /// Waits until every open room has committed and delivered everything submitted so far.

@@ -54,12 +54,7 @@ public struct PostgresEventWriter: EventWriter {
                 stored.append(event)
             }
             guard let newLast = fresh.last?.seq else { return stored }
-            let insert = sql.insert(into: MessageRecord.schema).columns(MessageRecord.columns)
-            for event in fresh {
-                insert.values(MessageRecord.values(of: event))
-            }
-            try await insert.run()
-            for statement in fresh.flatMap(EventEffects.statements) {
+            for statement in EventEffects.storing(fresh, on: sql) {
                 try await sql.execute(sql: statement) { _ in }
             }
             try await sql.raw(
