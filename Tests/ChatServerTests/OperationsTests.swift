@@ -47,7 +47,8 @@ struct OperationsTests {
         try await tcp.waitForLine("ann:during the drain")
         #expect(try await ws.nextCloseCode(timeout: .seconds(15)) == 1012)
         try await tcp.waitForLine("err:server is restarting; reconnect", timeout: .seconds(15))
-        #expect(await stopping.value == 0)
+        let status = await stopping.value
+        #expect(status == 0, "exit status \(status); the server's last lines: \(server.output.drain().suffix(30))")
     }
 
     @Test("--log-format json writes one JSON object per line, with time, level, label and message")

@@ -4,6 +4,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import NIOWebSocket
 import WebSocketKit
 
 /// What the socket's callbacks hand to the client: they run on the event loop, so they only forward.
@@ -20,6 +21,12 @@ extension ChatClient {
             self.setState(.connecting(attempt: attempt))
             do {
                 let input = try await self.openSocket()
+                if Task.isCancelled {
+                    // Stopped while the socket was opening: it must not outlive the client.
+                    try? await self.socket?.close(code: .normalClosure)
+                    self.socket = nil
+                    break
+                }
                 var reachedConnected = false
                 for await item in input {
                     switch item {

@@ -146,13 +146,17 @@ public actor ChatClient {
     /// Closes the connection for good: pending sends fail with ``ChatClientError/stopped`` and every event
     /// sequence ends.
     public func stop() async {
-        self.runTask?.cancel()
+        let running = self.runTask
+        running?.cancel()
         self.runTask = nil
         self.socketReady = false
         if let socket = self.socket {
             self.socket = nil
             try? await socket.close(code: .normalClosure)
         }
+        // Nothing of this connection may run after `stop()`: a server stopping its demo bot shuts down the event
+        // loops the socket lives on next.
+        await running?.value
         self.outbox.failAll(ChatClientError.stopped)
         self.setState(.stopped)
         for continuation in self.subscribers.values { continuation.finish() }
