@@ -43,7 +43,7 @@ extension Application {
             maxMessageBytes: configuration.echoMaxMessageBytes,
             outboundQueueBytes: max(configuration.outboundQueueBytes, 2 * configuration.echoMaxMessageBytes),
             pingInterval: .seconds(Int64(configuration.pingInterval)))
-        let relay = EchoRelay()
+        let relay = endpoints.echo
         let verbatim = VerbatimRenderer()
         self.get(.constant(Paths.echo)) { request in
             guard let id = request.query[String.self, at: "id"], !id.isEmpty else {

@@ -27,7 +27,7 @@ public final class ChatService: Sendable {
     private let storage: any ServerStorage
     private let hasher: BcryptPool
     private let bot: EchoBot?
-    private let presence: PresenceTracker
+    private let presence: Presence
     private let background: BackgroundTasks
     private let sweeper: UnsentAttachmentSweeper
     private let readiness: Readiness
@@ -50,7 +50,7 @@ public final class ChatService: Sendable {
     private init(
         application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub,
         storage: any ServerStorage, hasher: BcryptPool, bot: EchoBot?,
-        presence: PresenceTracker,
+        presence: Presence,
         background: BackgroundTasks, sweeper: UnsentAttachmentSweeper, readiness: Readiness,
         metrics: (endpoint: MetricsEndpoint?, loopWatch: [RepeatedTask]), tls: TLSCertificates?, drainTime: Duration,
         logger: Logger, host: String, httpPort: Int, tcpPort: Int
@@ -226,14 +226,15 @@ public final class ChatService: Sendable {
         let attachments = FluentAttachmentStore(database: application.db)
         try await directory.ensureLobby()
         let sessions = SessionRegistry()
-        // From here on, other nodes' commits reach the hub's rooms and their membership changes these connections.
-        let liveSessions = storage.follow(hub, sessions: sessions)
         let broadcaster = PresenceBroadcaster(
             directory: directory, accounts: accountStore, sessions: sessions, logger: logger)
-        let presence = PresenceTracker(grace: .seconds(configuration.presenceGrace), time: time) {
-            user, online, lastSeen in
-            await broadcaster.broadcast(user, online: online, lastSeen: lastSeen)
-        }
+        let echo = EchoRelay()
+        // From here on, other nodes' commits reach the hub's rooms, and their other news this node's connections.
+        let links = storage.follow(
+            LocalReach(hub: hub, sessions: sessions, presence: broadcaster, echo: echo), configuration: configuration)
+        let liveSessions = links.sessions
+        let presence = Presence(
+            grace: .seconds(configuration.presenceGrace), time: time, announcer: links.presence)
         let summaries = RoomSummaries(directory: directory, accounts: accountStore, messages: hub.store)
         let access = RoomAccess(directory: directory)
         let history = History(access: access, messages: hub.store)
@@ -270,6 +271,7 @@ public final class ChatService: Sendable {
                 readiness: readiness, database: sql, storageChecks: { storage.readinessChecks },
                 nodeName: configuration.resolvedNodeName),
             sweeper: sweeper,
+            echo: echo,
             modern: ModernContext(
                 hub: hub, directory: directory, attachments: attachments, sessions: sessions,
                 presence: presence, background: background, summaries: summaries, history: history, reads: reads,
@@ -408,5 +410,6 @@ struct Endpoints: Sendable {
     let config: ConfigController
     let health: HealthController
     let sweeper: UnsentAttachmentSweeper
+    let echo: EchoRelay
     let modern: ModernContext
 }

@@ -15,6 +15,7 @@ public struct ServerCommand: AsyncParsableCommand {
         discussion: "Settings (each can also be set with the environment variable shown in brackets):\n\n"
             + ServerConfiguration.helpText
             + "\n\nchat-server backup --to FILE [--data-dir DIR]\n    A consistent copy of the database, taken while the server runs."
+            + "\n\nchat-server migrate-to-postgres --from FILE --database-url URL\n    Copies a stopped server's SQLite database into an empty PostgreSQL database, and verifies the counts."
     )
 
     /// `--flag value` pairs, read against ``ServerConfiguration/settings`` rather than declared one by one here.
@@ -22,13 +23,17 @@ public struct ServerCommand: AsyncParsableCommand {
 
     public init() {}
 
+    /// The tools run instead of the server by their first argument; each returns the report it prints.
+    static let tools:
+        [String: @Sendable (_ arguments: [String], _ environment: [String: String]) async throws -> String] = [
+            "backup": Backup.run, "migrate-to-postgres": PostgresMigration.run,
+        ]
+
     public func run() async throws {
-        if self.arguments.first == "backup" {
+        if let name = self.arguments.first, let tool = Self.tools[name] {
             do {
-                print(
-                    try await Backup.run(
-                        arguments: Array(self.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
-            } catch let failure as Backup.Failure {
+                print(try await tool(Array(self.arguments.dropFirst()), ProcessInfo.processInfo.environment))
+            } catch let failure as ToolFailure {
                 throw ValidationError(failure.description)
             }
             return

@@ -13,5 +13,6 @@ public enum ChatMigrations {
         AddRoomSequences(),
         AddPostgresSearch(),
         AddSendLimits(),
+        AddNodeSharing(),
     ]
 }

@@ -113,6 +113,10 @@ extension ServerConfiguration {
         .integer(
             "presence-grace", "CHAT_PRESENCE_GRACE", \.presenceGrace, 0...3600,
             "Seconds a user stays online after their last connection closes, so a reconnect does not flap"),
+        .integer(
+            "presence-ttl", "CHAT_PRESENCE_TTL", \.presenceTTL, 4...3600,
+            "On PostgreSQL: seconds a node's presence rows outlive its last heartbeat (one every quarter of this); the users of a node that dies are announced offline this long after"
+        ),
         .boolean(
             "demo-bot", "CHAT_DEMO_BOT", \.demoBot,
             "Run the `echo-bot` account, which answers direct messages (PROTOCOL.md §9.9)"),

@@ -68,6 +68,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var idleTimeout = 30
     /// Seconds a user stays online after their last connection closes, so a reconnect does not flap.
     public var presenceGrace = 5
+    /// On PostgreSQL, how long a node's presence rows outlive its last heartbeat (``PostgresPresence``).
+    public var presenceTTL = 20
     /// Whether the `echo-bot` account answers direct messages (PROTOCOL.md §9.9).
     public var demoBot = true
     /// The web client's files, served at `/`.

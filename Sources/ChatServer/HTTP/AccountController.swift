@@ -7,7 +7,7 @@ import Vapor
 struct AccountController: Sendable {
     let accounts: any AccountStore
     let directory: any RoomDirectory
-    let presence: PresenceTracker
+    let presence: Presence
     let sessions: any LiveSessions
     let hasher: BcryptPool
     let loginThrottle: LoginThrottle
@@ -187,6 +187,7 @@ struct AccountController: Sendable {
             throw APIError(status: .notFound, code: .unknownUser, message: "No such user.")
         }
         let lastSeen = try await self.accounts.lastSeen(id)
-        return .json(UserDetails(account.profile, online: self.presence.isOnline(id), lastSeen: lastSeen?.milliseconds))
+        return .json(
+            UserDetails(account.profile, online: await self.presence.isOnline(id), lastSeen: lastSeen?.milliseconds))
     }
 }

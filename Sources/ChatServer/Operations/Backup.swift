@@ -11,11 +11,6 @@ import SQLiteNIO
 /// compacted into a new file, readable by this user only. Attachments are files: copy `attachments/` beside it
 /// (docs/OPERATIONS.md).
 public enum Backup {
-    /// Why a backup could not be made; the message names the setting.
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     /// Parses `--to FILE` and `--data-dir DIR` (or `CHAT_DATA_DIR`), copies, and returns a one-line report.
     public static func run(arguments: [String], environment: [String: String]) async throws -> String {
         var destination: String?
@@ -26,20 +21,19 @@ public enum Backup {
             case "--to": destination = remaining.popFirst()
             case "--data-dir": dataDirectory = remaining.popFirst() ?? dataDirectory
             default:
-                throw Failure(
-                    description:
-                        "backup: unexpected argument '\(argument)' (usage: chat-server backup --to FILE [--data-dir DIR])"
+                throw ToolFailure(
+                    "backup: unexpected argument '\(argument)' (usage: chat-server backup --to FILE [--data-dir DIR])"
                 )
             }
         }
-        guard let destination, !destination.isEmpty else { throw Failure(description: "backup: --to FILE is required") }
+        guard let destination, !destination.isEmpty else { throw ToolFailure("backup: --to FILE is required") }
         guard !FileManager.default.fileExists(atPath: destination) else {
-            throw Failure(description: "backup: --to \(destination) already exists; choose a new file")
+            throw ToolFailure("backup: --to \(destination) already exists; choose a new file")
         }
         var configuration = ServerConfiguration()
         configuration.dataDirectory = dataDirectory
         guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
-            throw Failure(description: "backup: --data-dir \(dataDirectory) holds no chat.sqlite")
+            throw ToolFailure("backup: --data-dir \(dataDirectory) holds no chat.sqlite")
         }
         let connection = try await SQLiteConnection.open(
             storage: .file(path: configuration.databasePath), threadPool: .singleton, logger: Logger(label: "backup"),
@@ -53,8 +47,7 @@ public enum Backup {
             try await connection.close().get()
         } catch {
             try? await connection.close().get()
-            throw Failure(
-                description: "backup: could not copy \(configuration.databasePath) to \(destination): \(error)")
+            throw ToolFailure("backup: could not copy \(configuration.databasePath) to \(destination): \(error)")
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: destination)
         let size = (try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int) ?? 0

@@ -7,7 +7,7 @@ struct ModernContext: Sendable {
     let directory: any RoomDirectory
     let attachments: any AttachmentStore
     let sessions: SessionRegistry
-    let presence: PresenceTracker
+    let presence: Presence
     /// The connections' workers and the work that follows an ack: over before the database closes.
     let background: BackgroundTasks
     let summaries: RoomSummaries

@@ -145,7 +145,7 @@ actor ModernWorker {
     /// After `hello`: everyone I share a room with who is online now.
     private func sendPresenceSnapshot() async {
         let roommates = (try? await self.context.directory.roommates(of: self.account.id)) ?? []
-        let online = self.context.presence.onlineUsers.intersection(roommates)
+        let online = await self.context.presence.online(among: roommates)
         self.reply(
             PresenceFrame(
                 users: online.sorted { $0.uuidString < $1.uuidString }.map {

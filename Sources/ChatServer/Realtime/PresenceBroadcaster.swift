@@ -3,19 +3,29 @@ import ChatProtocol
 import Foundation
 import Logging
 
-/// Tells everyone who shares a room with a user when that user comes online or goes offline (PROTOCOL.md §9.5),
-/// and records when they were last seen.
+/// Tells everyone on this node who shares a room with a user when that user comes online or goes offline
+/// (PROTOCOL.md §9.5), and records when they were last seen.
 struct PresenceBroadcaster: Sendable {
     let directory: any RoomDirectory
     let accounts: any AccountStore
     let sessions: SessionRegistry
     let logger: Logger
 
-    func broadcast(_ user: UUID, online: Bool, lastSeen: Date?) async {
-        do {
-            if let lastSeen {
+    /// Records the last seen time of a user going offline, then tells their roommates connected here.
+    func announce(_ user: UUID, online: Bool, lastSeen: Date?) async {
+        if let lastSeen {
+            do {
                 try await self.accounts.setLastSeen(user, at: lastSeen)
+            } catch {
+                self.logger.warning("could not record when \(user) was last seen: \(error)")
             }
+        }
+        await self.push(user, online: online, lastSeen: lastSeen)
+    }
+
+    /// Tells the user's roommates connected to this node.
+    func push(_ user: UUID, online: Bool, lastSeen: Date?) async {
+        do {
             let frame = PresenceFrame(users: [PresenceEntry(id: user, online: online, lastSeen: lastSeen?.milliseconds)]
             )
             for roommate in try await self.directory.roommates(of: user) where roommate != user {
@@ -27,4 +37,17 @@ struct PresenceBroadcaster: Sendable {
             self.logger.warning("could not announce presence of \(user): \(error)")
         }
     }
+}
+
+/// One node: every change is news, and who is online here is who is online.
+struct LocalPresenceAnnouncer: PresenceAnnouncer {
+    let broadcaster: PresenceBroadcaster
+
+    func changed(_ user: UUID, online: Bool, lastSeen: Date?) async {
+        await self.broadcaster.announce(user, online: online, lastSeen: lastSeen)
+    }
+
+    func online(among users: Set<UUID>, here: Set<UUID>) async -> Set<UUID> { here }
+
+    func close() async {}
 }

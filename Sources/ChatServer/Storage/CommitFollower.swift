@@ -4,11 +4,12 @@ import Logging
 import NIOConcurrencyHelpers
 import PostgresNIO
 
-/// Brings other nodes' commits to this node's open rooms. ``PostgresEventWriter`` queues a `NOTIFY` of
-/// `LASTSEQ:ROOM` with every batch; this listens on one connection of its own and passes each to the hub
-/// (``Hub/catchUp(_:to:)``: the room reads what it has not delivered from the database, in order). On a second
-/// connection it receives the receipts and typing notices other nodes' rooms relayed (``PostgresSignalRelay``), on a
-/// third the membership changes and revoked tokens of other nodes (``PostgresLiveSessions``).
+/// Brings other nodes' news to this node. ``PostgresEventWriter`` queues a `NOTIFY` of `LASTSEQ:ROOM` with every
+/// batch; this listens on one connection of its own and passes each to the hub (``Hub/catchUp(_:to:)``: the room
+/// reads what it has not delivered from the database, in order). On a second connection it receives the ephemeral
+/// news, each kind on a channel of its own: receipts and typing notices (``PostgresSignalRelay``), membership changes
+/// and revoked tokens (``PostgresLiveSessions``), presence (``PostgresPresence``) and `/echo` frames
+/// (``PostgresEchoRelay``).
 ///
 /// Notifications are hints, not the data: one lost (the listening connection dropped and came back, a node busy
 /// at the wrong moment) is healed by the reconcile that runs every ``reconcileInterval``, which reads the last
@@ -28,35 +29,47 @@ final class CommitFollower: Sendable {
         self.tasks = tasks
     }
 
-    static func start(
-        client: PostgresClient, hub: Hub, signals: PostgresSignalRelay, sessions: PostgresLiveSessions, logger: Logger
-    ) -> CommitFollower {
+    /// What carries the other nodes' ephemeral news, each on a channel of its own.
+    struct Peers: Sendable {
+        let signals: PostgresSignalRelay
+        let sessions: PostgresLiveSessions
+        let presence: PostgresPresence
+        let echo: PostgresEchoRelay
+    }
+
+    static func start(client: PostgresClient, local: LocalReach, peers: Peers, logger: Logger) -> CommitFollower {
         let listening = NIOLockedValueBox(false)
+        let hub = local.hub
         let commits = Task {
-            await Self.listen(on: PostgresEventWriter.channel, client: client, listening: listening, logger: logger) {
+            await Self.listen(on: [PostgresEventWriter.channel], client: client, listening: listening, logger: logger) {
                 // Whatever was committed while no one listened.
                 await Self.catchUpOpenRooms(client: client, hub: hub, logger: logger)
-            } handle: { payload in
+            } handle: { _, payload in
                 guard let (room, seq) = Self.parse(payload) else { return }
                 await hub.catchUp(room, to: seq)
             }
         }
-        // Receipts and typing are ephemeral: what was sent while no one listened is gone, as on one node.
-        let relayed = Task {
-            await Self.listen(on: PostgresSignalRelay.channel, client: client, listening: nil, logger: logger) {
-            } handle: { payload in
-                guard let signal = signals.signal(in: payload) else { return }
-                await hub.deliverRelayed(signal)
-            }
-        }
-        let membership = Task {
-            await Self.listen(on: PostgresLiveSessions.channel, client: client, listening: nil, logger: logger) {
-            } handle: { payload in
-                await sessions.apply(payload)
+        // Receipts, typing, membership changes, presence and `/echo` frames are ephemeral: what was sent while no one
+        // listened is gone for this node (its clients catch up on rooms at their next resume).
+        let ephemeral = [
+            PostgresSignalRelay.channel, PostgresLiveSessions.channel, PostgresPresence.channel,
+            PostgresEchoRelay.channel,
+        ]
+        let news = Task {
+            await Self.listen(on: ephemeral, client: client, listening: nil, logger: logger) {
+            } handle: { channel, payload in
+                switch channel {
+                case PostgresSignalRelay.channel:
+                    if let signal = peers.signals.signal(in: payload) { await hub.deliverRelayed(signal) }
+                case PostgresLiveSessions.channel: await peers.sessions.apply(payload)
+                case PostgresPresence.channel: await peers.presence.apply(payload)
+                case PostgresEchoRelay.channel: await peers.echo.deliver(payload, to: local.echo)
+                default: break
+                }
             }
         }
         let reconcile = Task { await Self.reconcile(client: client, hub: hub, logger: logger) }
-        return CommitFollower(listening: listening, tasks: [commits, relayed, membership, reconcile])
+        return CommitFollower(listening: listening, tasks: [commits, news, reconcile])
     }
 
     func close() async {
@@ -66,31 +79,62 @@ final class CommitFollower: Sendable {
         }
     }
 
-    /// Listens on `channel` on a pooled connection of its own, runs `connected` each time the connection is up, and
-    /// hands every payload to `handle`; opens the connection again after a short wait when it fails.
+    /// Listens on `channels` on a pooled connection of its own, runs `connected` each time the connection is up,
+    /// and hands every notification to `handle` (channel, payload), one after the other, in the order they came;
+    /// opens the connection again after a short wait when it fails.
     private static func listen(
-        on channel: String, client: PostgresClient, listening: NIOLockedValueBox<Bool>?, logger: Logger,
-        connected: @escaping @Sendable () async -> Void, handle: @escaping @Sendable (String) async -> Void
+        on channels: [String], client: PostgresClient, listening: NIOLockedValueBox<Bool>?, logger: Logger,
+        connected: @escaping @Sendable () async -> Void, handle: @escaping @Sendable (String, String) async -> Void
     ) async {
         while !Task.isCancelled {
             do {
                 try await client.withConnection { connection in
-                    try await connection.listen(on: channel) { notifications in
-                        listening?.withLockedValue { $0 = true }
-                        await connected()
-                        for try await notification in notifications {
-                            await handle(notification.payload)
+                    let (events, arrived) = AsyncStream.makeStream(of: ListenerEvent.self)
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for channel in channels {
+                            group.addTask {
+                                try await connection.listen(on: channel) { notifications in
+                                    arrived.yield(.listening)
+                                    for try await notification in notifications {
+                                        arrived.yield(.notification(channel: channel, payload: notification.payload))
+                                    }
+                                }
+                            }
                         }
+                        group.addTask {
+                            var waitingFor = channels.count
+                            for await event in events {
+                                switch event {
+                                case .listening:
+                                    waitingFor -= 1
+                                    guard waitingFor == 0 else { continue }
+                                    listening?.withLockedValue { $0 = true }
+                                    await connected()
+                                case .notification(let channel, let payload):
+                                    await handle(channel, payload)
+                                }
+                            }
+                        }
+                        // The first listener to fail (its connection lost) takes the others down with it.
+                        try await group.next()
+                        group.cancelAll()
                     }
                 }
             } catch {
                 if Task.isCancelled { break }
                 logger.warning(
-                    "lost the database's notifications on \(channel); listening again: \(String(reflecting: error))")
+                    "lost the database's notifications on \(channels.joined(separator: ", ")); listening again: \(String(reflecting: error))"
+                )
             }
             listening?.withLockedValue { $0 = false }
             try? await Task.sleep(for: .milliseconds(250))
         }
+    }
+
+    private enum ListenerEvent: Sendable {
+        /// One more of the channels is listened to.
+        case listening
+        case notification(channel: String, payload: String)
     }
 
     private static func reconcile(client: PostgresClient, hub: Hub, logger: Logger) async {

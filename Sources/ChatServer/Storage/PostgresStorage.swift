@@ -18,7 +18,8 @@ final class PostgresStorage: ServerStorage {
     var relay: any RoomSignalRelay { self.signals }
     private let client: PostgresClient
     private let running: Task<Void, Never>
-    private let follower = NIOLockedValueBox<CommitFollower?>(nil)
+    /// What ``follow(_:configuration:)`` started, stopped by ``close()``.
+    private let follower = NIOLockedValueBox<(CommitFollower, PostgresPresence, PostgresEchoRelay)?>(nil)
     private let logger: Logger
 
     /// Any number that no other application on the same database uses as an advisory lock key.
@@ -40,7 +41,7 @@ final class PostgresStorage: ServerStorage {
     }
 
     var readinessChecks: [String: String] {
-        ["listener": self.follower.withLockedValue { $0?.isListening ?? false } ? "ok" : "reconnecting"]
+        ["listener": self.follower.withLockedValue { $0?.0.isListening ?? false } ? "ok" : "reconnecting"]
     }
 
     /// Connects once to say clearly why the database cannot be used (unreachable, refused, wrong password), then
@@ -89,16 +90,27 @@ final class PostgresStorage: ServerStorage {
         }
     }
 
-    func follow(_ hub: Hub, sessions: SessionRegistry) -> any LiveSessions {
-        let live = PostgresLiveSessions(local: sessions, client: self.client, logger: self.logger)
+    func follow(_ local: LocalReach, configuration: ServerConfiguration) -> NodeLinks {
+        let live = PostgresLiveSessions(local: local.sessions, client: self.client, logger: self.logger)
+        let presence = PostgresPresence(
+            client: self.client, broadcaster: local.presence, lifetime: configuration.presenceTTL, logger: self.logger)
+        let echo = PostgresEchoRelay(
+            client: self.client, maxQueuedBytes: 2 * configuration.echoMaxMessageBytes, logger: self.logger)
+        local.echo.link(echo)
         let follower = CommitFollower.start(
-            client: self.client, hub: hub, signals: self.signals, sessions: live, logger: self.logger)
-        self.follower.withLockedValue { $0 = follower }
-        return live
+            client: self.client, local: local,
+            peers: CommitFollower.Peers(signals: self.signals, sessions: live, presence: presence, echo: echo),
+            logger: self.logger)
+        self.follower.withLockedValue { $0 = (follower, presence, echo) }
+        return NodeLinks(sessions: live, presence: presence)
     }
 
     func close() async {
-        await self.follower.withLockedValue { $0 }?.close()
+        if let (follower, presence, echo) = self.follower.withLockedValue({ $0 }) {
+            await follower.close()
+            await presence.close()
+            await echo.close()
+        }
         self.running.cancel()
         await self.running.value
     }

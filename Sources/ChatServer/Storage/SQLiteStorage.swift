@@ -44,7 +44,9 @@ struct SQLiteStorage: ServerStorage {
         }
     }
 
-    func follow(_ hub: Hub, sessions: SessionRegistry) -> any LiveSessions { sessions }
+    func follow(_ local: LocalReach, configuration: ServerConfiguration) -> NodeLinks {
+        NodeLinks(sessions: local.sessions, presence: LocalPresenceAnnouncer(broadcaster: local.presence))
+    }
 
     func close() async {
         await self.writer.close()

@@ -14,10 +14,24 @@ protocol ServerStorage: Sendable {
     func sendLimit(burst: Int, rate: Int) -> any SendLimit
     /// What `/readyz` reports about it, beside the database answering a query: name → `ok` or what is wrong.
     var readinessChecks: [String: String] { get }
-    /// Starts delivering other nodes' commits to the hub's open rooms, and their membership changes and revoked
-    /// tokens to this node's connections; returns what the use cases tell the open connections through (this
-    /// node's `sessions` alone on SQLite).
-    func follow(_ hub: Hub, sessions: SessionRegistry) -> any LiveSessions
+    /// Starts bringing the other nodes' news to this node (``LocalReach``): commits to the hub's open rooms,
+    /// membership changes and revoked tokens, presence, `/echo` frames. Returns how this node's news reaches every
+    /// node (``NodeLinks``): on SQLite, this node alone.
+    func follow(_ local: LocalReach, configuration: ServerConfiguration) -> NodeLinks
     /// Stops following, then closes the database.
     func close() async
+}
+
+/// What on this node other nodes' news is delivered to.
+struct LocalReach: Sendable {
+    let hub: Hub
+    let sessions: SessionRegistry
+    let presence: PresenceBroadcaster
+    let echo: EchoRelay
+}
+
+/// How this node's news reaches every node: its open connections' changes, and who comes online or goes offline.
+struct NodeLinks: Sendable {
+    let sessions: any LiveSessions
+    let presence: any PresenceAnnouncer
 }

@@ -4,12 +4,20 @@ import NIOCore
 import NIOWebSocket
 
 /// The gorilla/websocket relay of the star-sign tutorial: every frame any `/echo` client sends goes, unchanged
-/// (same opcode, same bytes), to every `/echo` client, the sender included. Nothing is parsed or stored.
+/// (same opcode, same bytes), to every `/echo` client, the sender included. Nothing is parsed; on one node nothing
+/// is stored. With several nodes, each frame also goes to the other nodes' clients through the database
+/// (``EchoPeers``, `PostgresEchoRelay`).
 ///
 /// The registry is a lock-protected dictionary: connections on any event loop join, leave and broadcast, and
 /// each write is handed to the recipient's own event loop, so one sender's frames keep their order everywhere.
 final class EchoRelay: Sendable {
     private let connections = NIOLockedValueBox<[ObjectIdentifier: WebSocketConnection]>([:])
+    private let peers = NIOLockedValueBox<(any EchoPeers)?>(nil)
+
+    /// From now on, frames sent here also go to `peers`.
+    func link(_ peers: any EchoPeers) {
+        self.peers.withLockedValue { $0 = peers }
+    }
 
     func add(_ connection: WebSocketConnection) {
         self.connections.withLockedValue { $0[ObjectIdentifier(connection)] = connection }
@@ -19,7 +27,14 @@ final class EchoRelay: Sendable {
         _ = self.connections.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(connection)) }
     }
 
+    /// A frame a client of this node sent: to every client here, and to the other nodes.
     func broadcast(_ payload: ByteBuffer, opcode: WebSocketOpcode) {
+        self.deliverHere(payload, opcode: opcode)
+        self.peers.withLockedValue { $0 }?.forward(payload, opcode: opcode)
+    }
+
+    /// A frame to every client of this node (one a client here sent, or one from another node).
+    func deliverHere(_ payload: ByteBuffer, opcode: WebSocketOpcode) {
         let recipients = self.connections.withLockedValue { Array($0.values) }
         for recipient in recipients {
             // On the recipient's own loop (the sender, at least) write now: a frame later in the same read may
@@ -35,6 +50,12 @@ final class EchoRelay: Sendable {
             }
         }
     }
+}
+
+/// How `/echo` frames reach the clients of other nodes; called on the sender's event loop, in the order frames
+/// arrive, so it must not block.
+protocol EchoPeers: Sendable {
+    func forward(_ payload: ByteBuffer, opcode: WebSocketOpcode)
 }
 
 /// One `/echo` connection.

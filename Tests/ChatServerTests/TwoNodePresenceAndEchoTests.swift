@@ -1,0 +1,100 @@
+import ChatProtocol
+import ChatServer
+import ChatTestSupport
+import Foundation
+import NIOHTTP1
+import Testing
+
+extension TwoNodeTests {
+    @Test(
+        "presence is per account across nodes: online with the first connection anywhere, offline when the last one goes, and when its node stops"
+    )
+    func presenceAcrossNodes() async throws {
+        let database = try await TestServer.makePostgresDatabase()
+        let fast: (inout ServerConfiguration) -> Void = {
+            $0.presenceGrace = 1
+            $0.presenceTTL = 4
+        }
+        try await self.withTwoNodes(on: database, fast) { nodeA, nodeB in
+            let ann = try await nodeA.register("ann")
+            let bob = try await nodeA.register("bob")
+            let dm = try await nodeA.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token)
+                .decode(RoomSummary.self)
+            let bobSocket = try await nodeB.modernClient(bob)
+            _ = try await bobSocket.next("resumed", as: ResumedFrame.self)
+
+            // Ann comes online on A: Bob, on B, hears it, and B's API says so.
+            let annOnA = try await nodeA.modernClient(ann)
+            _ = try await annOnA.next("resumed", as: ResumedFrame.self)
+            #expect(try await bobSocket.next("presence", as: PresenceFrame.self).users == [Self.online(ann)])
+            let details = try await nodeB.api.send(.GET, "/users/\(ann.user.id)", token: bob.token)
+                .decode(UserDetails.self)
+            #expect(details.online)
+            // Bob's second device, on B too, lists her in its snapshot.
+            let bobTablet = try await nodeB.modernClient(bob)
+            #expect(try await bobTablet.next("presence", as: PresenceFrame.self).users.contains(Self.online(ann)))
+            await bobTablet.close()
+
+            // Her phone on B, then A's connection closing: she stays online, and Bob hears nothing of it.
+            let annOnB = try await nodeB.modernClient(ann)
+            _ = try await annOnB.next("resumed", as: ResumedFrame.self)
+            await annOnA.close()
+            try await Task.sleep(for: .seconds(2))  // past A's grace period
+            _ = try await annOnB.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "p1", text: "still here"))
+            let quiet = try await bobSocket.frames(through: "message")
+            #expect(frames(quiet, ofType: "presence", as: PresenceFrame.self).isEmpty)
+
+            // The last connection closes: offline, with when she was last seen.
+            await annOnB.close()
+            let offline = try await bobSocket.next("presence", as: PresenceFrame.self, timeout: .seconds(10))
+            #expect(offline.users.count == 1 && offline.users[0].id == ann.user.id && !offline.users[0].online)
+            #expect(offline.users[0].lastSeen != nil)
+
+            // A third node stops while Ann is connected to it: its rows expire, and a node that sweeps them says
+            // she is offline.
+            try await withTestServer({
+                $0.databaseURL = database
+                $0.nodeName = "C"
+                fast(&$0)
+            }) { nodeC in
+                let annOnC = try await nodeC.modernClient(ann)
+                _ = try await annOnC.next("resumed", as: ResumedFrame.self)
+                #expect(try await bobSocket.next("presence", as: PresenceFrame.self).users == [Self.online(ann)])
+            }
+            let gone = try await bobSocket.next("presence", as: PresenceFrame.self, timeout: .seconds(15))
+            #expect(gone.users.count == 1 && gone.users[0].id == ann.user.id && !gone.users[0].online)
+            let after = try await nodeB.api.send(.GET, "/users/\(ann.user.id)", token: bob.token)
+                .decode(UserDetails.self)
+            #expect(!after.online)
+        }
+    }
+
+    private static func online(_ account: AuthSession) -> PresenceEntry {
+        PresenceEntry(id: account.user.id, online: true, lastSeen: nil)
+    }
+
+    @Test("/echo crosses nodes: text and binary frames reach the other node's clients byte-identical, in order")
+    func echoAcrossNodes() async throws {
+        try await self.withTwoNodes { nodeA, nodeB in
+            let aries = try await nodeA.echoClient("aries")
+            let leo = try await nodeB.echoClient("leo")
+            let json = #"{"tag":1,"name":"aries","text":"hello","type":0}"#
+            try await aries.send(text: json)
+            let text = try #require(await leo.frames.next(timeout: .seconds(10)))
+            #expect(text.opcode == WebSocketTestClient.Opcode.text && text.text == json)
+            // The sender has its own frame back, once.
+            #expect(try #require(await aries.frames.next()).text == json)
+            // A photo as base64 in a binary frame (larger than a notification can carry), then ten small frames.
+            let image = Array(
+                Data((0..<(300 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 31) }).base64EncodedString().utf8)
+            try await leo.send(opcode: WebSocketTestClient.Opcode.binary, payload: image)
+            for index in 1...10 { try await leo.send(text: "after \(index)") }
+            let photo = try #require(await aries.frames.next(timeout: .seconds(10)))
+            #expect(photo.opcode == WebSocketTestClient.Opcode.binary && photo.payload == image)
+            for index in 1...10 {
+                #expect(try #require(await aries.frames.next(timeout: .seconds(10))).text == "after \(index)")
+            }
+            #expect(await aries.frames.next(timeout: .milliseconds(300)) == nil)
+        }
+    }
+}
