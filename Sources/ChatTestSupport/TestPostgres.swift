@@ -31,11 +31,24 @@ public final class TestPostgres: Sendable {
     public static func shared() async throws -> TestPostgres {
         let task = self.started.withLockedValue { started in
             if let started { return started }
-            let task = Task { try await TestPostgres.start() }
+            let task = Task { try await TestPostgres.start(synchronousCommit: false) }
             started = task
             return task
         }
         return try await task.value
+    }
+
+    /// A server of the calling test's own, for a test that restarts or stops it; stopped at exit like the shared one.
+    /// Its commits are synchronous: an acknowledged commit must outlive ``restartImmediately()``, which drops what
+    /// PostgreSQL had not yet written (`fsync` stays off: the machine itself does not crash).
+    public static func startPrivate() async throws -> TestPostgres {
+        try await TestPostgres.start(synchronousCommit: true)
+    }
+
+    /// Restarts the server as a crash would end it (`pg_ctl restart -m immediate`: no shutdown checkpoint, every
+    /// connection cut), and returns once it accepts connections again.
+    public func restartImmediately() async throws {
+        try await self.run("pg_ctl", ["-D", "\(self.directory)/data", "-m", "immediate", "-w", "restart"])
     }
 
     private init(directory: String, binaries: String) {
@@ -69,7 +82,7 @@ public final class TestPostgres: Sendable {
         }
     }
 
-    private static func start() async throws -> TestPostgres {
+    private static func start(synchronousCommit: Bool) async throws -> TestPostgres {
         guard let binaries = self.binaryDirectory() else {
             throw TestClientError(
                 "PostgreSQL's server programs were not found (/usr/lib/postgresql/*/bin): install Debian's postgresql package (scripts/install-test-deps.sh does)"
@@ -93,7 +106,8 @@ public final class TestPostgres: Sendable {
             ["-D", "\(directory)/data", "-A", "trust", "-U", Self.user, "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
         let options = [
             "-p \(Self.socketPort)", "-k \(directory)", "-c listen_addresses=''", "-c fsync=off",
-            "-c synchronous_commit=off", "-c full_page_writes=off", "-c max_connections=1000",
+            "-c synchronous_commit=\(synchronousCommit ? "on" : "off")", "-c full_page_writes=off",
+            "-c max_connections=1000",
         ].joined(separator: " ")
         try await server.run(
             "pg_ctl", ["-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-o", options, "start"])
@@ -128,15 +142,19 @@ public final class TestPostgres: Sendable {
         return nil
     }
 
-    /// What `atexit` runs: a C function cannot capture, so the command waits here.
-    nonisolated(unsafe) private static var stopCommand: String?
+    /// What `atexit` runs, one command per server started: a C function cannot capture, so the commands wait here.
+    private static let stopCommands = NIOLockedValueBox<[String]>([])
 
     private static func stopAtExit(_ server: TestPostgres) {
         let pgCtl = "\(server.binaries)/pg_ctl -D '\(server.directory)/data' -m immediate stop"
         let asOwner = getuid() == 0 ? "/usr/sbin/runuser -u postgres -- \(pgCtl)" : pgCtl
-        self.stopCommand = "\(asOwner) >/dev/null 2>&1; rm -rf '\(server.directory)'"
+        let first = self.stopCommands.withLockedValue { commands in
+            commands.append("\(asOwner) >/dev/null 2>&1; rm -rf '\(server.directory)'")
+            return commands.count == 1
+        }
+        guard first else { return }
         atexit {
-            if let command = TestPostgres.stopCommand { _ = system(command) }
+            for command in TestPostgres.stopCommands.withLockedValue({ $0 }) { _ = system(command) }
         }
     }
 }

@@ -47,7 +47,8 @@ struct PostgresSendLimit: SendLimit {
             }
             return nil
         } catch {
-            self.logger.warning("the shared send limit could not be read; this send is let through: \(error)")
+            self.logger.warning(
+                "the shared send limit could not be read; this send is let through: \(String(reflecting: error))")
             return nil
         }
     }

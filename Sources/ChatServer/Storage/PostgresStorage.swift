@@ -22,6 +22,9 @@ final class PostgresStorage: ServerStorage {
     private let follower = NIOLockedValueBox<(CommitFollower, PostgresPresence, PostgresEchoRelay)?>(nil)
     private let logger: Logger
 
+    /// How long a message-store call may take before the room gives up on it (far beyond any healthy commit).
+    static let storeDeadline = Duration.seconds(15)
+
     /// Any number that no other application on the same database uses as an advisory lock key.
     static let migrationLock: Int64 = 0x5377_6966_7443_6861  // "SwiftCha"
 
@@ -30,8 +33,11 @@ final class PostgresStorage: ServerStorage {
         self.client = client
         self.running = running
         self.logger = logger
-        self.messages = FluentMessageStore(
-            database: database, writer: PostgresEventWriter(client: client, logger: logger))
+        // PostgresNIO can leave a query waiting for ever when its connection dies under it (a database restart):
+        // no room may wait for ever behind such a commit.
+        self.messages = DeadlineMessageStore(
+            FluentMessageStore(database: database, writer: PostgresEventWriter(client: client, logger: logger)),
+            limit: Self.storeDeadline)
         self.search = PostgresMessageSearch(database: sql)
         self.signals = PostgresSignalRelay(client: client, logger: logger)
     }
