@@ -41,7 +41,7 @@ start_server() {
     rm -rf "$data"/*
     if [[ $postgres == true ]]; then
         "$pg_bin/psql" -X -q -h "$pg" -U chat -d postgres -c "DROP DATABASE IF EXISTS bench" -c "CREATE DATABASE bench"
-        database=(--database-url "postgres:///bench?host=$pg&user=chat")
+        database=(--database-url "postgres:///bench?host=$pg&user=chat" --attachments-shared true)
     fi
     # Every load-generator connection comes from 127.0.0.1: the per-address limits are lifted.
     taskset -c 0 "$bin/chat-server" --port "$port" --tcp-port $((port + 1)) --data-dir "$data" --log-level warning --demo-bot false \

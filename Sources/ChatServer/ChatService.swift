@@ -26,7 +26,7 @@ public final class ChatService: Sendable {
     /// The database, closed last.
     private let storage: any ServerStorage
     private let hasher: BcryptPool
-    private let bot: EchoBot?
+    private let bot: OneNodeRun?
     private let presence: Presence
     private let background: BackgroundTasks
     private let sweeper: UnsentAttachmentSweeper
@@ -49,7 +49,7 @@ public final class ChatService: Sendable {
 
     private init(
         application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub,
-        storage: any ServerStorage, hasher: BcryptPool, bot: EchoBot?,
+        storage: any ServerStorage, hasher: BcryptPool, bot: OneNodeRun?,
         presence: Presence,
         background: BackgroundTasks, sweeper: UnsentAttachmentSweeper, readiness: Readiness,
         metrics: (endpoint: MetricsEndpoint?, loopWatch: [RepeatedTask]), tls: TLSCertificates?, drainTime: Duration,
@@ -186,15 +186,15 @@ public final class ChatService: Sendable {
                 )
             }
             let loopWatch = metrics.watchEventLoops(eventLoops)
-            var bot: EchoBot?
+            var bot: OneNodeRun?
             if configuration.demoBot, let address = ServerAddress(localURL) {
                 let account = DemoBotAccount(
                     accounts: endpoints.accounts.accounts, directory: endpoints.accounts.directory,
                     dataDirectory: configuration.dataDirectory, hashPassword: { try await hasher.hash($0) })
-                bot = EchoBot(
-                    server: address, tls: tls.map { _ in Self.selfTLS }, eventLoops: application.eventLoopGroup,
-                    logger: logger, password: { try await account.password(renew: $0) })
-                await bot?.start()
+                bot = await database.runOnOneNode(
+                    EchoBot(
+                        server: address, tls: tls.map { _ in Self.selfTLS }, eventLoops: application.eventLoopGroup,
+                        logger: logger, password: { try await account.password(renew: $0) }))
             }
             return ChatService(
                 application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, storage: database,
@@ -296,6 +296,10 @@ public final class ChatService: Sendable {
         time: any TimeSource
     ) async throws -> (Hub, any ServerStorage) {
         let storage: any ServerStorage
+        if configuration.databaseURL != nil, !configuration.attachmentsShared {
+            // Each node would keep the files uploaded through it, and the others would answer 404 for them.
+            throw ChatServiceError.attachmentsNotShared(directory: configuration.attachmentsDirectory)
+        }
         if let url = configuration.databaseURL {
             try DataDirectory.prepare(configuration.dataDirectory)
             storage = try await PostgresStorage.open(application, url: url, logger: Self.frameworkLogger(logger))
@@ -388,6 +392,8 @@ enum ChatServiceError: Error, CustomStringConvertible {
     case metricsListener(host: String, port: Int, reason: String)
     /// `--database-url` names a database this server cannot use; `url` is shown without its password.
     case databaseUnavailable(url: String, reason: String)
+    /// On PostgreSQL, where several nodes serve one community, the attachments directory is not said to be shared.
+    case attachmentsNotShared(directory: String)
 
     var description: String {
         switch self {
@@ -397,6 +403,8 @@ enum ChatServiceError: Error, CustomStringConvertible {
             "--metrics-port \(port): the metrics listener cannot listen on \(host):\(port) (\(reason)); choose another port, or turn it off with --metrics false"
         case .databaseUnavailable(let url, let reason):
             "--database-url \(url): cannot connect to the database: \(reason)"
+        case .attachmentsNotShared(let directory):
+            "--attachments-dir \(directory): with --database-url, every node must see every attachment; put the directory on storage all nodes mount and set --attachments-shared true (docs/DEPLOYMENT.md)"
         }
     }
 }

@@ -49,6 +49,8 @@ public final class TestServer: Sendable {
         if ProcessInfo.processInfo.environment[Self.backendVariable] == "postgres" {
             configuration.databaseURL = try await Self.postgresDatabase(for: configuration.dataDirectory)
         }
+        // One node per database unless a test starts more; tests of several nodes give them one directory.
+        configuration.attachmentsShared = true
         configure(&configuration)
         let service = try await ChatService.start(configuration, logger: Logger(label: "test-server"), time: time)
         return TestServer(service: service, configuration: configuration)

@@ -84,7 +84,10 @@ struct ModernCrashTests {
         // setup
         var arguments = ["--bcrypt-cost", "4"]
         if recovery == .otherPostgresNode {
-            arguments += ["--database-url", try await TestPostgres.shared().makeDatabase().url]
+            // The two nodes' attachments directories are not shared: no attachment is sent here.
+            arguments += [
+                "--database-url", try await TestPostgres.shared().makeDatabase().url, "--attachments-shared", "true",
+            ]
         }
         let server = try await ServerProcess.start(dataDirectory: directory, arguments: arguments)
         let otherNode =

@@ -98,3 +98,53 @@ extension TwoNodeTests {
         }
     }
 }
+
+extension TwoNodeTests {
+    @Test("an image uploaded and sent through A is fetched through B from the directory both nodes share")
+    func attachmentAcrossNodes() async throws {
+        try await self.withTwoNodes { nodeA, nodeB in
+            let (ann, bob, dm, annSocket, bobSocket) = try await Self.directPair(on: nodeA, and: nodeB)
+            let png = pngBytes(width: 32, height: 32)
+            let attachment = try await nodeA.api.send(
+                .POST, "/attachments?name=dot.png", bytes: png, contentType: "image/png", token: ann.token
+            ).decode(AttachmentPayload.self)
+            _ = try await annSocket.acked(
+                ClientFrame(
+                    type: "send", room: dm.id, clientMsgID: "a1", text: "", attachments: [attachment.id.uuidString]))
+            #expect(try await bobSocket.nextEvent("message").attachments == [attachment])
+            let fetched = try await nodeB.api.get("/attachments/\(attachment.id)", token: bob.token)
+            #expect(fetched.status == 200 && Array(fetched.body) == png)
+        }
+    }
+}
+
+extension TwoNodeTests {
+    @Test(
+        "with the demo bot on in both nodes, one of them runs it: a message to echo-bot gets one answer, on either node"
+    )
+    func demoBotOnOneNode() async throws {
+        try await self.withTwoNodes({ $0.demoBot = true }) { nodeA, nodeB in
+            for (node, name) in [(nodeA, "ann"), (nodeB, "bob")] {
+                try await LiveStateTests.expectBotAnswers(on: node, as: name)
+            }
+            // A second bot would have answered too (and each would have signed the other out).
+            let carol = try await nodeB.register("carol")
+            let socket = try await nodeB.modernClient(carol)
+            _ = try await socket.next("resumed", as: ResumedFrame.self)
+            let dm = try await nodeB.api.send(
+                .POST, "/dms", json: UsernameRequest(username: "echo-bot"), token: carol.token
+            ).decode(RoomSummary.self)
+            _ = try await socket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "c1", text: "you and me"))
+            var answers = 0
+            while let text = try? await socket.nextText(timeout: .seconds(4)) {
+                if let message = try? JSONDecoder().decode(MessageFrame.self, from: Data(text.utf8)),
+                    message.type == "message", message.sender.name == "echo-bot"
+                {
+                    #expect(message.text == "I and you")
+                    answers += 1
+                }
+            }
+            #expect(answers == 1)
+        }
+    }
+}

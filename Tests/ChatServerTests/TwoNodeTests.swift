@@ -18,14 +18,19 @@ struct TwoNodeTests {
         var shared = database
         if shared == nil { shared = try await TestServer.makePostgresDatabase() }
         let database = shared
+        // The nodes share one attachments directory, as a shared mount would.
+        let attachments = TestServer.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: attachments) }
         try await withTestServer({
             $0.databaseURL = database
             $0.nodeName = "A"
+            $0.attachmentsPath = attachments
             configure(&$0)
         }) { nodeA in
             try await withTestServer({
                 $0.databaseURL = database
                 $0.nodeName = "B"
+                $0.attachmentsPath = attachments
                 configure(&$0)
             }) { nodeB in
                 try await body(nodeA, nodeB)
@@ -85,13 +90,7 @@ extension TwoNodeTests {
     @Test("accounts on different nodes: a message, a retry through the other node, typing and a receipt all cross")
     func modernAcrossNodes() async throws {
         try await self.withTwoNodes { nodeA, nodeB in
-            let ann = try await nodeA.register("ann")
-            let bob = try await nodeA.register("bob")
-            let dm = try await nodeA.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token)
-                .decode(RoomSummary.self)
-            let annSocket = try await nodeA.modernClient(ann)
-            let bobSocket = try await nodeB.modernClient(bob)
-            for socket in [annSocket, bobSocket] { _ = try await socket.next("resumed", as: ResumedFrame.self) }
+            let (ann, bob, dm, annSocket, bobSocket) = try await Self.directPair(on: nodeA, and: nodeB)
             try await annSocket.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "m1", text: "hi bob"))
             let ack = try await annSocket.next("ack", as: AckFrame.self)
             let received = try await bobSocket.next("message", as: MessageFrame.self)
@@ -212,6 +211,21 @@ extension TwoNodeTests {
 }
 
 extension TwoNodeTests {
+    /// Ann and Bob, both registered through A, in a direct room: Ann connected to A, Bob to B, both resumed.
+    static func directPair(on nodeA: TestServer, and nodeB: TestServer) async throws -> (
+        ann: AuthSession, bob: AuthSession, dm: RoomSummary, annSocket: WebSocketTestClient,
+        bobSocket: WebSocketTestClient
+    ) {
+        let ann = try await nodeA.register("ann")
+        let bob = try await nodeA.register("bob")
+        let dm = try await nodeA.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token)
+            .decode(RoomSummary.self)
+        let annSocket = try await nodeA.modernClient(ann)
+        let bobSocket = try await nodeB.modernClient(bob)
+        for socket in [annSocket, bobSocket] { _ = try await socket.next("resumed", as: ResumedFrame.self) }
+        return (ann, bob, dm, annSocket, bobSocket)
+    }
+
     /// Sends `frame` and returns whether it was acknowledged (`true`) or refused by the rate limit (`false`).
     static func accepted(_ frame: ClientFrame, on socket: WebSocketTestClient) async throws -> Bool {
         try await socket.send(frame: frame)
@@ -245,6 +259,19 @@ struct PostgresStartupTests {
                 let message = "\(error)"
                 return message.hasPrefix("--database-url postgres://chat:***@") && !message.contains("hunter2")
             }
+        }
+    }
+
+    @Test("on PostgreSQL a node refuses to start until its attachments directory is said to be shared")
+    func attachmentsMustBeShared() async throws {
+        let database = try await TestServer.makePostgresDatabase()
+        await #expect {
+            try await TestServer.start {
+                $0.databaseURL = database
+                $0.attachmentsShared = false
+            }
+        } throws: { error in
+            "\(error)".hasPrefix("--attachments-dir ") && "\(error)".contains("--attachments-shared true")
         }
     }
 

@@ -128,6 +128,14 @@ extension ServerConfiguration {
             "How clients reach this server, for the attachment links tutorial clients see",
             accepted: "a URL without a trailing `/`", default: "`http://HOST:PORT` as bound"),
         .text(
+            "attachments-dir", "CHAT_ATTACHMENTS_DIR", \.attachmentsPath,
+            "Where attachment files live, one per content; with several nodes, storage every node mounts",
+            accepted: "a directory path", default: "`attachments/` in `--data-dir`"),
+        .boolean(
+            "attachments-shared", "CHAT_ATTACHMENTS_SHARED", \.attachmentsShared,
+            "Whether every node sees the same `--attachments-dir` (a network or cluster file system); a node on PostgreSQL refuses to start without it"
+        ),
+        .text(
             "node-name", "CHAT_NODE_NAME", \.nodeName, "Which server this is, in every log line and in `/readyz`",
             accepted: "any non-empty name", default: "the host name and `--port` (`HOST:PORT`)"),
         .durability(

@@ -115,9 +115,16 @@ public struct ServerConfiguration: Sendable, Equatable {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Public").path
 
+    /// `--attachments-dir`; empty: ``attachmentsDirectory`` is `attachments/` in ``dataDirectory``.
+    public var attachmentsPath = ""
+    /// Whether every node sees the same ``attachmentsDirectory``; required on PostgreSQL, where several nodes may
+    /// serve one attachment.
+    public var attachmentsShared = false
+
     /// Where attachment files live, by content hash.
     public var attachmentsDirectory: String {
-        URL(fileURLWithPath: self.dataDirectory).appendingPathComponent("attachments").path
+        guard self.attachmentsPath.isEmpty else { return self.attachmentsPath }
+        return URL(fileURLWithPath: self.dataDirectory).appendingPathComponent("attachments").path
     }
 
     /// The SQLite file inside ``dataDirectory``.

@@ -6,6 +6,8 @@ import Foundation
 /// (``EchoBot``, on `ChatClient`); only its account is made here, because `echo-bot` is a reserved name that
 /// `POST /register` refuses, so nobody else can register it. The password is made at random on first start and
 /// kept, readable by the owner only, in the data directory; if that file is lost, the next start sets a new one.
+/// With several nodes only one runs the bot (``OneNodeRun``); a node that takes it over without the file sets a
+/// new password the same way.
 struct DemoBotAccount: Sendable {
     let accounts: any AccountStore
     let directory: any RoomDirectory

@@ -27,6 +27,8 @@ final class PostgresStorage: ServerStorage {
 
     /// Any number that no other application on the same database uses as an advisory lock key.
     static let migrationLock: Int64 = 0x5377_6966_7443_6861  // "SwiftCha"
+    /// The advisory lock of the node that runs the demo bot.
+    static let oneNodeLock: Int64 = 0x5377_6966_7442_6F74  // "SwiftBot"
 
     private init(client: PostgresClient, running: Task<Void, Never>, database: any Database, logger: Logger) throws {
         guard let sql = database as? any SQLDatabase else { throw ChatServiceError.searchNeedsSQL }
@@ -109,6 +111,10 @@ final class PostgresStorage: ServerStorage {
             logger: self.logger)
         self.follower.withLockedValue { $0 = (follower, presence, echo) }
         return NodeLinks(sessions: live, presence: presence)
+    }
+
+    func runOnOneNode(_ service: any OneNodeService) async -> OneNodeRun {
+        OneNodeRun.elected(service, key: Self.oneNodeLock, client: self.client, logger: self.logger)
     }
 
     func close() async {

@@ -48,6 +48,10 @@ struct SQLiteStorage: ServerStorage {
         NodeLinks(sessions: local.sessions, presence: LocalPresenceAnnouncer(broadcaster: local.presence))
     }
 
+    func runOnOneNode(_ service: any OneNodeService) async -> OneNodeRun {
+        await OneNodeRun.here(service)
+    }
+
     func close() async {
         await self.writer.close()
         self.lock.release()
