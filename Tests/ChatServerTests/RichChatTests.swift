@@ -6,8 +6,9 @@ import NIOHTTP1
 import Testing
 
 extension TestServer {
-    /// Two accounts with a direct room, each with a connection that has resumed everything.
-    func pair() async throws -> (
+    /// Two accounts with a direct room, each with a connection that has resumed everything: Ann's to this server,
+    /// Bob's to `bobsNode` (another node on the same database) or, by default, this one too.
+    func pair(bobConnectedTo bobsNode: TestServer? = nil) async throws -> (
         ann: AuthSession, bob: AuthSession, dm: RoomSummary, annSocket: WebSocketTestClient,
         bobSocket: WebSocketTestClient
     ) {
@@ -16,7 +17,7 @@ extension TestServer {
         let dm = try await self.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token)
             .decode(RoomSummary.self)
         let annSocket = try await self.modernClient(ann)
-        let bobSocket = try await self.modernClient(bob)
+        let bobSocket = try await (bobsNode ?? self).modernClient(bob)
         _ = try await annSocket.next("resumed", as: ResumedFrame.self)
         _ = try await bobSocket.next("resumed", as: ResumedFrame.self)
         return (ann, bob, dm, annSocket, bobSocket)

@@ -103,7 +103,7 @@ extension TwoNodeTests {
     @Test("an image uploaded and sent through A is fetched through B from the directory both nodes share")
     func attachmentAcrossNodes() async throws {
         try await self.withTwoNodes { nodeA, nodeB in
-            let (ann, bob, dm, annSocket, bobSocket) = try await Self.directPair(on: nodeA, and: nodeB)
+            let (ann, bob, dm, annSocket, bobSocket) = try await nodeA.pair(bobConnectedTo: nodeB)
             let png = pngBytes(width: 32, height: 32)
             let attachment = try await nodeA.api.send(
                 .POST, "/attachments?name=dot.png", bytes: png, contentType: "image/png", token: ann.token

@@ -90,7 +90,7 @@ extension TwoNodeTests {
     @Test("accounts on different nodes: a message, a retry through the other node, typing and a receipt all cross")
     func modernAcrossNodes() async throws {
         try await self.withTwoNodes { nodeA, nodeB in
-            let (ann, bob, dm, annSocket, bobSocket) = try await Self.directPair(on: nodeA, and: nodeB)
+            let (ann, bob, dm, annSocket, bobSocket) = try await nodeA.pair(bobConnectedTo: nodeB)
             try await annSocket.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "m1", text: "hi bob"))
             let ack = try await annSocket.next("ack", as: AckFrame.self)
             let received = try await bobSocket.next("message", as: MessageFrame.self)
@@ -211,21 +211,6 @@ extension TwoNodeTests {
 }
 
 extension TwoNodeTests {
-    /// Ann and Bob, both registered through A, in a direct room: Ann connected to A, Bob to B, both resumed.
-    static func directPair(on nodeA: TestServer, and nodeB: TestServer) async throws -> (
-        ann: AuthSession, bob: AuthSession, dm: RoomSummary, annSocket: WebSocketTestClient,
-        bobSocket: WebSocketTestClient
-    ) {
-        let ann = try await nodeA.register("ann")
-        let bob = try await nodeA.register("bob")
-        let dm = try await nodeA.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token)
-            .decode(RoomSummary.self)
-        let annSocket = try await nodeA.modernClient(ann)
-        let bobSocket = try await nodeB.modernClient(bob)
-        for socket in [annSocket, bobSocket] { _ = try await socket.next("resumed", as: ResumedFrame.self) }
-        return (ann, bob, dm, annSocket, bobSocket)
-    }
-
     /// Sends `frame` and returns whether it was acknowledged (`true`) or refused by the rate limit (`false`).
     static func accepted(_ frame: ClientFrame, on socket: WebSocketTestClient) async throws -> Bool {
         try await socket.send(frame: frame)
