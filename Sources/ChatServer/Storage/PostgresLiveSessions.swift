@@ -16,9 +16,12 @@ final class PostgresLiveSessions: LiveSessions {
     let local: SessionRegistry
     private let origin = UUID()
     private let client: PostgresClient
+    /// Where notifications are sent from; closed by the storage before the client stops.
+    private let background: BackgroundTasks
     private let logger: Logger
 
-    init(local: SessionRegistry, client: PostgresClient, logger: Logger) {
+    init(local: SessionRegistry, client: PostgresClient, background: BackgroundTasks, logger: Logger) {
+        self.background = background
         self.local = local
         self.client = client
         self.logger = logger
@@ -81,6 +84,7 @@ final class PostgresLiveSessions: LiveSessions {
 
     private func publish(_ payload: Payload) {
         self.client.notifyInBackground(
-            Self.channel, payload, logger: self.logger, losing: "a membership change or revoked token")
+            Self.channel, payload, in: self.background, logger: self.logger,
+            losing: "a membership change or revoked token")
     }
 }

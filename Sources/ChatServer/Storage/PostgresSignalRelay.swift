@@ -12,9 +12,12 @@ final class PostgresSignalRelay: RoomSignalRelay {
     /// This process, as the payloads name it.
     let origin = UUID()
     private let client: PostgresClient
+    /// Where notifications are sent from; closed by the storage before the client stops.
+    private let background: BackgroundTasks
     private let logger: Logger
 
-    init(client: PostgresClient, logger: Logger) {
+    init(client: PostgresClient, background: BackgroundTasks, logger: Logger) {
+        self.background = background
         self.client = client
         self.logger = logger
     }
@@ -38,7 +41,8 @@ final class PostgresSignalRelay: RoomSignalRelay {
         case .typing(let room, let user):
             payload = Payload(origin: self.origin, room: room.rawValue, user: user.id, name: user.name)
         }
-        self.client.notifyInBackground(Self.channel, payload, logger: self.logger, losing: "a receipt or typing notice")
+        self.client.notifyInBackground(
+            Self.channel, payload, in: self.background, logger: self.logger, losing: "a receipt or typing notice")
     }
 
     /// The signal in a notification from another node; `nil` for this node's own and for what does not decode.

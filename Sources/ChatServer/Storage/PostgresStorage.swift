@@ -17,6 +17,8 @@ final class PostgresStorage: ServerStorage {
     private let signals: PostgresSignalRelay
     var relay: any RoomSignalRelay { self.signals }
     private let client: PostgresClient
+    /// The notifications on their way to other nodes (receipts, typing, membership changes, revoked tokens).
+    private let notifications = BackgroundTasks()
     private let running: Task<Void, Never>
     /// What ``follow(_:configuration:)`` started, stopped by ``close()``.
     private let follower = NIOLockedValueBox<(CommitFollower, PostgresPresence, PostgresEchoRelay)?>(nil)
@@ -41,7 +43,7 @@ final class PostgresStorage: ServerStorage {
             FluentMessageStore(database: database, writer: PostgresEventWriter(client: client, logger: logger)),
             limit: Self.storeDeadline)
         self.search = PostgresMessageSearch(database: sql)
-        self.signals = PostgresSignalRelay(client: client, logger: logger)
+        self.signals = PostgresSignalRelay(client: client, background: self.notifications, logger: logger)
     }
 
     func sendLimit(burst: Int, rate: Int) -> any SendLimit {
@@ -99,7 +101,8 @@ final class PostgresStorage: ServerStorage {
     }
 
     func follow(_ local: LocalReach, configuration: ServerConfiguration) -> NodeLinks {
-        let live = PostgresLiveSessions(local: local.sessions, client: self.client, logger: self.logger)
+        let live = PostgresLiveSessions(
+            local: local.sessions, client: self.client, background: self.notifications, logger: self.logger)
         let presence = PostgresPresence(
             client: self.client, broadcaster: local.presence, lifetime: configuration.presenceTTL, logger: self.logger)
         let echo = PostgresEchoRelay(
@@ -123,6 +126,7 @@ final class PostgresStorage: ServerStorage {
             await presence.close()
             await echo.close()
         }
+        await self.notifications.close()
         self.running.cancel()
         await self.running.value
     }
