@@ -239,7 +239,9 @@ public final class ChatService: Sendable {
         let access = RoomAccess(directory: directory)
         let history = History(access: access, messages: hub.store)
         let reads = Reads(access: access, hub: hub)
-        let files = AttachmentFiles(directory: configuration.attachmentsDirectory, threadPool: application.threadPool)
+        let files = AttachmentFiles(
+            directory: configuration.attachmentsDirectory, node: configuration.resolvedNodeName,
+            threadPool: application.threadPool)
         files.removeTemporaryFiles()
         let background = BackgroundTasks()
         let sweeper = UnsentAttachmentSweeper(attachments: attachments, files: files, logger: logger)

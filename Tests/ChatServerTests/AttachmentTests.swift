@@ -244,3 +244,32 @@ struct AnyDecodable: Decodable {
         self.value = (try? decoder.singleValueContainer().decode(String.self)).map(Value.string) ?? .other
     }
 }
+
+extension AttachmentTests {
+    @Test(
+        "a node starting on a shared attachments directory deletes only its own half-received uploads, not another node's"
+    )
+    func startUpSparesOtherNodesUploads() async throws {
+        let attachments = TestServer.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: attachments) }
+        let files = FileManager.default
+        for node in ["A", "B"] {
+            try files.createDirectory(atPath: "\(attachments)/tmp/\(node)", withIntermediateDirectories: true)
+            #expect(files.createFile(atPath: "\(attachments)/tmp/\(node)/upload-1", contents: Data("half".utf8)))
+        }
+        try await withTestServer({
+            $0.nodeName = "B"
+            $0.attachmentsPath = attachments
+        }) { server in
+            #expect(files.fileExists(atPath: "\(attachments)/tmp/A/upload-1"))
+            #expect(!files.fileExists(atPath: "\(attachments)/tmp/B/upload-1"))
+            // Its own uploads are received in its own folder.
+            let ann = try await server.register("ann")
+            let upload = try await server.api.send(
+                .POST, "/attachments?name=a.png", bytes: pngBytes(width: 1, height: 1), contentType: "image/png",
+                token: ann.token)
+            #expect(upload.status == 201)
+            #expect(files.fileExists(atPath: "\(attachments)/tmp/B"))
+        }
+    }
+}

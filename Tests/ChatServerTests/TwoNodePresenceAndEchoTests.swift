@@ -1,3 +1,4 @@
+import ChatPersistence
 import ChatProtocol
 import ChatServer
 import ChatTestSupport
@@ -66,6 +67,56 @@ extension TwoNodeTests {
             let after = try await nodeB.api.send(.GET, "/users/\(ann.user.id)", token: bob.token)
                 .decode(UserDetails.self)
             #expect(!after.online)
+        }
+    }
+
+    @Test(
+        "presence rows follow the connections: a row lost, or swept while its node could not refresh it, is written again and the account is online"
+    )
+    func presenceRowsRepaired() async throws {
+        let database = try await TestServer.makePostgresDatabase()
+        try await self.withTwoNodes(
+            on: database,
+            {
+                $0.presenceGrace = 1
+                $0.presenceTTL = 4
+            }
+        ) { nodeA, nodeB in
+            let ann = try await nodeA.register("ann")
+            let bob = try await nodeA.register("bob")
+            _ = try await nodeA.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token)
+            let bobSocket = try await nodeB.modernClient(bob)
+            _ = try await bobSocket.next("resumed", as: ResumedFrame.self)
+            let annOnA = try await nodeA.modernClient(ann)
+            _ = try await annOnA.next("resumed", as: ResumedFrame.self)
+            #expect(try await bobSocket.next("presence", as: PresenceFrame.self).users == [Self.online(ann)])
+            let annIsOnline = { @Sendable in
+                try await nodeB.api.send(.GET, "/users/\(ann.user.id)", token: bob.token).decode(UserDetails.self)
+                    .online
+            }
+
+            // A write that never happened (the database failed at that moment): the next heartbeat writes it.
+            try await TestPostgres.shared().psql(
+                "DELETE FROM presence WHERE account = '\(ann.user.id)'", database: database.database)
+            try await eventually("A writes Ann's row again", within: .seconds(10)) { try await annIsOnline() }
+
+            // A's row expired, as when A could not reach the database for longer than the TTL: whichever comes
+            // first, A's heartbeat or a sweep (which tells Bob she is offline), she ends up online, and Bob is told.
+            try await TestPostgres.shared().psql(
+                "UPDATE presence SET expires_at = now() - interval '1 second' WHERE account = '\(ann.user.id)'",
+                database: database.database)
+            try await eventually("Ann is online again", within: .seconds(10)) { try await annIsOnline() }
+            var latest: PresenceEntry?
+            while let frame = try? await bobSocket.next("presence", as: PresenceFrame.self, timeout: .seconds(3)) {
+                latest = frame.users.last { $0.id == ann.user.id } ?? latest
+            }
+            #expect(latest == nil || latest?.online == true)
+
+            // And her last connection closing still says offline, once.
+            await annOnA.close()
+            let offline = try await bobSocket.next("presence", as: PresenceFrame.self, timeout: .seconds(10))
+            #expect(offline.users.count == 1 && offline.users[0].id == ann.user.id && !offline.users[0].online)
+            #expect(try await !annIsOnline())
         }
     }
 

@@ -172,8 +172,9 @@ extension TwoNodeTests {
             try await ann.waitForLine("Luke:while B was deaf", timeout: .seconds(10))
             try await eventually("node B listens again") {
                 let ready = try await nodeB.raw(.GET, "/readyz")
-                return ready.status == 200
-                    && String(decoding: ready.body, as: UTF8.self).contains("\"listener\":\"ok\"")
+                let body = String(decoding: ready.body, as: UTF8.self)
+                return ready.status == 200 && body.contains("\"listener\":\"ok\"")
+                    && body.contains("\"news_listener\":\"ok\"")
             }
             try await luke.write("msg:after\n")
             try await ann.waitForLine("Luke:after")

@@ -7,38 +7,84 @@ import NIOConcurrencyHelpers
 /// for calls that may hang for ever through no fault of the caller (a database driver whose connection died under a
 /// query, ARCHITECTURE.md §4.2), not a way to make slow work faster: whatever the work did before it was abandoned
 /// stays done.
+///
+/// Cancelling the caller cancels the work and answers at once with `CancellationError`, whether or not the work
+/// heeds it; the timer stops as soon as either side answers.
 public enum Deadline {
     public static func run<Result: Sendable>(
         within limit: Duration, _ work: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
-        let answered = NIOLockedValueBox(false)
-        return try await withCheckedThrowingContinuation { continuation in
-            let worker = Task {
-                let result: Swift.Result<Result, any Error>
-                do {
-                    result = .success(try await work())
-                } catch {
-                    result = .failure(error)
+        let race = Race<Result>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                race.start(
+                    continuation,
+                    worker: Task {
+                        do {
+                            race.finish(with: .success(try await work()))
+                        } catch {
+                            race.finish(with: .failure(error))
+                        }
+                    },
+                    timer: Task {
+                        do {
+                            try await Task.sleep(for: limit)
+                            race.finish(with: .failure(DeadlineExceeded(limit: limit)))
+                        } catch {
+                            race.finish(with: .failure(CancellationError()))
+                        }
+                    })
+            }
+        } onCancel: {
+            race.finish(with: .failure(CancellationError()))
+        }
+    }
+
+    /// The work and its timer: the first to finish answers the caller, and both tasks are cancelled then.
+    private final class Race<Result: Sendable>: Sendable {
+        private struct State {
+            var continuation: CheckedContinuation<Result, any Error>?
+            var tasks: [Task<Void, Never>] = []
+            /// An answer that came before the continuation was handed over (the caller was already cancelled).
+            var early: Swift.Result<Result, any Error>?
+            var answered = false
+        }
+
+        private let state = NIOLockedValueBox(State())
+
+        func start(
+            _ continuation: CheckedContinuation<Result, any Error>, worker: Task<Void, Never>, timer: Task<Void, Never>
+        ) {
+            let early = self.state.withLockedValue { state -> Swift.Result<Result, any Error>? in
+                state.tasks = [worker, timer]
+                guard let early = state.early else {
+                    state.continuation = continuation
+                    return nil
                 }
-                guard
-                    answered.withLockedValue({ done in
-                        defer { done = true }
-                        return !done
-                    })
-                else { return }
-                continuation.resume(with: result)
+                state.early = nil
+                return early
             }
-            Task {
-                try? await Task.sleep(for: limit)
-                guard
-                    answered.withLockedValue({ done in
-                        defer { done = true }
-                        return !done
-                    })
-                else { return }
+            if let early {
                 worker.cancel()
-                continuation.resume(throwing: DeadlineExceeded(limit: limit))
+                timer.cancel()
+                continuation.resume(with: early)
             }
+        }
+
+        func finish(with result: Swift.Result<Result, any Error>) {
+            let (continuation, tasks) = self.state.withLockedValue {
+                state -> (CheckedContinuation<Result, any Error>?, [Task<Void, Never>]) in
+                guard !state.answered else { return (nil, []) }
+                state.answered = true
+                guard let continuation = state.continuation else {
+                    state.early = result
+                    return (nil, [])
+                }
+                state.continuation = nil
+                return (continuation, state.tasks)
+            }
+            for task in tasks { task.cancel() }
+            continuation?.resume(with: result)
         }
     }
 }

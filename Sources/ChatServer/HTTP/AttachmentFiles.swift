@@ -1,17 +1,32 @@
 import Foundation
 import NIOPosix
 
-/// The bytes of attachments, one file per content under the data directory: `attachments/ab/abcdef…` for the
-/// SHA-256 `abcdef…`. An upload is received under `attachments/tmp/` and renamed into place once complete, so a
-/// crash or an error never leaves a partial file under a content name. Files are readable by the server's user
-/// only (0600).
+/// The bytes of attachments, one file per content under the attachments directory: `ab/abcdef…` for the SHA-256
+/// `abcdef…`. An upload is received under `tmp/NODE/` and renamed into place once complete, so a crash or an error
+/// never leaves a partial file under a content name; each node of a shared directory has a folder of its own there,
+/// so that one starting does not delete what another is receiving. Files are readable by the server's user only
+/// (0600).
 struct AttachmentFiles: Sendable {
     let directory: String
+    /// This node's folder under `tmp/`: its name, with anything but letters, digits, `.`, `-` and `_` replaced.
+    let receivingFolder: String
     let threadPool: NIOThreadPool
 
-    /// Where uploads are received; emptied at start-up.
+    init(directory: String, node: String, threadPool: NIOThreadPool) {
+        self.directory = directory
+        let safe = node.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar))
+                ? Character(scalar) : "_"
+        }
+        self.receivingFolder = safe.isEmpty || safe.allSatisfy({ $0 == "." }) ? "node" : String(safe)
+        self.threadPool = threadPool
+    }
+
+    /// Where this node receives uploads; emptied at start-up.
     var temporaryDirectory: String {
-        URL(fileURLWithPath: self.directory).appendingPathComponent("tmp").path
+        URL(fileURLWithPath: self.directory).appendingPathComponent("tmp").appendingPathComponent(
+            self.receivingFolder
+        ).path
     }
 
     func path(for sha256: String) -> String {
@@ -44,7 +59,7 @@ struct AttachmentFiles: Sendable {
         }
     }
 
-    /// Deletes uploads that a crash or a shutdown left half received.
+    /// Deletes uploads that a crash or a shutdown of this node left half received.
     func removeTemporaryFiles() {
         try? FileManager.default.removeItem(atPath: self.temporaryDirectory)
     }

@@ -43,6 +43,8 @@ struct PresenceBroadcaster: Sendable {
 struct LocalPresenceAnnouncer: PresenceAnnouncer {
     let broadcaster: PresenceBroadcaster
 
+    func start(following tracker: PresenceTracker) {}
+
     func changed(_ user: UUID, online: Bool, lastSeen: Date?) async {
         await self.broadcaster.announce(user, online: online, lastSeen: lastSeen)
     }

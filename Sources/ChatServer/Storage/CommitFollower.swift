@@ -17,15 +17,30 @@ import PostgresNIO
 final class CommitFollower: Sendable {
     /// How often every open room is compared with the database, whatever the notifications said.
     static let reconcileInterval = Duration.seconds(1)
+    /// How many notifications may wait for their handler on one listening connection; beyond that they are dropped
+    /// (commits are then caught up by the reconcile; ephemeral news is lost, as it would be while reconnecting).
+    static let maxWaitingNotifications = 10_000
+    /// How long one ephemeral notification's handling (a query for a presence change's roommates, a session's
+    /// rooms) may take before the listener gives up on it and goes on with the next.
+    static let handlerDeadline = Duration.seconds(5)
 
-    private let listening: NIOLockedValueBox<Bool>
+    private let commitsListening: NIOLockedValueBox<Bool>
+    private let newsListening: NIOLockedValueBox<Bool>
     private let tasks: [Task<Void, Never>]
 
-    /// Whether the listening connection is up (for `/readyz`).
-    var isListening: Bool { self.listening.withLockedValue { $0 } }
+    /// Whether each listening connection is up (for `/readyz`).
+    var readinessChecks: [String: String] {
+        [
+            "listener": self.commitsListening.withLockedValue { $0 } ? "ok" : "reconnecting",
+            "news_listener": self.newsListening.withLockedValue { $0 } ? "ok" : "reconnecting",
+        ]
+    }
 
-    private init(listening: NIOLockedValueBox<Bool>, tasks: [Task<Void, Never>]) {
-        self.listening = listening
+    private init(
+        commitsListening: NIOLockedValueBox<Bool>, newsListening: NIOLockedValueBox<Bool>, tasks: [Task<Void, Never>]
+    ) {
+        self.commitsListening = commitsListening
+        self.newsListening = newsListening
         self.tasks = tasks
     }
 
@@ -38,13 +53,17 @@ final class CommitFollower: Sendable {
     }
 
     static func start(client: PostgresClient, local: LocalReach, peers: Peers, logger: Logger) -> CommitFollower {
-        let listening = NIOLockedValueBox(false)
+        let commitsListening = NIOLockedValueBox(false)
+        let newsListening = NIOLockedValueBox(false)
         let hub = local.hub
         let commits = Task {
-            await Self.listen(on: [PostgresEventWriter.channel], client: client, listening: listening, logger: logger) {
+            await Self.listen(
+                on: [PostgresEventWriter.channel], client: client, listening: commitsListening, logger: logger
+            ) {
                 // Whatever was committed while no one listened.
                 await Self.catchUpOpenRooms(client: client, hub: hub, logger: logger)
             } handle: { _, payload in
+                // The room's reads go through the message store, which has a deadline of its own.
                 guard let (room, seq) = Self.parse(payload) else { return }
                 await hub.catchUp(room, to: seq)
             }
@@ -56,20 +75,32 @@ final class CommitFollower: Sendable {
             PostgresEchoRelay.channel,
         ]
         let news = Task {
-            await Self.listen(on: ephemeral, client: client, listening: nil, logger: logger) {
+            await Self.listen(on: ephemeral, client: client, listening: newsListening, logger: logger) {
             } handle: { channel, payload in
-                switch channel {
-                case PostgresSignalRelay.channel:
-                    if let signal = peers.signals.signal(in: payload) { await hub.deliverRelayed(signal) }
-                case PostgresLiveSessions.channel: await peers.sessions.apply(payload)
-                case PostgresPresence.channel: await peers.presence.apply(payload)
-                case PostgresEchoRelay.channel: await peers.echo.deliver(payload, to: local.echo)
-                default: break
+                // `/echo` frames are read back by a consumer of their own, so that large frames never hold up a
+                // receipt or a typing notice.
+                if channel == PostgresEchoRelay.channel {
+                    peers.echo.announced(payload)
+                    return
+                }
+                do {
+                    try await Deadline.run(within: Self.handlerDeadline) {
+                        switch channel {
+                        case PostgresSignalRelay.channel:
+                            if let signal = peers.signals.signal(in: payload) { await hub.deliverRelayed(signal) }
+                        case PostgresLiveSessions.channel: await peers.sessions.apply(payload)
+                        case PostgresPresence.channel: await peers.presence.apply(payload)
+                        default: break
+                        }
+                    }
+                } catch {
+                    logger.warning("gave up on a notification on \(channel): \(String(reflecting: error))")
                 }
             }
         }
         let reconcile = Task { await Self.reconcile(client: client, hub: hub, logger: logger) }
-        return CommitFollower(listening: listening, tasks: [commits, news, reconcile])
+        return CommitFollower(
+            commitsListening: commitsListening, newsListening: newsListening, tasks: [commits, news, reconcile])
     }
 
     func close() async {
@@ -83,20 +114,26 @@ final class CommitFollower: Sendable {
     /// and hands every notification to `handle` (channel, payload), one after the other, in the order they came;
     /// opens the connection again after a short wait when it fails.
     private static func listen(
-        on channels: [String], client: PostgresClient, listening: NIOLockedValueBox<Bool>?, logger: Logger,
+        on channels: [String], client: PostgresClient, listening: NIOLockedValueBox<Bool>, logger: Logger,
         connected: @escaping @Sendable () async -> Void, handle: @escaping @Sendable (String, String) async -> Void
     ) async {
         while !Task.isCancelled {
             do {
                 try await client.withConnection { connection in
-                    let (events, arrived) = AsyncStream.makeStream(of: ListenerEvent.self)
+                    let (events, arrived) = AsyncStream.makeStream(
+                        of: ListenerEvent.self, bufferingPolicy: .bufferingOldest(Self.maxWaitingNotifications))
+                    let dropped = NIOLockedValueBox(0)
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         for channel in channels {
                             group.addTask {
                                 try await connection.listen(on: channel) { notifications in
                                     arrived.yield(.listening)
                                     for try await notification in notifications {
-                                        arrived.yield(.notification(channel: channel, payload: notification.payload))
+                                        let event = ListenerEvent.notification(
+                                            channel: channel, payload: notification.payload)
+                                        if case .dropped = arrived.yield(event) {
+                                            dropped.withLockedValue { $0 += 1 }
+                                        }
                                     }
                                 }
                             }
@@ -108,9 +145,18 @@ final class CommitFollower: Sendable {
                                 case .listening:
                                     waitingFor -= 1
                                     guard waitingFor == 0 else { continue }
-                                    listening?.withLockedValue { $0 = true }
+                                    listening.withLockedValue { $0 = true }
                                     await connected()
                                 case .notification(let channel, let payload):
+                                    let lost = dropped.withLockedValue { count in
+                                        defer { count = 0 }
+                                        return count
+                                    }
+                                    if lost > 0 {
+                                        logger.warning(
+                                            "dropped \(lost) notifications on \(channels.joined(separator: ", ")): this node is behind"
+                                        )
+                                    }
                                     await handle(channel, payload)
                                 }
                             }
@@ -126,7 +172,7 @@ final class CommitFollower: Sendable {
                     "lost the database's notifications on \(channels.joined(separator: ", ")); listening again: \(String(reflecting: error))"
                 )
             }
-            listening?.withLockedValue { $0 = false }
+            listening.withLockedValue { $0 = false }
             try? await Task.sleep(for: .milliseconds(250))
         }
     }

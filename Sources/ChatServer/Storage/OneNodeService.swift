@@ -1,3 +1,4 @@
+import ChatCore
 import DemoBot
 import Logging
 import NIOConcurrencyHelpers
@@ -33,8 +34,13 @@ final class OneNodeRun: Sendable {
     }
 
     /// On the node that takes PostgreSQL's session-level advisory lock `key`: every node tries every
-    /// ``retryInterval``; the holder runs the service for as long as the connection holding the lock answers. When
-    /// that node stops or dies, PostgreSQL releases the lock with its session and another node takes over.
+    /// ``retryInterval``; the holder runs the service for as long as the connection holding the lock answers a
+    /// check every ``checkInterval`` within ``checkInterval``. When that node stops or dies, or its connection does
+    /// (a database restart), PostgreSQL releases the lock and another node takes over.
+    ///
+    /// Two nodes must not run it at once, even for a moment: a holder whose connection died notices within two
+    /// check intervals (a check that fails, or one that hangs past its deadline), so a node that takes the lock
+    /// waits that long, still holding it and checking it, before it starts the service.
     static func elected(
         _ service: any OneNodeService, key: Int64, client: PostgresClient, logger: Logger
     ) -> OneNodeRun {
@@ -42,21 +48,34 @@ final class OneNodeRun: Sendable {
             while !Task.isCancelled {
                 do {
                     try await client.withConnection { connection in
-                        let rows = try await connection.query("SELECT pg_try_advisory_lock(\(key))", logger: logger)
-                        var elected = false
-                        for try await taken in rows.decode(Bool.self) { elected = taken }
-                        guard elected else { return }
-                        await service.start()
+                        let check: @Sendable (String) async throws -> [Bool] = { query in
+                            try await Deadline.run(within: Self.checkInterval) {
+                                let rows = try await connection.query(PostgresQuery(unsafeSQL: query), logger: logger)
+                                var answers: [Bool] = []
+                                for try await answer in rows.decode(Bool.self) { answers.append(answer) }
+                                return answers
+                            }
+                        }
+                        guard try await check("SELECT pg_try_advisory_lock(\(key))") == [true] else { return }
+                        var started = false
+                        var checks = 0
                         do {
                             while !Task.isCancelled {
-                                try await Task.sleep(for: Self.retryInterval)
-                                try await connection.query("SELECT 1", logger: logger)
+                                try await Task.sleep(for: Self.checkInterval)
+                                _ = try await check("SELECT true")
+                                checks += 1
+                                if !started, checks >= 2 {
+                                    await service.start()
+                                    started = true
+                                }
                             }
                         } catch {}
-                        await service.stop()
-                        _ = try? await connection.query("SELECT pg_advisory_unlock(\(key))", logger: logger)
+                        if started { await service.stop() }
+                        // In a task of its own: a node stopping has cancelled this one, and the lock must still go.
+                        await Task { _ = try? await check("SELECT pg_advisory_unlock(\(key))") }.value
                     }
                 } catch {
+                    if Task.isCancelled { break }
                     logger.warning(
                         "could not ask the database which node runs the demo bot: \(String(reflecting: error))")
                 }
@@ -69,6 +88,8 @@ final class OneNodeRun: Sendable {
         }
     }
 
-    /// How often a node without the service asks for it, and the node with it checks it still holds it.
+    /// How often a node without the service asks for it.
     static let retryInterval = Duration.seconds(2)
+    /// How often the node with the service checks that it still holds it, and how long each check may take.
+    static let checkInterval = Duration.milliseconds(500)
 }

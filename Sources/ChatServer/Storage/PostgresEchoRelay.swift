@@ -12,15 +12,20 @@ import PostgresNIO
 /// frame's opcode.
 ///
 /// One task writes this node's frames, in the order they arrived, so the other nodes receive them in that order; it
-/// deletes rows older than ``retention`` as it goes. Like the relay itself, this is at most once: frames wait in
-/// memory up to ``maxQueuedBytes`` while the database is slow, and beyond that, or while a node's listener
-/// reconnects, they are lost for the other nodes (this node's clients have them already).
+/// deletes rows older than ``retention`` as it goes. Another reads the other nodes' frames, in the order they were
+/// announced. Like the relay itself, this is at most once: frames wait in memory up to ``maxQueuedBytes`` while the
+/// database is slow, and beyond that, or while a node's listener reconnects, they are lost for the other nodes (this
+/// node's clients have them already); announcements wait up to ``maxWaitingAnnouncements``.
 final class PostgresEchoRelay: EchoPeers {
     static let channel = "swiftchat_echo"
     /// How long a frame's row is kept for the nodes that read it.
     static let retention = Duration.seconds(60)
     /// What may wait to be written; two of `/echo`'s largest messages by default.
     let maxQueuedBytes: Int
+    /// Other nodes' frames announced and not yet read.
+    static let maxWaitingAnnouncements = 1_000
+    /// How long reading one frame may take before it is given up.
+    static let readDeadline = Duration.seconds(5)
 
     private struct Queue {
         var frames: [(ByteBuffer, Bool)] = []
@@ -32,15 +37,22 @@ final class PostgresEchoRelay: EchoPeers {
 
     private let origin = UUID()
     private let queue = NIOLockedValueBox(Queue())
+    private let announcements: AsyncStream<Int64>
+    private let announce: AsyncStream<Int64>.Continuation
     private let client: PostgresClient
     private let logger: Logger
     private let tasks = BackgroundTasks()
 
-    init(client: PostgresClient, maxQueuedBytes: Int, logger: Logger) {
+    /// Frames written by this node go to the others; theirs go to `relay`'s clients.
+    init(client: PostgresClient, relay: EchoRelay, maxQueuedBytes: Int, logger: Logger) {
         self.client = client
         self.maxQueuedBytes = maxQueuedBytes
         self.logger = logger
+        (self.announcements, self.announce) = AsyncStream.makeStream(
+            of: Int64.self, bufferingPolicy: .bufferingOldest(Self.maxWaitingAnnouncements))
+        relay.link(self)
         self.tasks.run { await self.write() }
+        self.tasks.run { await self.read(to: relay) }
     }
 
     func forward(_ payload: ByteBuffer, opcode: WebSocketOpcode) {
@@ -57,21 +69,34 @@ final class PostgresEchoRelay: EchoPeers {
         waiter?.resume()
     }
 
-    /// Another node's frame (`ORIGIN:ID`), read from the database and relayed to `relay`'s clients; this node's own
-    /// are ignored (relayed already).
-    func deliver(_ text: String, to relay: EchoRelay) async {
+    /// A frame announced by a node (`ORIGIN:ID`), to be read and relayed here unless this node wrote it (its clients
+    /// have it already).
+    func announced(_ text: String) {
         let parts = text.split(separator: ":")
         guard parts.count == 2, let origin = UUID(uuidString: String(parts[0])), origin != self.origin,
             let id = Int64(parts[1])
         else { return }
-        do {
-            let rows = try await self.client.query(
-                "SELECT binary_frame, payload FROM echo_frames WHERE id = \(id)", logger: self.logger)
-            for try await (binary, payload) in rows.decode((Bool, ByteBuffer).self) {
-                relay.deliverHere(payload, opcode: binary ? .binary : .text)
+        if case .dropped = self.announce.yield(id) {
+            self.logger.warning("an /echo frame of another node was not relayed here: this node is behind")
+        }
+    }
+
+    /// Reads the announced frames one by one, in order, and relays each to this node's clients.
+    private func read(to relay: EchoRelay) async {
+        for await id in self.announcements {
+            do {
+                let frames = try await Deadline.run(within: Self.readDeadline) {
+                    let rows = try await self.client.query(
+                        "SELECT binary_frame, payload FROM echo_frames WHERE id = \(id)", logger: self.logger)
+                    var frames: [(Bool, ByteBuffer)] = []
+                    for try await frame in rows.decode((Bool, ByteBuffer).self) { frames.append(frame) }
+                    return frames
+                }
+                for (binary, payload) in frames { relay.deliverHere(payload, opcode: binary ? .binary : .text) }
+            } catch {
+                if Task.isCancelled { break }
+                self.logger.warning("could not read an /echo frame of another node: \(String(reflecting: error))")
             }
-        } catch {
-            self.logger.warning("could not read an /echo frame of another node: \(String(reflecting: error))")
         }
     }
 

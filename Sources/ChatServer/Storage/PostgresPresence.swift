@@ -1,25 +1,32 @@
 import ChatCore
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// Presence across nodes (PROTOCOL.md §9.5): every server process keeps one row in `presence` per account it holds
 /// a connection of (its ``PresenceTracker`` counts them, with the grace period), and pushes the rows' expiry
 /// forward every quarter of `lifetime`. An account is online while an unexpired row names it.
 ///
-/// A change is news only when it changes that answer: an account's first row, its last row gone. Each change of
-/// one account runs in a transaction holding an advisory lock on that account, so two nodes deciding at once see
-/// each other's rows; the announcement goes to this node's connections, and by `NOTIFY swiftchat_presence`, sent at
-/// commit, to the other nodes'. A node that stops (gracefully or not) leaves its rows: users who reconnect to another
-/// node within `lifetime` do not flap, and every node sweeps expired rows, the sweep that takes an account's last
-/// row announcing it offline.
+/// The tracker is the truth; rows follow it. Each change of one account runs in a transaction holding an advisory
+/// lock on that account and writes what the tracker says *then* (so a late report of an old change cannot undo a
+/// newer one), and the heartbeat writes the tracker's whole set again, so a write that failed, or rows another node
+/// swept while this one could not reach the database, are repaired within a quarter of `lifetime`.
+///
+/// A change is news only when it changes the answer: an account's first row, its last row gone. The news goes out
+/// by `NOTIFY swiftchat_presence`, sent at commit, to every node, this one included: each node pushes it to its
+/// connections in the order the database committed the changes. A node that stops (gracefully or not) leaves its
+/// rows: users who reconnect to another node within `lifetime` do not flap, and every node sweeps expired rows, the
+/// sweep that takes an account's last row announcing it offline.
 final class PostgresPresence: PresenceAnnouncer {
     static let channel = "swiftchat_presence"
     /// The first key of the two-key advisory locks taken per account (a space apart from one-key locks).
     static let lockSpace: Int32 = 0x5052
+    /// How long one account's change or one heartbeat may take before it is abandoned (and retried by the next
+    /// heartbeat): PostgresNIO can leave a query on a dead connection unanswered.
+    static let writeDeadline = Duration.seconds(5)
 
     struct Payload: Codable {
-        var origin: UUID
         var user: UUID
         var online: Bool
         /// Milliseconds since 1970, going offline.
@@ -28,6 +35,7 @@ final class PostgresPresence: PresenceAnnouncer {
 
     /// This process: its rows are its own, whatever node name it was given.
     private let instance = UUID()
+    private let here = NIOLockedValueBox<PresenceTracker?>(nil)
     private let client: PostgresClient
     private let broadcaster: PresenceBroadcaster
     private let lifetime: Int
@@ -39,35 +47,19 @@ final class PostgresPresence: PresenceAnnouncer {
         self.broadcaster = broadcaster
         self.lifetime = lifetime
         self.logger = logger
+    }
+
+    func start(following tracker: PresenceTracker) {
+        self.here.withLockedValue { $0 = tracker }
         self.tasks.run { await self.heartbeat() }
     }
 
     func changed(_ user: UUID, online: Bool, lastSeen: Date?) async {
         do {
-            let news = try await self.client.withTransaction(logger: self.logger) { connection in
-                try await self.lock(user, on: connection)
-                if online {
-                    try await connection.query(
-                        """
-                        INSERT INTO presence (instance, account, expires_at)
-                        VALUES (\(self.instance), \(user), now() + make_interval(secs => \(self.lifetime)))
-                        ON CONFLICT (account, instance) DO UPDATE SET expires_at = EXCLUDED.expires_at
-                        """, logger: self.logger)
-                } else {
-                    try await connection.query(
-                        "DELETE FROM presence WHERE account = \(user) AND instance = \(self.instance)",
-                        logger: self.logger)
-                }
-                let rows = try await Self.liveRows(of: user, on: connection, logger: self.logger)
-                // Online: this row is the only one. Offline: none is left.
-                guard rows == (online ? 1 : 0) else { return false }
-                try await self.notify(user, online: online, lastSeen: lastSeen, on: connection)
-                return true
-            }
-            if news { await self.broadcaster.announce(user, online: online, lastSeen: lastSeen) }
+            try await Deadline.run(within: Self.writeDeadline) { try await self.reconcile(user, lastSeen: lastSeen) }
         } catch {
             self.logger.warning(
-                "could not record that \(user) went \(online ? "online" : "offline") here: \(String(reflecting: error))"
+                "could not record that \(user) went \(online ? "online" : "offline") here (the heartbeat will): \(String(reflecting: error))"
             )
         }
     }
@@ -75,23 +67,23 @@ final class PostgresPresence: PresenceAnnouncer {
     func online(among users: Set<UUID>, here: Set<UUID>) async -> Set<UUID> {
         guard !users.isEmpty else { return [] }
         do {
-            let rows = try await self.client.query(
-                "SELECT DISTINCT account FROM presence WHERE account = ANY(\(Array(users))) AND expires_at > now()",
-                logger: self.logger)
-            var online = here
-            for try await account in rows.decode(UUID.self) { online.insert(account) }
-            return online
+            return try await Deadline.run(within: Self.writeDeadline) {
+                let rows = try await self.client.query(
+                    "SELECT DISTINCT account FROM presence WHERE account = ANY(\(Array(users))) AND expires_at > now()",
+                    logger: self.logger)
+                var online = here
+                for try await account in rows.decode(UUID.self) { online.insert(account) }
+                return online
+            }
         } catch {
             self.logger.warning("could not read who is online on other nodes: \(String(reflecting: error))")
             return here
         }
     }
 
-    /// Another node's announcement, for this node's connections; this node's own are ignored (already pushed).
+    /// An announcement of any node, this one's included, for this node's connections.
     func apply(_ text: String) async {
-        guard let payload = try? JSONDecoder().decode(Payload.self, from: Data(text.utf8)),
-            payload.origin != self.instance
-        else { return }
+        guard let payload = try? JSONDecoder().decode(Payload.self, from: Data(text.utf8)) else { return }
         let lastSeen = payload.lastSeen.map { Date(timeIntervalSince1970: Double($0) / 1000) }
         await self.broadcaster.push(payload.user, online: payload.online, lastSeen: lastSeen)
     }
@@ -100,21 +92,61 @@ final class PostgresPresence: PresenceAnnouncer {
         await self.tasks.close()
     }
 
-    /// Every quarter of the lifetime: this process's rows live on, and rows no process refreshed are swept.
+    /// Makes this process's row of `user` say what the tracker says now, under the account's lock, and announces
+    /// the account online if that row is its only one, offline if the row was its last.
+    private func reconcile(_ user: UUID, lastSeen: Date?) async throws {
+        let online = self.here.withLockedValue { $0 }?.isOnline(user) ?? false
+        try await self.client.withTransaction(logger: self.logger) { connection in
+            try await self.lock(user, on: connection)
+            let (mine, others) = try await self.rows(of: user, on: connection)
+            if online {
+                try await connection.query(
+                    """
+                    INSERT INTO presence (instance, account, expires_at)
+                    VALUES (\(self.instance), \(user), now() + make_interval(secs => \(self.lifetime)))
+                    ON CONFLICT (account, instance) DO UPDATE SET expires_at = EXCLUDED.expires_at
+                    """, logger: self.logger)
+                if !mine && others == 0 { try await self.notify(user, online: true, lastSeen: nil, on: connection) }
+            } else if mine {
+                try await connection.query(
+                    "DELETE FROM presence WHERE account = \(user) AND instance = \(self.instance)", logger: self.logger)
+                if others == 0 { try await self.wentOffline(user, at: lastSeen ?? Date(), on: connection) }
+            }
+        }
+    }
+
+    /// Every quarter of the lifetime: this process's rows live on, missing ones are written, stale ones removed,
+    /// and rows no process refreshed are swept.
     private func heartbeat() async {
         let interval = Duration.seconds(self.lifetime) / 4
         while !Task.isCancelled {
             do {
-                try await self.client.query(
-                    """
-                    UPDATE presence SET expires_at = now() + make_interval(secs => \(self.lifetime))
-                    WHERE instance = \(self.instance)
-                    """, logger: self.logger)
-                try await self.sweep()
+                try await Deadline.run(within: max(interval, Self.writeDeadline)) {
+                    try await self.refresh()
+                    try await self.sweep()
+                }
             } catch {
+                if Task.isCancelled { break }
                 self.logger.warning("could not refresh presence: \(String(reflecting: error))")
             }
             try? await Task.sleep(for: interval)
+        }
+    }
+
+    /// Pushes the expiry of this process's rows forward; an account online here without a row, or with a row but
+    /// no longer online here, is reconciled one by one (rare: a write that failed, an outage longer than the
+    /// lifetime, a report still on its way).
+    private func refresh() async throws {
+        let online = self.here.withLockedValue { $0 }?.onlineUsers ?? []
+        let rows = try await self.client.query(
+            """
+            UPDATE presence SET expires_at = now() + make_interval(secs => \(self.lifetime))
+            WHERE instance = \(self.instance) RETURNING account
+            """, logger: self.logger)
+        var written: Set<UUID> = []
+        for try await account in rows.decode(UUID.self) { written.insert(account) }
+        for user in online.symmetricDifference(written) {
+            try await self.reconcile(user, lastSeen: nil)
         }
     }
 
@@ -126,13 +158,12 @@ final class PostgresPresence: PresenceAnnouncer {
         for try await account in rows.decode(UUID.self) { accounts.insert(account) }
         for user in accounts {
             let lastSeen = Date()
-            let news = try await self.client.withTransaction(logger: self.logger) { connection in
+            try await self.client.withTransaction(logger: self.logger) { connection in
                 try await self.lock(user, on: connection)
-                guard try await Self.liveRows(of: user, on: connection, logger: self.logger) == 0 else { return false }
-                try await self.notify(user, online: false, lastSeen: lastSeen, on: connection)
-                return true
+                let (mine, others) = try await self.rows(of: user, on: connection)
+                guard !mine, others == 0 else { return }
+                try await self.wentOffline(user, at: lastSeen, on: connection)
             }
-            if news { await self.broadcaster.announce(user, online: false, lastSeen: lastSeen) }
         }
     }
 
@@ -141,19 +172,30 @@ final class PostgresPresence: PresenceAnnouncer {
             "SELECT pg_advisory_xact_lock(\(Self.lockSpace), hashtext(\(user.uuidString)))", logger: self.logger)
     }
 
-    private static func liveRows(of user: UUID, on connection: PostgresConnection, logger: Logger) async throws -> Int64
-    {
+    /// Whether this process has a row of `user` (expired or not: until swept, nobody announced it offline), and
+    /// how many unexpired rows other processes have.
+    private func rows(of user: UUID, on connection: PostgresConnection) async throws -> (mine: Bool, others: Int64) {
         let rows = try await connection.query(
-            "SELECT count(*) FROM presence WHERE account = \(user) AND expires_at > now()", logger: logger)
-        for try await count in rows.decode(Int64.self) { return count }
-        return 0
+            """
+            SELECT count(*) FILTER (WHERE instance = \(self.instance)),
+                   count(*) FILTER (WHERE instance <> \(self.instance) AND expires_at > now())
+            FROM presence WHERE account = \(user)
+            """, logger: self.logger)
+        for try await (mine, others) in rows.decode((Int64, Int64).self) { return (mine > 0, others) }
+        return (false, 0)
+    }
+
+    /// Records when the account was last seen and announces it offline, both at commit.
+    private func wentOffline(_ user: UUID, at lastSeen: Date, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            "UPDATE users SET last_seen_at = \(lastSeen) WHERE id = \(user)", logger: self.logger)
+        try await self.notify(user, online: false, lastSeen: lastSeen, on: connection)
     }
 
     /// Queued in the transaction: sent to every listening node when it commits.
     private func notify(_ user: UUID, online: Bool, lastSeen: Date?, on connection: PostgresConnection) async throws {
         let payload = Payload(
-            origin: self.instance, user: user, online: online,
-            lastSeen: lastSeen.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) })
+            user: user, online: online, lastSeen: lastSeen.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) })
         let text = String(decoding: try JSONEncoder().encode(payload), as: UTF8.self)
         try await connection.query("SELECT pg_notify(\(Self.channel), \(text))", logger: self.logger)
     }

@@ -51,7 +51,9 @@ final class PostgresStorage: ServerStorage {
     }
 
     var readinessChecks: [String: String] {
-        ["listener": self.follower.withLockedValue { $0?.0.isListening ?? false } ? "ok" : "reconnecting"]
+        self.follower.withLockedValue { $0?.0.readinessChecks } ?? [
+            "listener": "reconnecting", "news_listener": "reconnecting",
+        ]
     }
 
     /// Connects once to say clearly why the database cannot be used (unreachable, refused, wrong password), then
@@ -106,8 +108,8 @@ final class PostgresStorage: ServerStorage {
         let presence = PostgresPresence(
             client: self.client, broadcaster: local.presence, lifetime: configuration.presenceTTL, logger: self.logger)
         let echo = PostgresEchoRelay(
-            client: self.client, maxQueuedBytes: 2 * configuration.echoMaxMessageBytes, logger: self.logger)
-        local.echo.link(echo)
+            client: self.client, relay: local.echo, maxQueuedBytes: 2 * configuration.echoMaxMessageBytes,
+            logger: self.logger)
         let follower = CommitFollower.start(
             client: self.client, local: local,
             peers: CommitFollower.Peers(signals: self.signals, sessions: live, presence: presence, echo: echo),

@@ -14,6 +14,7 @@ struct Presence: Sendable {
         self.tracker = PresenceTracker(grace: grace, time: time) { user, online, lastSeen in
             await announcer.changed(user, online: online, lastSeen: lastSeen)
         }
+        announcer.start(following: self.tracker)
     }
 
     func connected(_ user: UUID) { self.tracker.connected(user) }
@@ -37,6 +38,8 @@ struct Presence: Sendable {
 
 /// What follows when a user comes online on this node or (after the grace period) has no connection left here.
 protocol PresenceAnnouncer: Sendable {
+    /// From now on `tracker` says who is online on this node (what the announcer keeps for the other nodes follows it).
+    func start(following tracker: PresenceTracker)
     /// Tells the user's roommates, unless the user is still online on another node (or already was).
     func changed(_ user: UUID, online: Bool, lastSeen: Date?) async
     /// Which of `users` are online anywhere; `here` are those online on this node.
