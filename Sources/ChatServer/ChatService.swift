@@ -239,9 +239,10 @@ public final class ChatService: Sendable {
         let access = RoomAccess(directory: directory)
         let history = History(access: access, messages: hub.store)
         let reads = Reads(access: access, hub: hub)
-        let files = AttachmentFiles(
-            directory: configuration.attachmentsDirectory, node: configuration.resolvedNodeName,
-            threadPool: application.threadPool)
+        let files = storage.attachmentBytes(
+            AttachmentFiles(
+                directory: configuration.attachmentsDirectory, node: configuration.resolvedNodeName,
+                threadPool: application.threadPool), configuration: configuration)
         files.removeTemporaryFiles()
         let background = BackgroundTasks()
         let sweeper = UnsentAttachmentSweeper(attachments: attachments, files: files, logger: logger)
@@ -298,7 +299,8 @@ public final class ChatService: Sendable {
         time: any TimeSource
     ) async throws -> (Hub, any ServerStorage) {
         let storage: any ServerStorage
-        if configuration.databaseURL != nil, !configuration.attachmentsShared {
+        if configuration.databaseURL != nil, configuration.attachmentsStore == "files", !configuration.attachmentsShared
+        {
             // Each node would keep the files uploaded through it, and the others would answer 404 for them.
             throw ChatServiceError.attachmentsNotShared(directory: configuration.attachmentsDirectory)
         }

@@ -3,6 +3,7 @@ import ChatProtocol
 import ChatServer
 import ChatTestSupport
 import Foundation
+import NIOConcurrencyHelpers
 import NIOHTTP1
 import Testing
 
@@ -196,6 +197,77 @@ extension TwoNodeTests {
                 }
             }
             #expect(answers == 1)
+        }
+    }
+}
+
+extension TwoNodeTests {
+    @Test(
+        "--attachments-store postgres: nodes with directories of their own serve each other's uploads, whole and by byte range"
+    )
+    func attachmentsInPostgres() async throws {
+        let directories = NIOLockedValueBox<[String]>([])
+        try await self.withTwoNodes({
+            let own = TestServer.makeTemporaryDirectory()
+            directories.withLockedValue { $0.append(own) }
+            $0.attachmentsPath = own
+            $0.attachmentsShared = false
+            $0.attachmentsStore = "postgres"
+        }) { nodeA, nodeB in
+            let (ann, bob, dm, annSocket, bobSocket) = try await nodeA.pair(bobConnectedTo: nodeB)
+            let png = pngBytes(width: 32, height: 32)
+            let image = try await nodeA.api.send(
+                .POST, "/attachments?name=dot.png", bytes: png, contentType: "image/png", token: ann.token
+            ).decode(AttachmentPayload.self)
+            _ = try await annSocket.acked(
+                ClientFrame(type: "send", room: dm.id, clientMsgID: "a1", text: "", attachments: [image.id.uuidString]))
+            #expect(try await bobSocket.nextEvent("message").attachments == [image])
+            let fetched = try await nodeB.api.get("/attachments/\(image.id)", token: bob.token)
+            #expect(fetched.status == 200 && Array(fetched.body) == png)
+
+            // A file of three chunks and a bit, uploaded through B: ranges across a chunk's end, from the start,
+            // and the tail, read through A.
+            let file = (0..<(3 * 256 * 1024 + 1000)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) }
+            let upload = try await nodeB.api.send(
+                .POST, "/attachments?name=data.bin", bytes: file, contentType: "application/octet-stream",
+                token: bob.token
+            ).decode(AttachmentPayload.self)
+            _ = try await bobSocket.acked(
+                ClientFrame(type: "send", room: dm.id, clientMsgID: "b1", text: "", attachments: [upload.id.uuidString])
+            )
+            let whole = try await nodeA.api.get("/attachments/\(upload.id)", token: ann.token)
+            #expect(whole.status == 200 && Array(whole.body) == file)
+            for (header, expected) in [
+                ("bytes=262000-262300", 262000...262300), ("bytes=0-9", 0...9),
+                ("bytes=-100", (file.count - 100)...(file.count - 1)),
+                ("bytes=786000-", 786000...(file.count - 1)),
+            ] {
+                let part = try await nodeA.api.get(
+                    "/attachments/\(upload.id)", token: ann.token, headers: [("Range", header)])
+                #expect(part.status == 206 && Array(part.body) == Array(file[expected]), "\(header)")
+                #expect(
+                    part.headers.first(name: "Content-Range")
+                        == "bytes \(expected.lowerBound)-\(expected.upperBound)/\(file.count)")
+            }
+            let outside = try await nodeA.api.get(
+                "/attachments/\(upload.id)", token: ann.token, headers: [("Range", "bytes=\(file.count)-")])
+            #expect(outside.status == 416)
+        }
+        // No node kept a file of its own: the bytes are in the database only.
+        for directory in directories.withLockedValue({ $0 }) {
+            let contents = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            #expect(contents.allSatisfy { $0 == "tmp" }, "\(directory): \(contents)")
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
+    @Test("--attachments-store postgres without --database-url is refused, naming the setting")
+    func attachmentsInPostgresNeedADatabase() throws {
+        #expect(throws: ServerConfiguration.InvalidSettings.self) {
+            try ServerConfiguration.resolve(arguments: ["--attachments-store", "postgres"], environment: [:])
+        }
+        #expect(throws: ServerConfiguration.InvalidSettings.self) {
+            try ServerConfiguration.resolve(arguments: ["--attachments-store", "s3"], environment: [:])
         }
     }
 }

@@ -38,24 +38,42 @@ struct TwoNodeTests {
         }
     }
 
-    @Test("a TCP client on A and one on B share the lobby: the same lines in the same order")
+    @Test(
+        "a TCP client on A and one on B share the lobby: the same lines in the same order, joins and leaves announced on both"
+    )
     func tcpAcrossNodes() async throws {
         try await self.withTwoNodes { nodeA, nodeB in
             let ann = try await nodeA.joinedLineClient("ann")
             let ben = try await nodeB.joinedLineClient("ben")
+            // One lobby: a join on B is announced on A.
+            _ = try await ann.waitForLine("ben has joined", timeout: .seconds(10))
             for index in 1...20 {
                 try await ann.write("msg:a\(index)\n")
                 try await ben.write("msg:b\(index)\n")
             }
+            // Messages, in the room's one order. (An announcement is relayed beside the messages, not in their
+            // order: Ann's own join, made before Ben's, may still reach Ben after his.)
             var seenByAnn: [String] = []
             var seenByBen: [String] = []
-            while seenByAnn.count < 40 { seenByAnn.append(try await ann.nextLine()) }
-            while seenByBen.count < 40 { seenByBen.append(try await ben.nextLine()) }
+            while seenByAnn.count < 40 {
+                let line = try await ann.nextLine()
+                if line.contains(":") { seenByAnn.append(line) }
+            }
+            while seenByBen.count < 40 {
+                let line = try await ben.nextLine()
+                if line.contains(":") { seenByBen.append(line) }
+            }
             #expect(seenByAnn == seenByBen)
             #expect(Set(seenByAnn).count == 40)
             // Each sender's own messages keep the order they were sent in.
             #expect(seenByAnn.filter { $0.hasPrefix("ann:") } == (1...20).map { "ann:a\($0)" })
             #expect(seenByAnn.filter { $0.hasPrefix("ben:") } == (1...20).map { "ben:b\($0)" })
+            // A rename and a departure on B are announced on A as well.
+            try await ben.write("iam:benjamin\n")
+            _ = try await ann.waitForLine("ben has left", timeout: .seconds(10))
+            _ = try await ann.waitForLine("benjamin has joined", timeout: .seconds(10))
+            await ben.close()
+            _ = try await ann.waitForLine("benjamin has left", timeout: .seconds(10))
         }
     }
 

@@ -32,7 +32,7 @@ public actor Room {
         case submit(MessageDraft, Completion?)
         case join(any EventSink, history: Int, announcement: PresenceChange?)
         case leave(any EventSink, announcement: PresenceChange?)
-        case announce(PresenceChange)
+        case announce(PresenceChange, relayed: Bool)
         case resume(any EventSink, after: Int64, maxReplay: Int)
         case evict(UUID)
         /// `relayed`: it came from another node, which already relayed it.
@@ -166,6 +166,7 @@ public actor Room {
         switch signal {
         case .receipt(_, let user, let seq): self.enqueue(.receipt(user: user, seq: seq, relayed: true))
         case .typing(_, let user): self.enqueue(.typing(user, relayed: true))
+        case .announcement(_, let change): self.enqueue(.announce(change, relayed: true))
         }
     }
 
@@ -182,7 +183,7 @@ public actor Room {
 
     /// Announces a presence change to every member, in order with the messages.
     public nonisolated func announce(_ change: PresenceChange) {
-        self.enqueue(.announce(change))
+        self.enqueue(.announce(change, relayed: false))
     }
 
     /// Returns once every command enqueued so far has been processed (used at shutdown and by tests).
@@ -280,6 +281,12 @@ public actor Room {
         }
     }
 
+    /// Tells the members here, and the other nodes' copies of the room unless it came from one of them.
+    private func announce(_ change: PresenceChange, relayed: Bool) {
+        self.members.deliver([.presence(change)])
+        if !relayed { self.relay.publish(.announcement(room: self.id, change: change)) }
+    }
+
     private func apply(_ command: Command) async {
         switch command {
         case .submit:
@@ -290,15 +297,11 @@ public actor Room {
                 FanOut.write(payloads, to: [sink], on: sink.eventLoop)
             }
             self.members.insert(sink)
-            if let announcement {
-                self.members.deliver([.presence(announcement)])
-            }
+            if let announcement { self.announce(announcement, relayed: false) }
         case .leave(let sink, let announcement):
-            if self.members.remove(sink), let announcement {
-                self.members.deliver([.presence(announcement)])
-            }
-        case .announce(let change):
-            self.members.deliver([.presence(change)])
+            if self.members.remove(sink), let announcement { self.announce(announcement, relayed: false) }
+        case .announce(let change, let relayed):
+            self.announce(change, relayed: relayed)
         case .resume(let sink, let after, let maxReplay):
             await self.replay(to: sink, after: after, maxReplay: maxReplay)
             self.members.insert(sink)

@@ -6,10 +6,12 @@ import Foundation
 public enum RoomSignal: Sendable, Equatable {
     case receipt(room: RoomID, user: UUID, seq: Int64)
     case typing(room: RoomID, user: Sender)
+    /// A tutorial client joined or left the room (`NAME has joined`).
+    case announcement(room: RoomID, change: PresenceChange)
 
     public var room: RoomID {
         switch self {
-        case .receipt(let room, _, _), .typing(let room, _): room
+        case .receipt(let room, _, _), .typing(let room, _), .announcement(let room, _): room
         }
     }
 }

@@ -14,5 +14,6 @@ public enum ChatMigrations {
         AddPostgresSearch(),
         AddSendLimits(),
         AddNodeSharing(),
+        AddAttachmentChunks(),
     ]
 }

@@ -133,7 +133,11 @@ extension ServerConfiguration {
             accepted: "a directory path", default: "`attachments/` in `--data-dir`"),
         .boolean(
             "attachments-shared", "CHAT_ATTACHMENTS_SHARED", \.attachmentsShared,
-            "Whether every node sees the same `--attachments-dir` (a network or cluster file system); a node on PostgreSQL refuses to start without it"
+            "Whether every node sees the same `--attachments-dir` (a network or cluster file system); a node on PostgreSQL keeping files there refuses to start without it"
+        ),
+        .choice(
+            "attachments-store", "CHAT_ATTACHMENTS_STORE", \.attachmentsStore, ["files", "postgres"],
+            "Where attachment bytes live: `files` in `--attachments-dir`, or `postgres` in the database, in chunks (needs `--database-url`; no shared directory then)"
         ),
         .text(
             "node-name", "CHAT_NODE_NAME", \.nodeName, "Which server this is, in every log line and in `/readyz`",
@@ -199,6 +203,9 @@ extension ServerConfiguration {
         }
         if configuration.tlsCertificate.isEmpty != configuration.tlsKey.isEmpty {
             problems.append("--tls-cert / CHAT_TLS_CERT and --tls-key / CHAT_TLS_KEY go together: give both or neither")
+        }
+        if configuration.attachmentsStore == "postgres" && configuration.databaseURL == nil {
+            problems.append("--attachments-store / CHAT_ATTACHMENTS_STORE postgres needs --database-url")
         }
         if configuration.tcpTLS && configuration.tlsCertificate.isEmpty {
             problems.append("--tcp-tls / CHAT_TCP_TLS needs --tls-cert and --tls-key")

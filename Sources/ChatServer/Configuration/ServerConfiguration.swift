@@ -120,6 +120,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Whether every node sees the same ``attachmentsDirectory``; required on PostgreSQL, where several nodes may
     /// serve one attachment.
     public var attachmentsShared = false
+    /// `--attachments-store`: `files` in ``attachmentsDirectory``, or `postgres` in the database (needs
+    /// ``databaseURL``; then no directory needs sharing).
+    public var attachmentsStore = "files"
 
     /// Where attachment files live, by content hash.
     public var attachmentsDirectory: String {

@@ -1,12 +1,14 @@
+import ChatCore
 import Foundation
 import NIOPosix
+import Vapor
 
 /// The bytes of attachments, one file per content under the attachments directory: `ab/abcdef…` for the SHA-256
 /// `abcdef…`. An upload is received under `tmp/NODE/` and renamed into place once complete, so a crash or an error
 /// never leaves a partial file under a content name; each node of a shared directory has a folder of its own there,
 /// so that one starting does not delete what another is receiving. Files are readable by the server's user only
 /// (0600).
-struct AttachmentFiles: Sendable {
+struct AttachmentFiles: AttachmentBytes {
     let directory: String
     /// This node's folder under `tmp/`: its name, with anything but letters, digits, `.`, `-` and `_` replaced.
     let receivingFolder: String
@@ -49,6 +51,10 @@ struct AttachmentFiles: Sendable {
                 attributes: [.posixPermissions: 0o700])
             if rename(upload.temporaryPath, destination) != 0 { throw CocoaError(.fileWriteUnknown) }
         }
+    }
+
+    func response(for stored: StoredAttachment, mediaType: HTTPMediaType, request: Request) async throws -> Response {
+        try await request.fileio.asyncStreamFile(at: self.path(for: stored.sha256), mediaType: mediaType)
     }
 
     /// Removes the files of contents no attachment refers to any more.

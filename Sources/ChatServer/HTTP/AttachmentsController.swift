@@ -9,7 +9,7 @@ struct AttachmentsController: Sendable {
     let attachments: any AttachmentStore
     let authenticate: Authenticate
     let directory: any RoomDirectory
-    let files: AttachmentFiles
+    let files: any AttachmentBytes
     let maxUploadBytes: Int
     let quotaBytes: Int
     let uploads: UploadSlots
@@ -104,8 +104,8 @@ struct AttachmentsController: Sendable {
                 message: "The attachment has \(attachment.size) bytes; the range asked for is outside them.",
                 headers: ["Content-Range": "bytes */\(attachment.size)"])
         }
-        let response = try await request.fileio.asyncStreamFile(
-            at: self.files.path(for: stored.sha256), mediaType: HTTPMediaType(contentType: attachment.contentType))
+        let response = try await self.files.response(
+            for: stored, mediaType: HTTPMediaType(contentType: attachment.contentType), request: request)
         response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
         response.headers.replaceOrAdd(name: .contentDisposition, value: Self.disposition(attachment))
         response.headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=31536000, immutable")

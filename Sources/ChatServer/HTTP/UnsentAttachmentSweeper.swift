@@ -10,7 +10,7 @@ struct UnsentAttachmentSweeper: Sendable {
     static let interval = Duration.seconds(3600)
 
     let attachments: any AttachmentStore
-    let files: AttachmentFiles
+    let files: any AttachmentBytes
     let logger: Logger
 
     /// Sweeps until cancelled.

@@ -3,23 +3,43 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// Relays receipts and typing notices to the other nodes with `NOTIFY swiftchat_signals`, a small JSON payload
-/// that names this node so that it skips its own. Fire and forget, like the signals themselves: one that cannot be
-/// sent (the database is away) is dropped, and the log says so.
+/// Relays receipts, typing notices and the tutorial lobby's join and leave announcements to the other nodes with `NOTIFY swiftchat_signals`, a small JSON payload
+/// that names this node so that it skips its own. One task sends them, in the order they were published (a rename's
+/// "left" before its "joined"). Fire and forget, like the signals themselves: one that cannot be sent (the database
+/// is away), or that finds ``maxWaiting`` others waiting, is dropped, and the log says so.
 final class PostgresSignalRelay: RoomSignalRelay {
     static let channel = "swiftchat_signals"
 
     /// This process, as the payloads name it.
     let origin = UUID()
     private let client: PostgresClient
-    /// Where notifications are sent from; closed by the storage before the client stops.
-    private let background: BackgroundTasks
+    private let waiting: AsyncStream<String>.Continuation
     private let logger: Logger
+    /// Signals published and not yet sent.
+    static let maxWaiting = 10_000
 
+    /// `background` runs the sending task; the storage closes it before the client stops.
     init(client: PostgresClient, background: BackgroundTasks, logger: Logger) {
-        self.background = background
         self.client = client
         self.logger = logger
+        let (texts, waiting) = AsyncStream.makeStream(
+            of: String.self, bufferingPolicy: .bufferingOldest(Self.maxWaiting))
+        self.waiting = waiting
+        background.run {
+            for await text in texts {
+                do {
+                    // A query on a connection that died may never answer: the next signals must not wait for it.
+                    try await Deadline.run(within: .seconds(5)) {
+                        try await client.query("SELECT pg_notify(\(Self.channel), \(text))", logger: logger)
+                    }
+                } catch {
+                    if Task.isCancelled { break }
+                    logger.warning(
+                        "could not send a receipt, typing notice or lobby announcement to other nodes: \(String(reflecting: error))"
+                    )
+                }
+            }
+        }
     }
 
     /// What travels: the signal with its sender's node.
@@ -29,8 +49,12 @@ final class PostgresSignalRelay: RoomSignalRelay {
         var user: UUID
         /// `receipt`'s position; `nil` for a typing notice.
         var seq: Int64?
-        /// A typing user's name (and tutorial protocol, never set today: only accounts type).
+        /// A typing user's name, or the name a tutorial client joined or left with.
         var name: String?
+        /// `joined` or `left` for an announcement (whose `user` is the announcement's id); `nil` otherwise.
+        var announcement: String?
+        /// When the announcement was made, in milliseconds since 1970.
+        var date: Int64?
     }
 
     func publish(_ signal: RoomSignal) {
@@ -40,9 +64,17 @@ final class PostgresSignalRelay: RoomSignalRelay {
             payload = Payload(origin: self.origin, room: room.rawValue, user: user, seq: seq)
         case .typing(let room, let user):
             payload = Payload(origin: self.origin, room: room.rawValue, user: user.id, name: user.name)
+        case .announcement(let room, let change):
+            payload = Payload(
+                origin: self.origin, room: room.rawValue, user: change.id, name: change.name,
+                announcement: change.kind == .joined ? "joined" : "left",
+                date: Int64((change.date.timeIntervalSince1970 * 1000).rounded()))
         }
-        self.client.notifyInBackground(
-            Self.channel, payload, in: self.background, logger: self.logger, losing: "a receipt or typing notice")
+        guard let data = try? JSONEncoder().encode(payload) else { return }
+        if case .dropped = self.waiting.yield(String(decoding: data, as: UTF8.self)) {
+            self.logger.warning(
+                "a receipt, typing notice or lobby announcement was not sent to other nodes: too many wait")
+        }
     }
 
     /// The signal in a notification from another node; `nil` for this node's own and for what does not decode.
@@ -51,6 +83,13 @@ final class PostgresSignalRelay: RoomSignalRelay {
             decoded.origin != self.origin
         else { return nil }
         let room = RoomID(decoded.room)
+        if let announcement = decoded.announcement {
+            let date = decoded.date.map { Date(timeIntervalSince1970: Double($0) / 1000) } ?? Date()
+            return .announcement(
+                room: room,
+                change: PresenceChange(
+                    announcement == "joined" ? .joined : .left, name: decoded.name ?? "", id: decoded.user, date: date))
+        }
         if let seq = decoded.seq { return .receipt(room: room, user: decoded.user, seq: seq) }
         return .typing(room: room, user: Sender(name: decoded.name ?? "", id: decoded.user))
     }

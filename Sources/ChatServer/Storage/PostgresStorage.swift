@@ -118,6 +118,11 @@ final class PostgresStorage: ServerStorage {
         return NodeLinks(sessions: live, presence: presence)
     }
 
+    func attachmentBytes(_ files: AttachmentFiles, configuration: ServerConfiguration) -> any AttachmentBytes {
+        guard configuration.attachmentsStore == "postgres" else { return files }
+        return PostgresAttachmentBytes(receiving: files, client: self.client, logger: self.logger)
+    }
+
     func runOnOneNode(_ service: any OneNodeService) async -> OneNodeRun {
         OneNodeRun.elected(service, key: Self.oneNodeLock, client: self.client, logger: self.logger)
     }

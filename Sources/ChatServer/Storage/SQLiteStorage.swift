@@ -14,6 +14,8 @@ struct SQLiteStorage: ServerStorage {
     private let lock: DataDirectoryLock
 
     var readinessChecks: [String: String] { [:] }
+
+    func attachmentBytes(_ files: AttachmentFiles, configuration: ServerConfiguration) -> any AttachmentBytes { files }
     var relay: any RoomSignalRelay { NoRelay() }
 
     func sendLimit(burst: Int, rate: Int) -> any SendLimit { LocalSendLimit(burst: burst, rate: rate) }

@@ -18,6 +18,8 @@ protocol ServerStorage: Sendable {
     /// membership changes and revoked tokens, presence, `/echo` frames. Returns how this node's news reaches every
     /// node (``NodeLinks``): on SQLite, this node alone.
     func follow(_ local: LocalReach, configuration: ServerConfiguration) -> NodeLinks
+    /// Where attachment bytes are kept: `files`, or the database when the configuration says so and can.
+    func attachmentBytes(_ files: AttachmentFiles, configuration: ServerConfiguration) -> any AttachmentBytes
     /// Runs `service` on one node at a time: here at once on SQLite, on one elected node on PostgreSQL.
     func runOnOneNode(_ service: any OneNodeService) async -> OneNodeRun
     /// Stops following, then closes the database.
