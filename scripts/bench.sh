@@ -2,11 +2,13 @@
 # Runs the benchmark scenarios of docs/BENCHMARKS.md against a release build: the server pinned to CPU 0 with a
 # fresh data directory, chat-bench pinned to CPU 1. Prints each scenario's JSON line. Not part of the tests.
 #
-# Usage: scripts/bench.sh [--postgres] [--peers] [runs]
+# Usage: scripts/bench.sh [--postgres [--two-nodes]] [--peers] [runs]
 #        runs: runs of the 100-client scenario (default 3); with --peers, rounds of every scenario.
 #        --postgres: the server on PostgreSQL instead of SQLite, a throwaway PostgreSQL 15 started here (Debian's
 #        postgresql; as the postgres user when run as root), pinned to CPU 0 with the server, a fresh database per
 #        scenario, fsync on (the durability an operator would run).
+#        --two-nodes: with --postgres, two chat-server nodes on the one database (both pinned to CPU 0, with
+#        PostgreSQL), chat-bench's clients spread over both in turn; CPU is the sum of both nodes.
 #        --peers: SwiftChat side by side with the reference servers of bench/peers (the gorilla/websocket chat
 #        hub in Go, a Node `ws` broadcast server) in one run, then a markdown table of medians and of SwiftChat's
 #        ratio to the best peer. See "Peers" in docs/BENCHMARKS.md. Installs the Debian packages the peers need
@@ -28,10 +30,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 postgres=false
+two_nodes=false
 peers=false
 while [[ $# -gt 0 ]]; do
     case $1 in
         --postgres) postgres=true ;;
+        --two-nodes) two_nodes=true ;;
         --peers) peers=true ;;
         -h | --help)
             sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
@@ -46,6 +50,10 @@ while [[ $# -gt 0 ]]; do
     shift
 done
 runs=${1:-3}
+if [[ $two_nodes == true && ($postgres == false || $peers == true) ]]; then
+    echo "--two-nodes needs --postgres, and goes without --peers (see --help)" >&2
+    exit 64
+fi
 if ! [[ $runs =~ ^[1-9][0-9]*$ ]]; then
     echo "runs must be a positive number, not $runs (see --help)" >&2
     exit 64
@@ -120,7 +128,9 @@ build_peers() {
 # Servers: one at a time, pinned to CPU 0, a fresh process (and for SwiftChat a fresh data directory) each time.
 # ---------------------------------------------------------------------------------------------------------------
 data=$(mktemp -d)
+data_b=$(mktemp -d)
 server_pid=""
+node_b_pid=""
 database=()
 pg=""
 if [[ $postgres == true ]]; then
@@ -142,7 +152,7 @@ stop_postgres() {
     fi
 }
 # Only the server this script started is stopped; server_pid is empty while none runs.
-trap 'if [[ -n $server_pid ]]; then kill "$server_pid" 2>/dev/null || true; fi; rm -rf "$data"; stop_postgres' EXIT
+trap 'for pid in $server_pid $node_b_pid; do kill "$pid" 2>/dev/null || true; done; rm -rf "$data" "$data_b"; stop_postgres' EXIT
 
 # Waits until the server accepts TCP connections on the port, or fails if it exits first.
 wait_for_port() {
@@ -174,6 +184,15 @@ start_swiftchat() {
         --max-connections 1000000 --max-connections-per-address 1000000 \
         --tutorial-send-burst 100000 --tutorial-send-rate 100000 "${database[@]}" &
     server_pid=$!
+    if [[ $two_nodes == true ]]; then
+        rm -rf "${data_b:?}"/*
+        # Node B shares node A's attachments directory, as the shared mount of a real deployment.
+        taskset -c 0 "$bin/chat-server" --port $((port + 10)) --tcp-port $((port + 11)) --metrics-port $((port + 12)) \
+            --data-dir "$data_b" --attachments-dir "$data/attachments" --node-name B --log-level warning \
+            --demo-bot false --max-connections 1000000 --max-connections-per-address 1000000 \
+            --tutorial-send-burst 100000 --tutorial-send-rate 100000 "${database[@]}" &
+        node_b_pid=$!
+    fi
 }
 
 # Starts one server by name: swiftchat, gorilla or node. The peers' output goes to a log file.
@@ -199,9 +218,12 @@ start_server() {
     sleep 2
 }
 stop_server() {
-    kill "$server_pid" 2>/dev/null || true # it may have died under load; wait reports that
-    wait "$server_pid" || true
+    for pid in $server_pid $node_b_pid; do
+        kill "$pid" 2>/dev/null || true # it may have died under load; wait reports that
+        wait "$pid" || true
+    done
     server_pid=""
+    node_b_pid=""
 }
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -217,7 +239,9 @@ postgres_cpu() {
 bench() {
     local before
     [[ $postgres == true ]] && before=$(postgres_cpu)
-    taskset -c 1 "$bin/chat-bench" --url "ws://127.0.0.1:$port/chat" --server-pid "$server_pid" --json-only "$@"
+    local nodes=(--url "ws://127.0.0.1:$port/chat" --server-pid "$server_pid")
+    if [[ -n $node_b_pid ]]; then nodes+=(--url "ws://127.0.0.1:$((port + 10))/chat" --server-pid "$node_b_pid"); fi
+    taskset -c 1 "$bin/chat-bench" "${nodes[@]}" --json-only "$@"
     [[ $postgres == true ]] && awk -v a="$before" -v b="$(postgres_cpu)" \
         'BEGIN { printf "# PostgreSQL CPU during the scenario: %.2f s\n", b - a }'
     return 0

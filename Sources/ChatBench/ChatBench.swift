@@ -12,8 +12,11 @@ struct ChatBench: AsyncParsableCommand {
         abstract: "Measure delivery rate, latency, CPU and memory of a SwiftChat server's /chat endpoint."
     )
 
-    @Option(help: "The /chat endpoint to load (ws:// only).")
-    var url = "ws://127.0.0.1:8080/chat"
+    @Option(
+        help:
+            "The /chat endpoint to load (ws:// only). Repeat it for several nodes of one server: clients are spread over them in turn."
+    )
+    var url: [String] = ["ws://127.0.0.1:8080/chat"]
 
     @Option(help: "How many WebSocket clients to open.")
     var clients = 100
@@ -30,8 +33,11 @@ struct ChatBench: AsyncParsableCommand {
     @Option(help: "Size of each message's text, in bytes (64...4096).")
     var messageBytes = 128
 
-    @Option(help: "The server's process id: adds its CPU time and resident memory (read from /proc) to the report.")
-    var serverPid: Int32?
+    @Option(
+        help:
+            "The server's process id: adds its CPU time and resident memory (read from /proc) to the report. Repeat it for several nodes: their sum is reported."
+    )
+    var serverPid: [Int32] = []
 
     @Option(help: "Seconds of sending at the full rate before the measured window; not recorded.")
     var warmup = 2.0
@@ -50,9 +56,9 @@ struct ChatBench: AsyncParsableCommand {
     func validate() throws {
         guard self.clients >= 1 else { throw ValidationError("--clients must be at least 1.") }
         guard self.connectRate >= 1 else { throw ValidationError("--connect-rate must be at least 1.") }
-        _ = try ServerURL(self.url)
+        _ = try ServerTargets(self.url)
         if self.idle {
-            guard self.serverPid != nil else { throw Self.idleNeedsServer }
+            guard !self.serverPid.isEmpty else { throw Self.idleNeedsServer }
             return
         }
         guard (1...self.clients).contains(self.senders) else {
@@ -71,9 +77,9 @@ struct ChatBench: AsyncParsableCommand {
 
     func run() async throws {
         FileDescriptorLimit.raiseToHardLimit()
-        let target = try ServerURL(self.url)
+        let target = try ServerTargets(self.url)
         let progress = ProgressLog(enabled: !self.jsonOnly)
-        let server = try self.serverPid.map { try ProcessProbe(pid: $0) }
+        let server = self.serverPid.isEmpty ? nil : try ProcessProbe(pids: self.serverPid)
         let report: Report
         if self.idle {
             guard let server else { throw Self.idleNeedsServer }

@@ -11,7 +11,7 @@ struct ClientConnector: Sendable {
     /// The largest frame accepted from the server; its messages are at most a few KiB.
     private static let maxFrameSize = 1 << 16
 
-    let target: ServerURL
+    let target: ServerTargets
     let run: BenchRunHandle
     let connectRate: Int
     let progress: ProgressLog
@@ -52,7 +52,7 @@ struct ClientConnector: Sendable {
 
     private func connect(index: Int) {
         let run = self.run
-        let target = self.target
+        let target = self.target.forClient(index)
         ClientBootstrap(group: run.loop)
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .connectTimeout(.seconds(10))

@@ -2,7 +2,7 @@
 /// nothing.
 struct IdleRun {
     struct Settings: Sendable {
-        let target: ServerURL
+        let target: ServerTargets
         let clients: Int
         let connectRate: Int
     }

@@ -4,7 +4,7 @@ import NIOCore
 /// window while every client records what it receives.
 struct LoadRun {
     struct Settings: Sendable {
-        let target: ServerURL
+        let target: ServerTargets
         let clients: Int
         let senders: Int
         let rate: Double

@@ -4,26 +4,37 @@ import Foundation
 import Glibc
 #endif
 
-/// Reads a process's CPU time and resident memory from Linux's `/proc`.
+/// Reads the CPU time and resident memory of a process, or the sum over several (the nodes of one server), from
+/// Linux's `/proc`.
 struct ProcessProbe: Sendable {
-    private let directory: String
+    private let directories: [String]
 
     /// The generator itself.
-    static let current = ProcessProbe(directory: "/proc/self")
+    static let current = ProcessProbe(directories: ["/proc/self"])
 
-    private init(directory: String) {
-        self.directory = directory
+    private init(directories: [String]) {
+        self.directories = directories
     }
 
-    /// Checks at once that the process can be read, so a wrong pid fails before connecting.
-    init(pid: Int32) throws {
-        self.init(directory: "/proc/\(pid)")
+    /// Checks at once that every process can be read, so a wrong pid fails before connecting.
+    init(pids: [Int32]) throws {
+        self.init(directories: pids.map { "/proc/\($0)" })
         _ = try self.cpuSeconds()
     }
 
-    /// User plus system CPU time so far, in seconds: fields 14 and 15 of `/proc/PID/stat`, in clock ticks.
+    /// User plus system CPU time so far, in seconds, summed over the processes.
     func cpuSeconds() throws -> Double {
-        let path = "\(self.directory)/stat"
+        try self.directories.reduce(0) { $0 + (try Self.cpuSeconds(in: $1)) }
+    }
+
+    /// The resident set size (`VmRSS` of `/proc/PID/status`) summed over the processes, in KiB.
+    func residentKiB() throws -> Int {
+        try self.directories.reduce(0) { $0 + (try Self.residentKiB(in: $1)) }
+    }
+
+    /// Fields 14 and 15 of `/proc/PID/stat`, in clock ticks, as seconds.
+    private static func cpuSeconds(in directory: String) throws -> Double {
+        let path = "\(directory)/stat"
         let text = try Self.read(path)
         // The command name (field 2) is in parentheses and may itself hold spaces or parentheses, so fields are
         // counted from the last ")": the first field after it is field 3.
@@ -35,9 +46,8 @@ struct ProcessProbe: Sendable {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    /// The resident set size (`VmRSS` of `/proc/PID/status`), in KiB.
-    func residentKiB() throws -> Int {
-        let path = "\(self.directory)/status"
+    private static func residentKiB(in directory: String) throws -> Int {
+        let path = "\(directory)/status"
         let text = try Self.read(path)
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
             let kib = line.split(whereSeparator: \.isWhitespace).dropFirst().first.flatMap({ Int($0) })

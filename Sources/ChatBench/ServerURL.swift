@@ -25,3 +25,17 @@ struct ServerURL: Sendable {
         self.port == 80 ? self.host : "\(self.host):\(self.port)"
     }
 }
+
+/// The endpoints the clients are spread over, round-robin by client index: one server, or several nodes of one.
+struct ServerTargets: Sendable {
+    let urls: [ServerURL]
+
+    init(_ texts: [String]) throws {
+        guard !texts.isEmpty else { throw BenchError.invalidURL("(none)") }
+        self.urls = try texts.map(ServerURL.init)
+    }
+
+    func forClient(_ index: Int) -> ServerURL { self.urls[index % self.urls.count] }
+
+    var text: String { self.urls.map(\.text).joined(separator: " ") }
+}
