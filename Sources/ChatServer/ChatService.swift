@@ -128,6 +128,7 @@ public final class ChatService: Sendable {
                 configuration: configuration)
             // Vapor's own request log is replaced by one that never logs a query string (tokens travel there).
             application.middleware = Middlewares()
+            application.middleware.use(readiness.requests)
             application.middleware.use(
                 AccessLogMiddleware(logger: logger, level: configuration.accessLog ? .info : .debug))
             application.middleware.use(ErrorMiddleware.default(environment: application.environment))
@@ -380,6 +381,9 @@ public final class ChatService: Sendable {
         await self.hub.close()
         await self.storage.close()
         await self.hasher.shutdown()
+        // Handlers still running (a bcrypt that just failed, an upgrade) hand their responses to event loops that
+        // must still be running.
+        await self.readiness.requests.finished(within: .seconds(10))
         try? await self.application.asyncShutdown()
         try? await self.eventLoops.shutdownGracefully()
     }

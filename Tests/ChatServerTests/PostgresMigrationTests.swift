@@ -11,7 +11,7 @@ import Testing
 @Suite("Moving a SQLite installation to PostgreSQL")
 struct PostgresMigrationTests {
     @Test(
-        "migrate-to-postgres copies accounts, rooms, messages with their seqs, edits, reactions and reads; it refuses a running server and a database that is not empty"
+        "migrate-to-postgres copies accounts, tokens, rooms, messages with their seqs, edits, reactions, reads and attachments; it refuses a running server and a database that is not empty"
     )
     func migrateToPostgres() async throws {
         let directory = TestServer.makeTemporaryDirectory()
@@ -34,6 +34,13 @@ struct PostgresMigrationTests {
         _ = try await bobSocket.acked(
             ClientFrame(type: "react", room: dm.id, clientMsgID: "r1", target: acks[0].seq, emoji: "👍"))
         try await bobSocket.send(frame: ClientFrame(type: "read", room: dm.id, seq: acks[1].seq))
+        // An image, whose file the operator copies (here: the target serves the source's directory).
+        let png = pngBytes(width: 8, height: 8)
+        let image = try await source.api.send(
+            .POST, "/attachments?name=dot.png", bytes: png, contentType: "image/png", token: ann.token
+        ).decode(AttachmentPayload.self)
+        _ = try await annSocket.acked(
+            ClientFrame(type: "send", room: dm.id, clientMsgID: "i1", text: "", attachments: [image.id.uuidString]))
         let group = try await source.api.send(
             .POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "Team", members: ["bob"]), token: ann.token
         ).decode(RoomSummary.self)
@@ -59,7 +66,15 @@ struct PostgresMigrationTests {
         let again = try await runToEnd(executable, arguments: migrate, withStandardError: true)
         #expect(again.status != 0 && again.output.contains("already holds a chat"), "\(again.output)")
 
-        try await withTestServer({ $0.databaseURL = database }) { target in
+        try await withTestServer({
+            $0.databaseURL = database
+            $0.attachmentsPath = directory + "/attachments"
+        }) { target in
+            // Sessions go on: Bob's token from the SQLite server works here, for the API and for the image.
+            let stillBob = try await target.api.send(.GET, "/me", token: bob.token)
+            #expect(stillBob.status == 200)
+            let fetched = try await target.api.get("/attachments/\(image.id)", token: bob.token)
+            #expect(fetched.status == 200 && Array(fetched.body) == png)
             let login = try await target.api.send(
                 .POST, "/login", json: LoginRequest(username: "bob", password: "correct horse"))
             #expect(login.status == 200)
@@ -73,7 +88,7 @@ struct PostgresMigrationTests {
             ).decode(AuthSession.self)
             let socket = try await target.modernClient(annThere)
             let next = try await socket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "n1", text: "moved"))
-            #expect(next.seq == acks[2].seq + 3)  // after the edit and the reaction
+            #expect(next.seq == acks[2].seq + 4)  // after the edit, the reaction and the image
         }
     }
 
@@ -95,7 +110,7 @@ struct PostgresMigrationTests {
                 .decode(HistoryPage.self)
             pages.append(
                 page.messages.map {
-                    "\($0.seq) \($0.id) \($0.kind) \($0.sender.id) \($0.text) \($0.date / 1000) edited=\($0.editedAt != nil) reactions=\($0.reactions?.map(\.emoji) ?? [])"
+                    "\($0.seq) \($0.id) \($0.kind) \($0.sender.id) \($0.text) \($0.date / 1000) edited=\($0.editedAt != nil) reactions=\($0.reactions?.map(\.emoji) ?? []) attachments=\($0.attachments?.map(\.id) ?? [])"
                 })
         }
         return Snapshot(summaries: summaries, pages: pages)

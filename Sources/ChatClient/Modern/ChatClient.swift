@@ -145,8 +145,13 @@ public actor ChatClient {
 
     /// Closes the connection for good: pending sends fail with ``ChatClientError/stopped`` and every event
     /// sequence ends.
+    ///
+    /// A ``connect()`` made while this waits for the connection to end starts a new one, which this leaves alone:
+    /// only the event sequences that existed when `stop()` was called end, and sends are failed only if no new
+    /// connection started.
     public func stop() async {
         let running = self.runTask
+        let ending = self.subscribers
         running?.cancel()
         self.runTask = nil
         self.socketReady = false
@@ -157,10 +162,14 @@ public actor ChatClient {
         // Nothing of this connection may run after `stop()`: a server stopping its demo bot shuts down the event
         // loops the socket lives on next.
         await running?.value
-        self.outbox.failAll(ChatClientError.stopped)
-        self.setState(.stopped)
-        for continuation in self.subscribers.values { continuation.finish() }
-        self.subscribers.removeAll()
+        if self.runTask == nil {
+            self.outbox.failAll(ChatClientError.stopped)
+            self.setState(.stopped)
+        }
+        for (id, continuation) in ending {
+            continuation.finish()
+            self.subscribers[id] = nil
+        }
     }
 
     func unsubscribe(_ id: UUID) {

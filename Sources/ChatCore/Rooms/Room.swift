@@ -362,7 +362,9 @@ public actor Room {
             }
         }
         guard !fresh.isEmpty else { return }
-        let date = Date()
+        // Whole milliseconds, as every client sees a date and as a store reads it back: an ack sent now and the
+        // ack of a retry, read from the store later, carry the same date.
+        let date = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1000).rounded() / 1000)
         // The numbers proposed: after everything delivered or held (the store may number them otherwise).
         let firstSeq = max(self.nextSeq, (self.held.keys.max() ?? 0) + 1)
         var messages: [StoredMessage] = []

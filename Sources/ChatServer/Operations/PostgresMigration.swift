@@ -100,7 +100,9 @@ public enum PostgresMigration {
     )] {
         try await database.transaction { transaction in
             guard let postgres = transaction as? any SQLDatabase else { throw ChatServiceError.searchNeedsSQL }
-            for table in ["users", "messages"] where try await Self.count(table, in: postgres) > 0 {
+            // Any row at all (a room or a membership left by a server that ran on it, a lobby counter) is another
+            // chat's, and a copy would mix the two.
+            for table in Self.tables + ["room_sequences"] where try await Self.count(table, in: postgres) > 0 {
                 throw ToolFailure(
                     "migrate-to-postgres: --database-url: the database already holds a chat (its \(table) table is not empty); migrate into an empty database"
                 )

@@ -1,9 +1,11 @@
 import NIOConcurrencyHelpers
 
 /// Whether this node should get new clients: false from the moment it starts draining (SIGTERM, SIGINT), so a
-/// load balancer polling `/readyz` sends new clients elsewhere while the open ones finish.
+/// load balancer polling `/readyz` sends new clients elsewhere while the open ones finish. It also counts the
+/// requests still being handled, which a shutdown waits for.
 final class Readiness: Sendable {
     private let draining = NIOLockedValueBox(false)
+    let requests = InFlightRequests()
 
     var isDraining: Bool { self.draining.withLockedValue { $0 } }
 

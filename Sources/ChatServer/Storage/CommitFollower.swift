@@ -196,11 +196,16 @@ final class CommitFollower: Sendable {
         let rooms = await hub.openRoomIDs.map(\.rawValue)
         guard !rooms.isEmpty else { return }
         do {
-            let rows = try await client.query(
-                "SELECT room, last_seq FROM room_sequences WHERE room = ANY(\(rooms))", logger: logger)
-            for try await (room, seq) in rows.decode((String, Int64).self) {
-                await hub.catchUp(RoomID(room), to: seq)
+            // Within a deadline: a query on a connection that died under it may never answer (a database restart),
+            // and the next reconcile, or a shutdown, must not wait behind it.
+            let sequences = try await Deadline.run(within: Self.handlerDeadline) {
+                let rows = try await client.query(
+                    "SELECT room, last_seq FROM room_sequences WHERE room = ANY(\(rooms))", logger: logger)
+                var sequences: [(String, Int64)] = []
+                for try await row in rows.decode((String, Int64).self) { sequences.append(row) }
+                return sequences
             }
+            for (room, seq) in sequences { await hub.catchUp(RoomID(room), to: seq) }
         } catch {
             logger.warning("could not compare the open rooms with the database: \(String(reflecting: error))")
         }
