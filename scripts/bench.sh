@@ -19,6 +19,7 @@
 #        BENCH_DURATION=10            seconds measured per load run (after chat-bench's 2 s warm-up)
 #        BENCH_IDLE_CLIENTS=10000     connections of the idle-memory scenario
 #        BENCH_LARGE_CLIENTS=1000     clients of the 1,000-client scenarios
+#        BENCH_MANY_ROOMS_RATES="1000 2000"  msg/s of the many-rooms scenario (1,000 clients in 100 rooms of 10)
 #        BENCH_GRID="50 100 ..."      --peers: the 1,000-client saturation grid in msg/s (default 50 100 200 400
 #                                     800 1600; 100 is always added: its p99 is reported on its own)
 #        BENCH_SERVERS="gorilla node swiftchat"   --peers: which servers to run
@@ -171,6 +172,9 @@ wait_for_port() {
     return 1
 }
 
+limits=(--max-connections 1000000 --max-connections-per-address 1000000
+    --tutorial-send-burst 100000 --tutorial-send-rate 100000 --send-burst 100000 --send-rate 100000
+    --bcrypt-cost 4 --registrations-per-hour 1000000)
 start_swiftchat() {
     rm -rf "${data:?}"/*
     if [[ $postgres == true ]]; then
@@ -179,18 +183,17 @@ start_swiftchat() {
     fi
     # Every load-generator connection comes from 127.0.0.1: the per-address limits are lifted. Metrics stay on (the
     # default) but on a port next to ours, so that a test server elsewhere on the machine does not block the start.
+    # The modern scenarios register an account per client first (cheap bcrypt, no registration limit) and send
+    # faster than a person (no send limit).
     taskset -c 0 "$bin/chat-server" --port "$port" --tcp-port $((port + 1)) --metrics-port $((port + 2)) \
-        --data-dir "$data" --log-level warning --demo-bot false \
-        --max-connections 1000000 --max-connections-per-address 1000000 \
-        --tutorial-send-burst 100000 --tutorial-send-rate 100000 "${database[@]}" &
+        --data-dir "$data" --log-level warning --demo-bot false "${limits[@]}" "${database[@]}" &
     server_pid=$!
     if [[ $two_nodes == true ]]; then
         rm -rf "${data_b:?}"/*
         # Node B shares node A's attachments directory, as the shared mount of a real deployment.
         taskset -c 0 "$bin/chat-server" --port $((port + 10)) --tcp-port $((port + 11)) --metrics-port $((port + 12)) \
             --data-dir "$data_b" --attachments-dir "$data/attachments" --node-name B --log-level warning \
-            --demo-bot false --max-connections 1000000 --max-connections-per-address 1000000 \
-            --tutorial-send-burst 100000 --tutorial-send-rate 100000 "${database[@]}" &
+            --demo-bot false "${limits[@]}" "${database[@]}" &
         node_b_pid=$!
     fi
 }
@@ -264,6 +267,26 @@ if [[ $peers == false ]]; then
     echo "# $large_clients clients, 10 senders, 100 msg/s"
     bench --clients "$large_clients" --senders 10 --rate 100 --duration "$duration" --message-bytes 128
     stop_server
+
+    # The modern protocol (/api/v1/ws): an account per client, acks to the senders, messages to every member.
+    start_server
+    echo "# /api/v1/ws: 100 members of the lobby, 10 senders, 200 msg/s"
+    bench --protocol modern --clients 100 --senders 10 --rate 200 --duration "$duration" --message-bytes 128
+    stop_server
+    start_server
+    echo "# /api/v1/ws: $large_clients members of the lobby, 10 senders, 100 msg/s"
+    bench --protocol modern --clients "$large_clients" --senders 10 --rate 100 --duration "$duration" \
+        --message-bytes 128
+    stop_server
+    # Many rooms: what one commit costs when many rooms commit at once (group commit per room, the database's
+    # cost per message), at a rate no single room of people would reach.
+    for rate in ${BENCH_MANY_ROOMS_RATES:-1000 2000}; do
+        start_server
+        echo "# /api/v1/ws: 1,000 clients in 100 rooms of 10, 100 senders, $rate msg/s"
+        bench --protocol modern --clients 1000 --rooms 100 --senders 100 --rate "$rate" --duration "$duration" \
+            --message-bytes 128
+        stop_server
+    done
     exit 0
 fi
 

@@ -15,11 +15,14 @@ final class BenchClientHandler: ChannelInboundHandler {
     private let tracker: ConnectionTracker
     private var context: ChannelHandlerContext?
     private var closeSent = false
+    /// Sent in answer to the server's first frame: the modern protocol's `resume` after its `hello`.
+    private var opening: ByteBuffer?
 
-    init(index: Int, recorder: DeliveryRecorder, tracker: ConnectionTracker) {
+    init(index: Int, recorder: DeliveryRecorder, tracker: ConnectionTracker, opening: ByteBuffer?) {
         self.index = index
         self.recorder = recorder
         self.tracker = tracker
+        self.opening = opening
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -34,6 +37,10 @@ final class BenchClientHandler: ChannelInboundHandler {
         let frame = Self.unwrapInboundIn(data)
         switch frame.opcode {
         case .text:
+            if let opening = self.opening {
+                self.opening = nil
+                self.write(.text, opening)
+            }
             self.recorder.receive(frame.unmaskedData)
         case .ping:
             self.write(.pong, frame.unmaskedData)

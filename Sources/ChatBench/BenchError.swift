@@ -4,6 +4,7 @@ enum BenchError: Error, CustomStringConvertible {
     case connectFailed(String)
     case upgradeTimeout(upgraded: Int, total: Int)
     case procUnavailable(path: String)
+    case setupFailed(String)
 
     var description: String {
         switch self {
@@ -16,6 +17,8 @@ enum BenchError: Error, CustomStringConvertible {
                 + "the server may be overloaded."
         case .procUnavailable(let path):
             "Cannot read \(path): is --server-pid right, and is this Linux?"
+        case .setupFailed(let reason):
+            "Could not set up the modern protocol's accounts and rooms: \(reason)."
         }
     }
 }

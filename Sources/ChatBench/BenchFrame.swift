@@ -1,22 +1,31 @@
-/// What a received `/chat` frame means to the generator, found by scanning its bytes for the run's marker.
+/// What a received frame means to the generator, found by scanning its bytes for the run's marker.
 ///
-/// The server's broadcast is JSON whose `message` holds the sent text verbatim (it has no characters that need
-/// escaping), so a byte search finds it without decoding JSON or allocating.
+/// The server's broadcast (`/chat`'s `message`, the modern protocol's `text`) holds the sent text verbatim (it has
+/// no characters that need escaping), so a byte search finds it without decoding JSON or allocating.
 enum BenchFrame {
     /// A sender's greeting, `bench:<run>:hello`.
     case hello
     /// A timed message, `bench:<run>:<sender>:<sequence>:<sentNanos>:…`.
     case message(sentNanos: UInt64)
-    /// The server's `{"error": …}` answer to a frame it refused.
+    /// The server's answer to a frame it refused: `/chat`'s `{"error": …}`, the modern protocol's
+    /// `{…"type":"error"}`.
     case error
+    /// The modern protocol's `resumed`: the connection follows a room from now on.
+    case resumed
     /// Anything else: history from earlier runs, join and leave announcements.
     case other
 
     private static let errorPrefix = Array(#"{"error""#.utf8)
+    private static let modernError = Array(#""type":"error""#.utf8)
+    private static let modernResumed = Array(#""type":"resumed""#.utf8)
 
     init(_ bytes: UnsafeRawBufferPointer, marker: [UInt8]) {
         guard let start = Self.firstIndex(of: marker, in: bytes) else {
-            self = Self.hasPrefix(Self.errorPrefix, bytes) ? .error : .other
+            if Self.hasPrefix(Self.errorPrefix, bytes) || Self.firstIndex(of: Self.modernError, in: bytes) != nil {
+                self = .error
+            } else {
+                self = Self.firstIndex(of: Self.modernResumed, in: bytes) != nil ? .resumed : .other
+            }
             return
         }
         var position = start + marker.count

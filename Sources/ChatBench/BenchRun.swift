@@ -5,11 +5,15 @@ final class BenchRun {
     let recorder: DeliveryRecorder
     let tracker: ConnectionTracker
     let pacer: SendPacer
+    /// The frame each client sends as soon as it is open: the modern protocol's `resume`, which starts delivery.
+    private let opening: ByteBuffer?
 
-    init(identity: RunIdentity, clients: Int, senders: Int, rate: Double, textBytes: Int) {
+    /// `rooms`: on the modern protocol, each client's room.
+    init(identity: RunIdentity, clients: Int, senders: Int, rate: Double, textBytes: Int, rooms: [String]?) {
         self.recorder = DeliveryRecorder(marker: identity.marker)
         self.tracker = ConnectionTracker(clients: clients)
-        self.pacer = SendPacer(run: identity, senders: senders, rate: rate, textBytes: textBytes)
+        self.pacer = SendPacer(run: identity, senders: senders, rate: rate, textBytes: textBytes, rooms: rooms)
+        self.opening = rooms == nil ? nil : ByteBuffer(string: #"{"type":"resume","rooms":{}}"#)
     }
 
     /// Called once client `index` has upgraded: it is now tracked, and sends if it is a sender.
@@ -19,7 +23,7 @@ final class BenchRun {
     }
 
     func makeHandler(index: Int) -> BenchClientHandler {
-        BenchClientHandler(index: index, recorder: self.recorder, tracker: self.tracker)
+        BenchClientHandler(index: index, recorder: self.recorder, tracker: self.tracker, opening: self.opening)
     }
 }
 

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 
-/// `chat-bench`: a load generator for the `/chat` WebSocket endpoint.
+/// `chat-bench`: a load generator for the `/chat` WebSocket endpoint, or for the modern protocol's `/api/v1/ws`
+/// (`--protocol modern`: an account per client, the clients spread over `--rooms` rooms).
 ///
 /// All clients live on one event loop, so the generator uses a single core; the report says so when that core
 /// was saturated, because the figures then measure the generator rather than the server.
@@ -48,6 +49,18 @@ struct ChatBench: AsyncParsableCommand {
     @Option(help: "Most new connections started per second, to stay under the server's listen backlog.")
     var connectRate = 2000
 
+    @Option(
+        help:
+            "`chat`: /chat, every client in the lobby. `modern`: /api/v1/ws (the --url's path is replaced), an account per client registered first (the server must allow that many registrations; a low --bcrypt-cost helps), acks to the senders."
+    )
+    var `protocol` = "chat"
+
+    @Option(
+        help:
+            "Modern protocol: how many rooms the clients are spread over, in turn (1: the lobby; more: channels of --clients / --rooms members, which must divide evenly). A sender sends into its own room."
+    )
+    var rooms = 1
+
     @Flag(help: "Print only the one-line JSON report.")
     var jsonOnly = false
 
@@ -57,6 +70,12 @@ struct ChatBench: AsyncParsableCommand {
         guard self.clients >= 1 else { throw ValidationError("--clients must be at least 1.") }
         guard self.connectRate >= 1 else { throw ValidationError("--connect-rate must be at least 1.") }
         _ = try ServerTargets(self.url)
+        guard ["chat", "modern"].contains(self.protocol) else {
+            throw ValidationError("--protocol must be chat or modern.")
+        }
+        guard self.rooms >= 1, self.clients % self.rooms == 0, self.protocol == "modern" || self.rooms == 1 else {
+            throw ValidationError("--rooms must divide --clients, and needs --protocol modern to be more than 1.")
+        }
         if self.idle {
             guard !self.serverPid.isEmpty else { throw Self.idleNeedsServer }
             return
@@ -77,20 +96,30 @@ struct ChatBench: AsyncParsableCommand {
 
     func run() async throws {
         FileDescriptorLimit.raiseToHardLimit()
-        let target = try ServerTargets(self.url)
+        var target = try ServerTargets(self.url)
         let progress = ProgressLog(enabled: !self.jsonOnly)
+        let identity = RunIdentity()
+        var audience: ModernAudience?
+        if self.protocol == "modern" {
+            let prepared = try await ModernAudience.prepare(
+                on: target.urls[0], run: identity, clients: self.clients, rooms: self.rooms, progress: progress)
+            target.tokens = prepared.tokens
+            audience = prepared
+        }
         let server = self.serverPid.isEmpty ? nil : try ProcessProbe(pids: self.serverPid)
         let report: Report
         if self.idle {
             guard let server else { throw Self.idleNeedsServer }
-            let settings = IdleRun.Settings(target: target, clients: self.clients, connectRate: self.connectRate)
+            let settings = IdleRun.Settings(
+                target: target, clients: self.clients, connectRate: self.connectRate, rooms: audience?.rooms)
             report = try await IdleRun(settings: settings, server: server, progress: progress).run().report
         } else {
             let settings = LoadRun.Settings(
                 target: target, clients: self.clients, senders: self.senders, rate: self.rate,
                 duration: self.duration, warmup: self.warmup, messageBytes: self.messageBytes,
-                connectRate: self.connectRate)
-            report = try await LoadRun(settings: settings, server: server, progress: progress).run().report
+                connectRate: self.connectRate, audience: audience, rooms: self.rooms)
+            report = try await LoadRun(settings: settings, server: server, progress: progress).run(identity: identity)
+                .report
         }
         report.print(jsonOnly: self.jsonOnly)
     }

@@ -9,6 +9,7 @@ final class DeliveryRecorder {
     /// Receptions of messages sent inside the measured window.
     private(set) var deliveries = 0
     private(set) var hellos = 0
+    private(set) var resumed = 0
     private(set) var frames = 0
     private(set) var errorFrames = 0
 
@@ -34,6 +35,8 @@ final class DeliveryRecorder {
             self.hellos += 1
         case .error:
             self.errorFrames += 1
+        case .resumed:
+            self.resumed += 1
         case .other:
             break
         }

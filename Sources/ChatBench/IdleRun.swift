@@ -5,6 +5,8 @@ struct IdleRun {
         let target: ServerTargets
         let clients: Int
         let connectRate: Int
+        /// On the modern protocol, each client's room (its connection sends `resume`); nil on `/chat`.
+        let rooms: [String]?
     }
 
     /// The history burst is over once no frame has arrived for this long.
@@ -23,7 +25,7 @@ struct IdleRun {
         let before = try self.server.residentKiB()
         return try await withBenchRun(
             identity: RunIdentity(), clients: settings.clients, senders: 0, rate: 1, textBytes: 0,
-            progress: self.progress
+            rooms: settings.rooms, progress: self.progress
         ) { run in
             self.progress.say("connecting \(settings.clients) idle clients to \(settings.target.text)")
             let connectStart = Monotonic.now

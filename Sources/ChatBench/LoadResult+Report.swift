@@ -21,7 +21,7 @@ extension LoadResult {
             .map { $0?.fixed(3) ?? "-" }.joined(separator: " / ")
         let unknown = "unknown (no --server-pid)"
         let serverCPU = self.serverCPUSeconds.map { seconds in
-            "\(seconds.fixed(2)) s, \(self.serverCPUMicrosPerDelivery?.fixed(2) ?? "-") µs per delivery"
+            "\(seconds.fixed(2)) s (user \(self.serverCPUSplit?.user.fixed(2) ?? "-"), system \(self.serverCPUSplit?.system.fixed(2) ?? "-")), \(self.serverCPUMicrosPerDelivery?.fixed(2) ?? "-") µs per delivery, \(self.deliveriesPerServerCPUSecond?.fixed(0) ?? "-") deliveries per CPU-second"
         }
         return [
             ("clients connected", "\(outcome.connected) of \(settings.clients) in \(self.connectSeconds.fixed(2)) s"),
@@ -80,6 +80,8 @@ extension LoadResult {
         return .object([
             ("mode", .string("load")),
             ("url", .string(self.settings.target.text)),
+            ("protocol", .string(self.settings.audience == nil ? "chat" : "modern")),
+            ("rooms", .integer(self.settings.rooms)),
             ("clients", .integer(self.settings.clients)),
             ("connected", .integer(self.outcome.connected)),
             ("senders", .integer(self.settings.senders)),
@@ -104,6 +106,9 @@ extension LoadResult {
             ),
             ("serverCPUSeconds", .optional(self.serverCPUSeconds, decimals: 3)),
             ("serverCPUMicrosPerDelivery", .optional(self.serverCPUMicrosPerDelivery, decimals: 3)),
+            ("serverUserCPUSeconds", .optional(self.serverCPUSplit?.user, decimals: 3)),
+            ("serverSystemCPUSeconds", .optional(self.serverCPUSplit?.system, decimals: 3)),
+            ("deliveriesPerServerCPUSecond", .optional(self.deliveriesPerServerCPUSecond, decimals: 0)),
             ("serverRSSKiB", self.serverRSSKiB.map(JSONValue.integer) ?? .null),
             ("generatorCPUPercent", .number(self.generatorCPUPercent, decimals: 1)),
             ("generatorSaturated", .bool(self.generatorSaturated)),

@@ -7,7 +7,7 @@ struct LoadResult {
     let cpuAfter: CPUSample
     let serverRSSKiB: Int?
 
-    var expectedDeliveries: Int { self.outcome.sent * self.settings.clients }
+    var expectedDeliveries: Int { self.outcome.sent * self.settings.receiversPerMessage }
 
     var deliveredPercent: Double? {
         self.expectedDeliveries > 0 ? 100 * Double(self.outcome.deliveries) / Double(self.expectedDeliveries) : nil
@@ -18,6 +18,18 @@ struct LoadResult {
     var serverCPUSeconds: Double? {
         guard let before = self.cpuBefore.serverSeconds, let after = self.cpuAfter.serverSeconds else { return nil }
         return after - before
+    }
+
+    /// The server's user and system CPU time during the window.
+    var serverCPUSplit: CPUTimes? {
+        guard let before = self.cpuBefore.server, let after = self.cpuAfter.server else { return nil }
+        return CPUTimes(user: after.user - before.user, system: after.system - before.system)
+    }
+
+    /// Deliveries per second of server CPU: what one server core would deliver if this load kept it busy.
+    var deliveriesPerServerCPUSecond: Double? {
+        guard let seconds = self.serverCPUSeconds, seconds > 0 else { return nil }
+        return Double(self.outcome.deliveries) / seconds
     }
 
     var serverCPUMicrosPerDelivery: Double? {

@@ -12,6 +12,13 @@ struct LoadRun {
         let warmup: Double
         let messageBytes: Int
         let connectRate: Int
+        /// On the modern protocol: the accounts and their rooms; nil for `/chat`.
+        let audience: ModernAudience?
+        /// How many rooms the clients are spread over (1 on `/chat`).
+        let rooms: Int
+
+        /// How many clients receive each message: everyone in the lobby, the members of its room otherwise.
+        var receiversPerMessage: Int { self.clients / self.rooms }
     }
 
     /// How long to wait for every client to see every greeting before going on anyway.
@@ -25,11 +32,12 @@ struct LoadRun {
     let server: ProcessProbe?
     let progress: ProgressLog
 
-    func run() async throws -> LoadResult {
+    /// `identity` must be the one the audience was registered with.
+    func run(identity: RunIdentity) async throws -> LoadResult {
         let settings = self.settings
         return try await withBenchRun(
-            identity: RunIdentity(), clients: settings.clients, senders: settings.senders, rate: settings.rate,
-            textBytes: settings.messageBytes, progress: self.progress
+            identity: identity, clients: settings.clients, senders: settings.senders, rate: settings.rate,
+            textBytes: settings.messageBytes, rooms: settings.audience?.rooms, progress: self.progress
         ) { run in
             self.progress.say("connecting \(settings.clients) clients to \(settings.target.text)")
             let connectStart = Monotonic.now
@@ -37,6 +45,7 @@ struct LoadRun {
                 target: settings.target, run: run, connectRate: settings.connectRate, progress: self.progress
             ).connectAll(count: settings.clients)
             let connectSeconds = Monotonic.seconds(Monotonic.now - connectStart)
+            if settings.audience != nil { try await self.waitUntilFollowing(run) }
             try await self.greet(run)
             try await Monotonic.sleep(seconds: Self.settleSeconds)
 
@@ -56,10 +65,24 @@ struct LoadRun {
         }
     }
 
+    /// On the modern protocol, waits until every client's `resume` is answered (the lobby, and its own room if
+    /// it has one): a message committed before that would not reach it.
+    private func waitUntilFollowing(_ run: BenchRunHandle) async throws {
+        let expected = self.settings.clients * (self.settings.rooms > 1 ? 2 : 1)
+        let deadline = Monotonic.now + Monotonic.nanoseconds(Self.greetingTimeout)
+        while try await run.read({ $0.recorder.resumed }) < expected {
+            guard Monotonic.now < deadline else {
+                self.progress.say("not every client resumed within \(Self.greetingTimeout) s; going on")
+                return
+            }
+            try await Monotonic.sleep(seconds: 0.02)
+        }
+    }
+
     /// Each sender sends one greeting and the run waits until every client has seen all of them, so the join
     /// announcements they cause are not part of the measurement.
     private func greet(_ run: BenchRunHandle) async throws {
-        let clients = self.settings.clients
+        let clients = self.settings.receiversPerMessage
         let greeters = try await run.read { $0.pacer.sendHellos() }
         self.progress.say("\(greeters) senders greeted; waiting for every client to see the greetings")
         let deadline = Monotonic.now + Monotonic.nanoseconds(Self.greetingTimeout)
@@ -97,7 +120,7 @@ struct LoadRun {
 
     /// Waits until every message of the window has reached every client, or the straggler timeout passes.
     private func waitForStragglers(_ run: BenchRunHandle) async throws {
-        let clients = self.settings.clients
+        let clients = self.settings.receiversPerMessage
         let deadline = Monotonic.now + Monotonic.nanoseconds(Self.stragglerTimeout)
         while Monotonic.now < deadline {
             let done = try await run.read { run in
@@ -139,12 +162,13 @@ struct LoadOutcome: Sendable {
 struct CPUSample: Sendable {
     let time = Monotonic.now
     let generatorSeconds: Double
-    let serverSeconds: Double?
+    let server: CPUTimes?
+    var serverSeconds: Double? { self.server?.total }
     let machine: MachineCPU
 
     init(server: ProcessProbe?) throws {
         self.generatorSeconds = try ProcessProbe.current.cpuSeconds()
-        self.serverSeconds = try server?.cpuSeconds()
+        self.server = try server?.cpuTimes()
         self.machine = try MachineCPU()
     }
 }

@@ -1,11 +1,13 @@
 import Foundation
 import NIOCore
 
-/// Builds one sender's `/chat` frames.
+/// Builds one sender's frames: `/chat`'s `{"message":…,"user":…,"userID":…}`, or the modern protocol's
+/// `{"type":"send","room":…,"clientMsgID":…,"text":…}` (PROTOCOL.md §8.3).
 ///
 /// Every message's text is `bench:<run>:<sender>:<sequence>:<sentNanos>:` padded with `x` to the requested
 /// size, so a receiver can find this run's messages and their send time without decoding JSON. The greeting
-/// that makes the server announce the sender is `bench:<run>:hello`.
+/// that makes the server announce the sender (and, on the modern protocol, shows the sender's room is followed)
+/// is `bench:<run>:hello`.
 struct MessageEncoder {
     /// Sizes that hold the header (about 50 bytes at most) and that the server accepts.
     static let allowedTextBytes = 64...4096
@@ -17,20 +19,33 @@ struct MessageEncoder {
     private let marker: [UInt8]
     private let sender: UInt64
     private let textBytes: Int
-    private let envelopePrefix = Array(#"{"message":""#.utf8)
+    /// Before the text: `/chat`'s constant envelope, or the modern one up to the `clientMsgID`'s value.
+    private let envelopePrefix: [UInt8]
+    /// Modern only: between the `clientMsgID` and the text.
+    private let textKey = Array(#"","text":""#.utf8)
     private let envelopeSuffix: [UInt8]
+    private let modern: Bool
     private let allocator = ByteBufferAllocator()
 
-    init(run: RunIdentity, sender: Int, textBytes: Int) {
+    /// A `/chat` sender when `room` is nil, else a modern one sending into `room`.
+    init(run: RunIdentity, sender: Int, textBytes: Int, room: String? = nil) {
         self.marker = run.marker
         self.sender = UInt64(sender)
         self.textBytes = textBytes
-        let user = "bench-\(run.id)-\(sender)"
-        self.envelopeSuffix = Array(#"","user":"\#(user)","userID":"\#(UUID().uuidString)"}"#.utf8)
+        if let room {
+            self.modern = true
+            self.envelopePrefix = Array(#"{"type":"send","room":"\#(room)","clientMsgID":"s\#(sender)-"#.utf8)
+            self.envelopeSuffix = Array(#""}"#.utf8)
+        } else {
+            self.modern = false
+            self.envelopePrefix = Array(#"{"message":""#.utf8)
+            let user = "bench-\(run.id)-\(sender)"
+            self.envelopeSuffix = Array(#"","user":"\#(user)","userID":"\#(UUID().uuidString)"}"#.utf8)
+        }
     }
 
     func message(sequence: UInt64, sentNanos: UInt64) -> ByteBuffer {
-        self.frame(padded: true) { buffer in
+        self.frame(id: sequence, padded: true) { buffer in
             buffer.writeBytes(self.marker)
             buffer.writeDecimal(self.sender)
             buffer.writeInteger(UInt8(ascii: ":"))
@@ -42,19 +57,25 @@ struct MessageEncoder {
     }
 
     func hello() -> ByteBuffer {
-        self.frame(padded: false) { buffer in
+        self.frame(id: nil, padded: false) { buffer in
             buffer.writeBytes(self.marker)
             buffer.writeString("hello")
         }
     }
 
-    /// Wraps the text written by `writeText` in the JSON envelope, padded with `x` to ``textBytes`` if asked.
-    private func frame(padded: Bool, _ writeText: (inout ByteBuffer) -> Void) -> ByteBuffer {
+    /// Wraps the text written by `writeText` in the JSON envelope, padded with `x` to ``textBytes`` if asked. On
+    /// the modern protocol the `clientMsgID` is `s<sender>-<id>`, or `s<sender>-hello` for the greeting.
+    private func frame(id: UInt64?, padded: Bool, _ writeText: (inout ByteBuffer) -> Void) -> ByteBuffer {
         var buffer = self.allocator.buffer(
-            capacity: Self.frameHeaderRoom + self.envelopePrefix.count + self.textBytes + self.envelopeSuffix.count)
+            capacity: Self.frameHeaderRoom + self.envelopePrefix.count + 32 + self.textBytes
+                + self.envelopeSuffix.count)
         buffer.moveWriterIndex(forwardBy: Self.frameHeaderRoom)
         buffer.moveReaderIndex(forwardBy: Self.frameHeaderRoom)
         buffer.writeBytes(self.envelopePrefix)
+        if self.modern {
+            if let id { buffer.writeDecimal(id) } else { buffer.writeString("hello") }
+            buffer.writeBytes(self.textKey)
+        }
         let textStart = buffer.writerIndex
         writeText(&buffer)
         if padded {

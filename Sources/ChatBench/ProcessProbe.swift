@@ -24,7 +24,16 @@ struct ProcessProbe: Sendable {
 
     /// User plus system CPU time so far, in seconds, summed over the processes.
     func cpuSeconds() throws -> Double {
-        try self.directories.reduce(0) { $0 + (try Self.cpuSeconds(in: $1)) }
+        try self.cpuTimes().total
+    }
+
+    /// User and system CPU time so far, in seconds, each summed over the processes: system time is the kernel's
+    /// work for them, mostly the socket path.
+    func cpuTimes() throws -> CPUTimes {
+        try self.directories.reduce(CPUTimes(user: 0, system: 0)) { sum, directory in
+            let times = try Self.cpuTimes(in: directory)
+            return CPUTimes(user: sum.user + times.user, system: sum.system + times.system)
+        }
     }
 
     /// The resident set size (`VmRSS` of `/proc/PID/status`) summed over the processes, in KiB.
@@ -33,7 +42,7 @@ struct ProcessProbe: Sendable {
     }
 
     /// Fields 14 and 15 of `/proc/PID/stat`, in clock ticks, as seconds.
-    private static func cpuSeconds(in directory: String) throws -> Double {
+    private static func cpuTimes(in directory: String) throws -> CPUTimes {
         let path = "\(directory)/stat"
         let text = try Self.read(path)
         // The command name (field 2) is in parentheses and may itself hold spaces or parentheses, so fields are
@@ -43,7 +52,8 @@ struct ProcessProbe: Sendable {
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else {
             throw BenchError.procUnavailable(path: path)
         }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return CPUTimes(user: user / ticks, system: system / ticks)
     }
 
     private static func residentKiB(in directory: String) throws -> Int {
@@ -63,4 +73,11 @@ struct ProcessProbe: Sendable {
         }
         return text
     }
+}
+
+/// CPU time in seconds, split as `/proc` splits it.
+struct CPUTimes: Sendable {
+    let user: Double
+    let system: Double
+    var total: Double { self.user + self.system }
 }

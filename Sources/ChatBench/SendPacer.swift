@@ -18,8 +18,11 @@ final class SendPacer {
     /// Whether the window is over and nothing more will be sent.
     private(set) var finished = false
 
-    init(run: RunIdentity, senders: Int, rate: Double, textBytes: Int) {
-        self.encoders = (0..<senders).map { MessageEncoder(run: run, sender: $0, textBytes: textBytes) }
+    /// `rooms`: on the modern protocol, each client's room (a sender sends into its own).
+    init(run: RunIdentity, senders: Int, rate: Double, textBytes: Int, rooms: [String]?) {
+        self.encoders = (0..<senders).map {
+            MessageEncoder(run: run, sender: $0, textBytes: textBytes, room: rooms?[$0])
+        }
         self.senders = Array(repeating: nil, count: senders)
         self.sequences = Array(repeating: 0, count: senders)
         self.intervalNanos = Double(senders) * 1e9 / rate

@@ -20,6 +20,18 @@ struct ServerURL: Sendable {
         self.text = text
     }
 
+    /// The same server, another path (with its query).
+    func with(path: String) -> ServerURL {
+        ServerURL(host: self.host, port: self.port, path: path, text: "ws://\(self.hostHeader)\(path)")
+    }
+
+    private init(host: String, port: Int, path: String, text: String) {
+        self.host = host
+        self.port = port
+        self.path = path
+        self.text = text
+    }
+
     /// The value of the upgrade request's `Host` header.
     var hostHeader: String {
         self.port == 80 ? self.host : "\(self.host):\(self.port)"
@@ -27,15 +39,21 @@ struct ServerURL: Sendable {
 }
 
 /// The endpoints the clients are spread over, round-robin by client index: one server, or several nodes of one.
+/// On the modern protocol each client opens `/api/v1/ws` with its own account's token.
 struct ServerTargets: Sendable {
     let urls: [ServerURL]
+    var tokens: [String]?
 
     init(_ texts: [String]) throws {
         guard !texts.isEmpty else { throw BenchError.invalidURL("(none)") }
         self.urls = try texts.map(ServerURL.init)
     }
 
-    func forClient(_ index: Int) -> ServerURL { self.urls[index % self.urls.count] }
+    func forClient(_ index: Int) -> ServerURL {
+        let url = self.urls[index % self.urls.count]
+        guard let tokens = self.tokens else { return url }
+        return url.with(path: "/api/v1/ws?token=\(tokens[index])")
+    }
 
     var text: String { self.urls.map(\.text).joined(separator: " ") }
 }

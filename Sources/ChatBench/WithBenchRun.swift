@@ -9,6 +9,7 @@ func withBenchRun<Result>(
     senders: Int,
     rate: Double,
     textBytes: Int,
+    rooms: [String]? = nil,
     progress: ProgressLog,
     _ body: (BenchRunHandle) async throws -> Result
 ) async throws -> Result {
@@ -18,7 +19,9 @@ func withBenchRun<Result>(
     do {
         let bound = try await loop.submit {
             NIOLoopBound(
-                BenchRun(identity: identity, clients: clients, senders: senders, rate: rate, textBytes: textBytes),
+                BenchRun(
+                    identity: identity, clients: clients, senders: senders, rate: rate, textBytes: textBytes,
+                    rooms: rooms),
                 eventLoop: loop)
         }.get()
         let handle = BenchRunHandle(loop: loop, bound: bound)

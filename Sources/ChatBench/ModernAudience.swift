@@ -1,0 +1,96 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The accounts and rooms of a run over the modern protocol (`/api/v1/ws`), made through the HTTP API before any
+/// socket opens: one account per client, and the clients spread over `rooms` rooms in turn (client `i` in room
+/// `i % rooms`). One room is the lobby, which every account belongs to; more are channels that their first client
+/// creates and the others join. The server must let this many registrations through (`--registrations-per-hour`),
+/// and a low `--bcrypt-cost` keeps it quick.
+struct ModernAudience: Sendable {
+    let tokens: [String]
+    /// Each client's room id.
+    let rooms: [String]
+
+    /// How many requests are in flight at once.
+    private static let parallelRequests = 8
+
+    static func prepare(
+        on server: ServerURL, run: RunIdentity, clients: Int, rooms roomCount: Int, progress: ProgressLog
+    ) async throws -> ModernAudience {
+        let api = HTTPAPI(base: "http://\(server.hostHeader)/api/v1")
+        progress.say("registering \(clients) accounts")
+        let tokens = try await Self.inParallel(0..<clients) { index in
+            let session = try await api.send(
+                "POST", "/register",
+                body: ["username": "b\(run.id)-\(index)", "password": "bench-password-\(run.id)"])
+            guard let token = session["token"] as? String else {
+                throw BenchError.setupFailed("no token in \(session)")
+            }
+            return token
+        }
+        guard roomCount > 1 else {
+            return ModernAudience(tokens: tokens, rooms: Array(repeating: "lobby", count: clients))
+        }
+        progress.say("creating \(roomCount) rooms of \(clients / roomCount) members")
+        let roomIDs = try await Self.inParallel(0..<roomCount) { room in
+            let summary = try await api.send(
+                "POST", "/rooms", body: ["kind": "channel", "name": "bench \(run.id) \(room)"], token: tokens[room])
+            guard let id = summary["id"] as? String else { throw BenchError.setupFailed("no room id in \(summary)") }
+            return id
+        }
+        _ = try await Self.inParallel(roomCount..<clients) { index in
+            _ = try await api.send("POST", "/rooms/\(roomIDs[index % roomCount])/join", token: tokens[index])
+            return true
+        }
+        return ModernAudience(tokens: tokens, rooms: (0..<clients).map { roomIDs[$0 % roomCount] })
+    }
+
+    /// `work` for every index, at most ``parallelRequests`` at once; the results in index order.
+    private static func inParallel<Value: Sendable>(
+        _ indices: Range<Int>, _ work: @escaping @Sendable (Int) async throws -> Value
+    ) async throws -> [Value] {
+        try await withThrowingTaskGroup(of: (Int, Value).self) { group in
+            var results: [Int: Value] = [:]
+            var next = indices.lowerBound
+            while next < indices.upperBound || !group.isEmpty {
+                while next < indices.upperBound, next - indices.lowerBound - results.count < Self.parallelRequests {
+                    let index = next
+                    group.addTask { (index, try await work(index)) }
+                    next += 1
+                }
+                if let (index, value) = try await group.next() { results[index] = value }
+            }
+            return indices.map { results[$0]! }
+        }
+    }
+}
+
+/// JSON requests to the server's HTTP API, for the run's set-up.
+private struct HTTPAPI: Sendable {
+    let base: String
+
+    @discardableResult
+    func send(_ method: String, _ path: String, body: [String: String]? = nil, token: String? = nil) async throws
+        -> [String: Any]
+    {
+        guard let url = URL(string: self.base + path) else { throw BenchError.setupFailed("bad URL \(path)") }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard (200..<300).contains(status) else {
+            throw BenchError.setupFailed(
+                "\(method) \(path) answered \(status): \(String(decoding: data, as: UTF8.self))")
+        }
+        guard !data.isEmpty else { return [:] }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+    }
+}
