@@ -13,6 +13,24 @@ func pngBytes(width: UInt32, height: UInt32) -> [UInt8] {
     return bytes + [8, 2, 0, 0, 0, 0, 0, 0, 0] + Array(repeating: 0, count: 32)
 }
 
+extension TestServer {
+    /// Uploads a PNG as `account` through this server and sends it, with no text, in `room` on `socket`; returns
+    /// the bytes and the attachment as members receive it.
+    func sendImage(
+        as account: AuthSession, on socket: WebSocketTestClient, in room: String, clientMsgID: String,
+        side: UInt32 = 32
+    ) async throws -> (png: [UInt8], attachment: AttachmentPayload) {
+        let png = pngBytes(width: side, height: side)
+        let attachment = try await self.api.send(
+            .POST, "/attachments?name=dot.png", bytes: png, contentType: "image/png", token: account.token
+        ).decode(AttachmentPayload.self)
+        _ = try await socket.acked(
+            ClientFrame(
+                type: "send", room: room, clientMsgID: clientMsgID, text: "", attachments: [attachment.id.uuidString]))
+        return (png, attachment)
+    }
+}
+
 @Suite("Attachments: upload, sniffing, access, range (PROTOCOL.md §9.3)")
 struct AttachmentTests {
     @Test("an image sent in a DM reaches the other member, who can fetch it with the right headers; an outsider cannot")

@@ -35,12 +35,7 @@ struct PostgresMigrationTests {
             ClientFrame(type: "react", room: dm.id, clientMsgID: "r1", target: acks[0].seq, emoji: "👍"))
         try await bobSocket.send(frame: ClientFrame(type: "read", room: dm.id, seq: acks[1].seq))
         // An image, whose file the operator copies (here: the target serves the source's directory).
-        let png = pngBytes(width: 8, height: 8)
-        let image = try await source.api.send(
-            .POST, "/attachments?name=dot.png", bytes: png, contentType: "image/png", token: ann.token
-        ).decode(AttachmentPayload.self)
-        _ = try await annSocket.acked(
-            ClientFrame(type: "send", room: dm.id, clientMsgID: "i1", text: "", attachments: [image.id.uuidString]))
+        let (png, image) = try await source.sendImage(as: ann, on: annSocket, in: dm.id, clientMsgID: "i1", side: 8)
         let group = try await source.api.send(
             .POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "Team", members: ["bob"]), token: ann.token
         ).decode(RoomSummary.self)

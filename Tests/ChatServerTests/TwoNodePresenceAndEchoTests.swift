@@ -156,13 +156,7 @@ extension TwoNodeTests {
     func attachmentAcrossNodes() async throws {
         try await self.withTwoNodes { nodeA, nodeB in
             let (ann, bob, dm, annSocket, bobSocket) = try await nodeA.pair(bobConnectedTo: nodeB)
-            let png = pngBytes(width: 32, height: 32)
-            let attachment = try await nodeA.api.send(
-                .POST, "/attachments?name=dot.png", bytes: png, contentType: "image/png", token: ann.token
-            ).decode(AttachmentPayload.self)
-            _ = try await annSocket.acked(
-                ClientFrame(
-                    type: "send", room: dm.id, clientMsgID: "a1", text: "", attachments: [attachment.id.uuidString]))
+            let (png, attachment) = try await nodeA.sendImage(as: ann, on: annSocket, in: dm.id, clientMsgID: "a1")
             #expect(try await bobSocket.nextEvent("message").attachments == [attachment])
             let fetched = try await nodeB.api.get("/attachments/\(attachment.id)", token: bob.token)
             #expect(fetched.status == 200 && Array(fetched.body) == png)
@@ -215,12 +209,7 @@ extension TwoNodeTests {
             $0.attachmentsStore = "postgres"
         }) { nodeA, nodeB in
             let (ann, bob, dm, annSocket, bobSocket) = try await nodeA.pair(bobConnectedTo: nodeB)
-            let png = pngBytes(width: 32, height: 32)
-            let image = try await nodeA.api.send(
-                .POST, "/attachments?name=dot.png", bytes: png, contentType: "image/png", token: ann.token
-            ).decode(AttachmentPayload.self)
-            _ = try await annSocket.acked(
-                ClientFrame(type: "send", room: dm.id, clientMsgID: "a1", text: "", attachments: [image.id.uuidString]))
+            let (png, image) = try await nodeA.sendImage(as: ann, on: annSocket, in: dm.id, clientMsgID: "a1")
             #expect(try await bobSocket.nextEvent("message").attachments == [image])
             let fetched = try await nodeB.api.get("/attachments/\(image.id)", token: bob.token)
             #expect(fetched.status == 200 && Array(fetched.body) == png)

@@ -15,16 +15,14 @@ final class PostgresLiveSessions: LiveSessions {
 
     let local: SessionRegistry
     private let origin = UUID()
-    private let client: PostgresClient
-    /// Where notifications are sent from; closed by the storage before the client stops.
-    private let background: BackgroundTasks
-    private let logger: Logger
+    private let sender: NotificationSender
 
+    /// `background` runs the sending task; the storage closes it before the client stops.
     init(local: SessionRegistry, client: PostgresClient, background: BackgroundTasks, logger: Logger) {
-        self.background = background
         self.local = local
-        self.client = client
-        self.logger = logger
+        self.sender = NotificationSender(
+            channel: Self.channel, client: client, background: background,
+            losing: "a membership change or revoked token", logger: logger)
     }
 
     struct Payload: Codable {
@@ -83,8 +81,6 @@ final class PostgresLiveSessions: LiveSessions {
     }
 
     private func publish(_ payload: Payload) {
-        self.client.notifyInBackground(
-            Self.channel, payload, in: self.background, logger: self.logger,
-            losing: "a membership change or revoked token")
+        self.sender.send(payload)
     }
 }

@@ -195,7 +195,7 @@ final class PostgresPresence: PresenceAnnouncer {
     /// Queued in the transaction: sent to every listening node when it commits.
     private func notify(_ user: UUID, online: Bool, lastSeen: Date?, on connection: PostgresConnection) async throws {
         let payload = Payload(
-            user: user, online: online, lastSeen: lastSeen.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) })
+            user: user, online: online, lastSeen: lastSeen?.milliseconds)
         let text = String(decoding: try JSONEncoder().encode(payload), as: UTF8.self)
         try await connection.query("SELECT pg_notify(\(Self.channel), \(text))", logger: self.logger)
     }

@@ -3,43 +3,21 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// Relays receipts, typing notices and the tutorial lobby's join and leave announcements to the other nodes with `NOTIFY swiftchat_signals`, a small JSON payload
-/// that names this node so that it skips its own. One task sends them, in the order they were published (a rename's
-/// "left" before its "joined"). Fire and forget, like the signals themselves: one that cannot be sent (the database
-/// is away), or that finds ``maxWaiting`` others waiting, is dropped, and the log says so.
+/// Relays receipts, typing notices and the tutorial lobby's join and leave announcements to the other nodes with
+/// `NOTIFY swiftchat_signals`, a small JSON payload that names this node so that it skips its own. Sent in order and
+/// fire and forget, like the signals themselves (``NotificationSender``).
 final class PostgresSignalRelay: RoomSignalRelay {
     static let channel = "swiftchat_signals"
 
     /// This process, as the payloads name it.
     let origin = UUID()
-    private let client: PostgresClient
-    private let waiting: AsyncStream<String>.Continuation
-    private let logger: Logger
-    /// Signals published and not yet sent.
-    static let maxWaiting = 10_000
+    private let sender: NotificationSender
 
     /// `background` runs the sending task; the storage closes it before the client stops.
     init(client: PostgresClient, background: BackgroundTasks, logger: Logger) {
-        self.client = client
-        self.logger = logger
-        let (texts, waiting) = AsyncStream.makeStream(
-            of: String.self, bufferingPolicy: .bufferingOldest(Self.maxWaiting))
-        self.waiting = waiting
-        background.run {
-            for await text in texts {
-                do {
-                    // A query on a connection that died may never answer: the next signals must not wait for it.
-                    try await Deadline.run(within: .seconds(5)) {
-                        try await client.query("SELECT pg_notify(\(Self.channel), \(text))", logger: logger)
-                    }
-                } catch {
-                    if Task.isCancelled { break }
-                    logger.warning(
-                        "could not send a receipt, typing notice or lobby announcement to other nodes: \(String(reflecting: error))"
-                    )
-                }
-            }
-        }
+        self.sender = NotificationSender(
+            channel: Self.channel, client: client, background: background,
+            losing: "a receipt, typing notice or lobby announcement", logger: logger)
     }
 
     /// What travels: the signal with its sender's node.
@@ -68,13 +46,9 @@ final class PostgresSignalRelay: RoomSignalRelay {
             payload = Payload(
                 origin: self.origin, room: room.rawValue, user: change.id, name: change.name,
                 announcement: change.kind == .joined ? "joined" : "left",
-                date: Int64((change.date.timeIntervalSince1970 * 1000).rounded()))
+                date: change.date.milliseconds)
         }
-        guard let data = try? JSONEncoder().encode(payload) else { return }
-        if case .dropped = self.waiting.yield(String(decoding: data, as: UTF8.self)) {
-            self.logger.warning(
-                "a receipt, typing notice or lobby announcement was not sent to other nodes: too many wait")
-        }
+        self.sender.send(payload)
     }
 
     /// The signal in a notification from another node; `nil` for this node's own and for what does not decode.
