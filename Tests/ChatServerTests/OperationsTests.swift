@@ -81,9 +81,19 @@ struct OperationsTests {
         let ping = WebSocketTestClient.frame(
             opcode: WebSocketTestClient.Opcode.ping, payload: Array(repeating: 0x61, count: 125))
         let burst = Array((0..<100).map { _ in ping }.joined())
-        for _ in 0..<3000 {
-            do { try await flooder.channel.writeAndFlush(ByteBuffer(bytes: burst)) } catch { break }
+        // A write waits for room in the socket; should the server stop reading without closing, the flooder is
+        // closed after a minute (failing the writes still pending), so the test fails instead of hanging.
+        let flooding = Task {
+            for _ in 0..<3000 {
+                do { try await flooder.channel.writeAndFlush(ByteBuffer(bytes: burst)) } catch { break }
+            }
         }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(60))
+            await flooder.close()
+        }
+        await flooding.value
+        watchdog.cancel()
         await flooder.close()
         let line = try await server.waitForOutput("dropped a slow client")
         await server.terminate()
