@@ -210,7 +210,10 @@ extension TwoNodeTests {
             let ann = try await nodeA.register("ann")
             let onA = try await nodeA.modernClient(ann)
             let onB = try await nodeB.modernClient(ann)
-            for socket in [onA, onB] { _ = try await socket.next("resumed", as: ResumedFrame.self) }
+            // Generous waits for each answer: under a full parallel run two nodes on one core may take seconds.
+            for socket in [onA, onB] {
+                _ = try await socket.next("resumed", as: ResumedFrame.self, timeout: .seconds(20))
+            }
             // A spends the budget until it is refused (the bucket refills by one a second, so a loaded machine may
             // need a send or two more than the burst)...
             var accepted = 0
@@ -222,8 +225,8 @@ extension TwoNodeTests {
             }
             #expect(accepted >= 3)
             // ...and B, right after, finds it spent.
-            let refused = try await onB.errorCode(
-                for: ClientFrame(type: "send", room: "lobby", clientMsgID: "b1", text: "b"))
+            try await onB.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "b1", text: "b"))
+            let refused = try await onB.next("error", as: ErrorFrame.self, timeout: .seconds(20)).code
             #expect(refused == .rateLimited)
         }
     }
@@ -234,7 +237,7 @@ extension TwoNodeTests {
     static func accepted(_ frame: ClientFrame, on socket: WebSocketTestClient) async throws -> Bool {
         try await socket.send(frame: frame)
         while true {
-            let text = try await socket.nextText()
+            let text = try await socket.nextText(timeout: .seconds(20))
             if let ack = try? JSONDecoder().decode(AckFrame.self, from: Data(text.utf8)), ack.type == "ack" {
                 return true
             }
