@@ -9,13 +9,14 @@ scripts/install-test-deps.sh
 scripts/format.sh --check
 swift build
 # Strict mode turns misuse of a stopped event loop into a crash instead of a log line.
-SWIFTNIO_STRICT=1 swift test
+# stdbuf: each line reaches the log as printed, so a run that hangs shows which test never finished.
+stdbuf -oL -eL env SWIFTNIO_STRICT=1 swift test
 # The same integration suites on PostgreSQL (TestServer's switch: a database of its own per server); the suites left
 # out test SQLite itself (its file, lock, checkpoints, backup) or the real executable, which runs on SQLite.
 postgres_suites="ModernSocketTests|RichChatTests|LobbyChatTests|TCPTextProtocolTests|EchoRelayTests|CrossTransportTests"
 postgres_suites+="|RoomsAPITests|AccountAPITests|SearchTests|AttachmentTests|LiveStateTests|RoomRenameTests|IdentityTests"
 postgres_suites+="|RobustnessTests|OutageTests|ExhaustionTests|ChaosTests"
-CHAT_TEST_DATABASE=postgres SWIFTNIO_STRICT=1 swift test --skip-build --filter "$postgres_suites"
+stdbuf -oL -eL env CHAT_TEST_DATABASE=postgres SWIFTNIO_STRICT=1 swift test --skip-build --filter "$postgres_suites"
 scripts/fuzz.sh --seconds 10
 scripts/autobahn.sh
 # Screenshots go to a temporary folder unless asked for (UPDATE_SCREENSHOTS=1 rewrites docs/screenshots/).
