@@ -377,7 +377,10 @@ public final class ChatService: Sendable {
         await self.metricsEndpoint?.close()
         for task in self.loopWatch { task.cancel() }
         await self.presence.close()
-        await self.background.close()
+        let leftBehind = await self.background.close()
+        if leftBehind > 0 {
+            self.logger.warning("\(leftBehind) connection task(s) still waiting on the database after 20 s; going on")
+        }
         await self.hub.close()
         await self.storage.close()
         await self.hasher.shutdown()

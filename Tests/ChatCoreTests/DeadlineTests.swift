@@ -3,7 +3,7 @@ import NIOConcurrencyHelpers
 import Testing
 
 /// Work that never answers by itself, even when cancelled (as a query on a dead connection), until released.
-private final class Stuck: Sendable {
+final class Stuck: Sendable {
     private let state = NIOLockedValueBox<(waiter: CheckedContinuation<Void, Never>?, released: Bool)>((nil, false))
     private let cancelled = NIOLockedValueBox(false)
 

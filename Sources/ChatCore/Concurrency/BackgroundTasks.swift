@@ -30,15 +30,25 @@ public final class BackgroundTasks: Sendable {
         }
     }
 
-    /// Refuses new tasks, cancels the running ones and returns when all of them have ended.
-    public func close() async {
+    /// Refuses new tasks, cancels the running ones and returns when all of them have ended, or after `limit` with
+    /// some still running: a task waiting on a query that its database driver never answers (the connection died
+    /// under it) and that ignores cancellation would otherwise hold the shutdown for ever. Returns how many were
+    /// left behind.
+    @discardableResult
+    public func close(within limit: Duration = .seconds(20)) async -> Int {
         let running = self.state.withLockedValue { state in
             state.closed = true
             return Array(state.tasks.values)
         }
-        for task in running {
-            task.cancel()
-            await task.value
+        for task in running { task.cancel() }
+        let allEnded = Task {
+            for task in running { await task.value }
+        }
+        do {
+            try await Deadline.run(within: limit) { await allEnded.value }
+            return 0
+        } catch {
+            return self.state.withLockedValue { $0.tasks.count }
         }
     }
 }

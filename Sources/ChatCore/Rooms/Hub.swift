@@ -80,11 +80,16 @@ public actor Hub {
         }
     }
 
-    /// Finishes every room's pending work and stops their tasks (at shutdown).
+    /// Finishes every room's pending work and stops their tasks (at shutdown), all rooms at once: one room waiting
+    /// on a store that stopped answering delays the others by nothing.
     public func close() async {
-        for opening in self.rooms.values {
-            if let room = try? await opening.value {
-                await room.close()
+        await withTaskGroup(of: Void.self) { group in
+            for opening in self.rooms.values {
+                group.addTask {
+                    if let room = try? await opening.value {
+                        await room.close()
+                    }
+                }
             }
         }
     }

@@ -78,6 +78,11 @@ public actor Room {
     private var lastTyping: [UUID: ContinuousClock.Instant] = [:]
     /// What the typing throttle reads.
     private let time: any TimeSource
+    /// Set when a store call missed its deadline in the current round of commands (``process(_:)``): the store is
+    /// not answering (its connection was lost under a query), so the rest of the round fails at once instead of
+    /// waiting out the same deadline once per queued send, which kept a room, and the shutdown waiting for it, busy
+    /// for minutes. The next round asks the store again.
+    private var storeNotAnswering: DeadlineExceeded?
 
     /// Forwarded `typing` notices per member are at least this far apart.
     public static let typingInterval = Duration.seconds(2)
@@ -250,6 +255,7 @@ public actor Room {
     }
 
     private func process(_ commands: [Command]) async {
+        self.storeNotAnswering = nil
         var batch: [(MessageDraft, Completion?)] = []
         for command in commands {
             if case .submit(let draft, let completion) = command, draft.body.target != nil {
@@ -328,8 +334,9 @@ public actor Room {
         var complete = missing <= Int64(maxReplay)
         if complete && missing > 0 {
             do {
-                events = try await self.store.page(in: self.id, before: latest + 1, limit: Int(missing)).map(
-                    RoomEvent.message)
+                events = try await self.fromStore {
+                    try await self.store.page(in: self.id, before: latest + 1, limit: Int(missing))
+                }.map(RoomEvent.message)
             } catch {
                 self.logger.error("could not read messages to replay: \(error)")
                 complete = false
@@ -373,7 +380,7 @@ public actor Room {
             do {
                 var target: StoredMessage?
                 if let seq = entry.0.body.target {
-                    target = try await self.store.message(in: self.id, seq: seq)
+                    target = try await self.fromStore { try await self.store.message(in: self.id, seq: seq) }
                 }
                 messages.append(
                     try entry.0.event(
@@ -387,7 +394,7 @@ public actor Room {
         let started = ContinuousClock.now
         let stored: [StoredMessage]
         do {
-            stored = try await self.store.append(messages, isolation: self)
+            stored = try await self.fromStore { try await self.store.append(messages, isolation: self) }
             self.metrics.commitDuration.record(duration: ContinuousClock.now - started)
             self.metrics.batchSize.record(messages.count)
             self.metrics.committed.increment(by: messages.count)
@@ -428,7 +435,9 @@ public actor Room {
             let end = min(heldAfter, seq + 1, self.nextSeq + Int64(Self.catchUpPage))
             let missing: [StoredMessage]
             do {
-                missing = try await self.store.page(in: self.id, before: end, limit: Int(end - self.nextSeq))
+                missing = try await self.fromStore {
+                    try await self.store.page(in: self.id, before: end, limit: Int(end - self.nextSeq))
+                }
             } catch {
                 self.logger.error("could not read events \(self.nextSeq)..<\(end) committed elsewhere: \(error)")
                 return
@@ -465,11 +474,24 @@ public actor Room {
     private func originalMessage(for draft: MessageDraft, key: String) async -> StoredMessage? {
         if let known = self.recentAcks[key] { return known }
         guard let clientMsgID = draft.clientMsgID else { return nil }
-        guard let stored = try? await self.store.message(from: draft.sender.id, clientMsgID: clientMsgID) else {
-            return nil
-        }
+        guard
+            let stored = try? await self.fromStore({
+                try await self.store.message(from: draft.sender.id, clientMsgID: clientMsgID)
+            })
+        else { return nil }
         self.recentAcks.remember(stored)
         return stored
+    }
+
+    /// Runs one store call, unless one in this round already missed its deadline (``storeNotAnswering``).
+    private func fromStore<Value>(_ call: () async throws -> Value) async throws -> Value {
+        if let storeNotAnswering { throw storeNotAnswering }
+        do {
+            return try await call()
+        } catch let error as DeadlineExceeded {
+            self.storeNotAnswering = error
+            throw error
+        }
     }
 
     public enum Errors: Error {
