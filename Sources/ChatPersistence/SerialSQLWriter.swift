@@ -23,18 +23,25 @@ public final class SerialSQLWriter: Sendable {
 
     /// Runs the statements after every write queued before, as one transaction when there are several.
     public func write(_ statements: [any SQLExpression]) -> EventLoopFuture<Void> {
+        self.serially { self.execute(statements) }
+    }
+
+    /// Runs `job` after every write queued before, and the next write only after it: nothing else is written on this
+    /// connection between what the job reads and what it writes.
+    func serially<Value: Sendable>(_ job: @escaping @Sendable () -> EventLoopFuture<Value>) -> EventLoopFuture<Value> {
         let queued = ContinuousClock.now
         return self.tail.withLockedValue { tail in
             let written = tail.flatMap {
                 self.waits?.record(duration: ContinuousClock.now - queued)
-                return self.execute(statements)
+                return job()
             }
-            tail = written.recover { _ in }
+            tail = written.map { _ in }.recover { _ in }
             return written
         }
     }
 
-    private func execute(_ statements: [any SQLExpression]) -> EventLoopFuture<Void> {
+    /// Runs the statements, as one transaction when there are several (only inside ``serially(_:)``).
+    func execute(_ statements: [any SQLExpression]) -> EventLoopFuture<Void> {
         guard statements.count > 1 else {
             return statements.first.map(self.run) ?? self.sql.eventLoop.makeSucceededVoidFuture()
         }

@@ -98,7 +98,8 @@ struct SharedStoreTests {
         let original = try #require(first.withLockedValue { $0 })
         #expect(retry.withLockedValue { $0?.id } == original.id)
         #expect(retry.withLockedValue { $0?.seq } == 1)
-        #expect(try await onB.waitForLines(2) == ["1 alice: once", "2 bob: after"])
+        // Read back from the store, the message still brings its sender's receipt (it carries a clientMsgID).
+        #expect(try await onB.waitForLines(3) == ["1 alice: once", "read 1", "2 bob: after"])
         #expect(await store.lastSequence(in: "r") == 2)
     }
 

@@ -47,11 +47,6 @@ final class StallingStore: MessageStore {
         return try await self.base.page(in: room, before: before, limit: limit)
     }
 
-    func message(from sender: UUID, clientMsgID: String) async throws -> StoredMessage? {
-        try await self.arrive()
-        return try await self.base.message(from: sender, clientMsgID: clientMsgID)
-    }
-
     func message(in room: RoomID, seq: Int64) async throws -> StoredMessage? {
         try await self.arrive()
         return await self.base.message(in: room, seq: seq)
@@ -64,7 +59,7 @@ final class StallingStore: MessageStore {
 
     func unreadCount(in room: RoomID, after seq: Int64, upTo last: Int64, for reader: UUID) async throws -> Int64 {
         try await self.arrive()
-        return try await self.base.unreadCount(in: room, after: seq, upTo: last, for: reader)
+        return await self.base.unreadCount(in: room, after: seq, upTo: last, for: reader)
     }
 
     func lastSequence(in room: RoomID) async throws -> Int64 {
@@ -78,9 +73,9 @@ struct UnansweringStoreTests {
     let alice = Sender(name: "alice", id: UUID())
 
     @Test(
-        "sends queued behind a store call that missed its deadline fail at once, not one deadline each, and the room recovers"
+        "edits queued behind a store call that missed its deadline fail at once, not one deadline each, and the room recovers"
     )
-    func queuedSendsFailTogether() async throws {
+    func queuedEventsFailTogether() async throws {
         // setup: a room whose store calls give up after 200 ms
         let store = StallingStore()
         let room = try await Room.open(
@@ -91,21 +86,22 @@ struct UnansweringStoreTests {
         room.join(sink)
         await room.waitUntilIdle()
         let outcomes = NIOLockedValueBox<[String: Result<StoredMessage, any Error>]>([:])
-        let submit = { (clientMsgID: String) in
-            room.submit(MessageDraft(sender: self.alice, text: clientMsgID, clientMsgID: clientMsgID)) { result in
+        let submit = { (body: DraftBody, clientMsgID: String) in
+            room.submit(MessageDraft(sender: self.alice, body: body, clientMsgID: clientMsgID)) { result in
                 outcomes.withLockedValue { $0[clientMsgID] = result }
             }
         }
-        // act: the store stops answering under the first send; nineteen more queue behind it
+        // act: the store stops answering under a send; nineteen edits queue behind it, each of which reads its
+        // target from the store before it is committed alone
         store.stall(true)
         let callsBefore = store.calls
-        submit("m0")
+        submit(.message(text: "m0"), "m0")
         for _ in 0..<1000 where store.calls == callsBefore { try await Task.sleep(for: .milliseconds(5)) }
         try #require(store.calls > callsBefore)
-        for number in 1...19 { submit("m\(number)") }
+        for number in 1...19 { submit(.edit(target: 1, text: "edit \(number)"), "e\(number)") }
         await room.waitUntilIdle()
-        // validate: every send failed, and the store was asked once per round (the first send's round, then the
-        // round of the nineteen queued behind it), not once or twice per send
+        // validate: every one failed, and the store was asked once per round (the send's round, then the round of
+        // the nineteen edits), not once per edit
         let failures = outcomes.withLockedValue { outcomes in
             outcomes.values.filter { result in
                 if case .failure(let error) = result { return error is DeadlineExceeded } else { return false }
@@ -113,11 +109,12 @@ struct UnansweringStoreTests {
         }
         #expect(failures == 20)
         #expect(store.calls - callsBefore == 2)
-        // The store answers again: the next send is committed and delivered as the room's first message.
+        // The store answers again: the next send is committed and delivered as the room's first message, with
+        // its sender's receipt.
         store.stall(false)
-        submit("m20")
+        submit(.message(text: "m20"), "m20")
         await room.waitUntilIdle()
-        #expect(try await sink.waitForLines(1) == ["1 alice: m20"])
+        #expect(try await sink.waitForLines(2) == ["1 alice: m20", "read 1"])
         #expect(outcomes.withLockedValue { try? $0["m20"]?.get().seq } == 1)
     }
 }

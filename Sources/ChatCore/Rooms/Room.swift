@@ -349,8 +349,8 @@ public actor Room {
     }
 
     private func commit(_ drafts: [(MessageDraft, Completion?)]) async {
-        // Retries (a clientMsgID already stored, or repeated in this batch) get the original message back and are
-        // neither stored nor delivered again.
+        // Retries (a clientMsgID acknowledged lately, or repeated in this batch) get the original message back and
+        // are neither stored nor delivered again; the store finds older ones (``MessageStore/append(_:isolation:)``).
         var fresh: [(MessageDraft, Completion?)] = []
         var repeats: [(key: String, completion: Completion?)] = []
         var inBatch: Set<String> = []
@@ -359,7 +359,7 @@ public actor Room {
                 fresh.append(draft)
                 continue
             }
-            if let original = await self.originalMessage(for: draft.0, key: key) {
+            if let original = self.recentAcks[key] {
                 draft.1?(.success(original))
             } else if inBatch.contains(key) {
                 repeats.append((key, draft.1))
@@ -455,7 +455,9 @@ public actor Room {
         }
     }
 
-    /// Hands committed events, the next ones in `seq` order, to the members, and remembers them.
+    /// Hands committed events, the next ones in `seq` order, to the members, and remembers them. A message that
+    /// moved its sender's read position (``StoredMessage/marksRead``) is followed by its `receipt`, in the same
+    /// write to each member: every node does this for every such message, its own and those it reads back.
     private func deliver(_ messages: [StoredMessage]) {
         guard let last = messages.last else { return }
         self.nextSeq = last.seq + 1
@@ -463,24 +465,17 @@ public actor Room {
             // A sender's message ends their typing, so their next `typing` is forwarded at once.
             for message in messages { self.lastTyping[message.sender.id] = nil }
         }
+        var events: [RoomEvent] = []
+        events.reserveCapacity(messages.count * 2)
         for message in messages {
             self.recent.record(message)
             self.recentAcks.remember(message)
+            events.append(.message(message))
+            if message.marksRead {
+                events.append(.receipt(room: self.id, user: message.sender.id, seq: message.seq))
+            }
         }
-        self.members.deliver(messages.map(RoomEvent.message))
-    }
-
-    /// The message already stored for a retried draft: from memory, else from the store (after a restart).
-    private func originalMessage(for draft: MessageDraft, key: String) async -> StoredMessage? {
-        if let known = self.recentAcks[key] { return known }
-        guard let clientMsgID = draft.clientMsgID else { return nil }
-        guard
-            let stored = try? await self.fromStore({
-                try await self.store.message(from: draft.sender.id, clientMsgID: clientMsgID)
-            })
-        else { return nil }
-        self.recentAcks.remember(stored)
-        return stored
+        self.members.deliver(events)
     }
 
     /// Runs one store call, unless one in this round already missed its deadline (``storeNotAnswering``).

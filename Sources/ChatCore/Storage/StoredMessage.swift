@@ -154,6 +154,11 @@ public struct StoredMessage: Hashable, Sendable {
     public var deleted: Bool
     public var reactions: [Reaction]
 
+    /// Whether storing it moves its sender's read position to it (PROTOCOL.md §8.5, what I write I have read): a
+    /// message, not an edit, delete or reaction, sent with a `clientMsgID`, that is over the modern protocol (the
+    /// tutorial protocols' senders have no read position). Derived from what is stored, so every node agrees.
+    public var marksRead: Bool { self.kind == .message && self.clientMsgID != nil }
+
     public init(
         room: RoomID, seq: Int64, id: UUID, sender: Sender, kind: EventKind = .message, text: String, date: Date,
         clientMsgID: String? = nil, target: Int64? = nil, emoji: String? = nil, added: Bool? = nil,

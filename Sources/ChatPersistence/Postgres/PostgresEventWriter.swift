@@ -39,20 +39,8 @@ public struct PostgresEventWriter: EventWriter {
                 try await sql.raw(
                     "INSERT INTO room_sequences (room, last_seq) VALUES (\(bind: room.rawValue), 0) ON CONFLICT (room) DO UPDATE SET last_seq = room_sequences.last_seq RETURNING last_seq"
                 ).first(decodingColumn: "last_seq", as: Int64.self) ?? 0
-            let originals = try await Self.originals(of: events, on: sql)
-            var stored: [StoredMessage] = []
-            var fresh: [StoredMessage] = []
-            for var event in events {
-                if let clientMsgID = event.clientMsgID,
-                    let original = originals[OriginalKey(sender: event.sender.id, clientMsgID: clientMsgID)]
-                {
-                    stored.append(original)
-                    continue
-                }
-                event.seq = last + Int64(fresh.count) + 1
-                fresh.append(event)
-                stored.append(event)
-            }
+            let retried = try await RetriedEvents.read(for: events, on: sql)
+            let (stored, fresh) = retried.numbering(events, from: last + 1)
             guard let newLast = fresh.last?.seq else { return stored }
             for statement in EventEffects.storing(fresh, on: sql) {
                 try await sql.execute(sql: statement) { _ in }
@@ -64,30 +52,5 @@ public struct PostgresEventWriter: EventWriter {
                 .run()
             return stored
         }
-    }
-
-    private struct OriginalKey: Hashable {
-        let sender: UUID
-        let clientMsgID: String
-    }
-
-    /// The events already stored under the batch's `(sender, clientMsgID)` pairs.
-    private static func originals(
-        of events: [StoredMessage], on sql: some SQLDatabase
-    ) async throws -> [OriginalKey: StoredMessage] {
-        let keyed = events.filter { $0.clientMsgID != nil }
-        guard !keyed.isEmpty else { return [:] }
-        let rows = try await sql.select().column(SQLLiteral.all).from(MessageRecord.schema)
-            .where("client_msg_id", .in, keyed.compactMap(\.clientMsgID))
-            .where("sender_id", .in, Array(Set(keyed.map(\.sender.id))))
-            .all()
-        var originals: [OriginalKey: StoredMessage] = [:]
-        for row in rows {
-            let original = try row.decode(model: MessageRecord.self).storedMessage()
-            if let clientMsgID = original.clientMsgID {
-                originals[OriginalKey(sender: original.sender.id, clientMsgID: clientMsgID)] = original
-            }
-        }
-        return originals
     }
 }

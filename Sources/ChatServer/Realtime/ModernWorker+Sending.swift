@@ -160,20 +160,11 @@ extension ModernWorker {
         }
         guard let room = await self.openRoom(id, ref: clientMsgID) else { return }
         let connection = self.connection
-        let directory = self.context.directory
-        let background = self.context.background
-        let accountID = self.account.id
+        // What I wrote, I have read: the message moves my read position in its own transaction, and every member,
+        // my other devices included, gets its receipt with it (StoredMessage.marksRead).
         let draft = MessageDraft(
-            sender: Sender(name: self.account.username, id: accountID), body: body, clientMsgID: clientMsgID)
+            sender: Sender(name: self.account.username, id: self.account.id), body: body, clientMsgID: clientMsgID)
         room.submit(draft) { result in
-            if case .success(let message) = result, message.kind == .message {
-                // What I wrote, I have read: my own messages never count as unread on any of my devices.
-                background.run {
-                    if (try? await directory.markRead(accountID, in: message.room, upTo: message.seq)) == message.seq {
-                        room.receipt(from: accountID, upTo: message.seq)
-                    }
-                }
-            }
             connection.eventLoop.execute {
                 let answer: any Encodable =
                     switch result {
