@@ -95,10 +95,20 @@ public struct FluentRoomDirectory: RoomDirectory {
         try await MembershipRecord.query(on: self.database).filter(\.$roomID == room.rawValue).all().map(\.userID)
     }
 
+    /// One query of one column, not Fluent's models: it runs at every connection's opening and every presence change,
+    /// and the lobby alone can hold every account.
     public func roommates(of user: UUID) async throws -> Set<UUID> {
-        let rooms = try await MembershipRecord.query(on: self.database).filter(\.$userID == user).all().map(\.roomID)
-        guard !rooms.isEmpty else { return [] }
-        return Set(try await MembershipRecord.query(on: self.database).filter(\.$roomID ~~ rooms).all().map(\.userID))
+        guard let sql = self.database as? any SQLDatabase else {
+            let rooms = try await MembershipRecord.query(on: self.database).filter(\.$userID == user).all()
+                .map(\.roomID)
+            guard !rooms.isEmpty else { return [] }
+            return Set(
+                try await MembershipRecord.query(on: self.database).filter(\.$roomID ~~ rooms).all().map(\.userID))
+        }
+        let rows = try await sql.raw(
+            "SELECT DISTINCT theirs.user_id FROM memberships AS mine JOIN memberships AS theirs ON theirs.room_id = mine.room_id WHERE mine.user_id = \(bind: user)"
+        ).all()
+        return Set(try rows.map { try $0.decode(column: "user_id", as: UUID.self) })
     }
 
     public func add(_ user: UUID, to room: RoomID) async throws {

@@ -137,11 +137,6 @@ actor ModernWorker {
         self.reply(LeftFrame(room: id.rawValue))
     }
 
-    /// Presence of the people I share a room with.
-    func push(_ presence: PresenceFrame) {
-        self.reply(presence)
-    }
-
     /// After `hello`: everyone I share a room with who is online now.
     private func sendPresenceSnapshot() async {
         let roommates = (try? await self.context.directory.roommates(of: self.account.id)) ?? []

@@ -2,6 +2,7 @@ import ChatCore
 import ChatProtocol
 import Foundation
 import Logging
+import NIOCore
 
 /// Tells everyone on this node who shares a room with a user when that user comes online or goes offline
 /// (PROTOCOL.md §9.5), and records when they were last seen.
@@ -23,18 +24,26 @@ struct PresenceBroadcaster: Sendable {
         await self.push(user, online: online, lastSeen: lastSeen)
     }
 
-    /// Tells the user's roommates connected to this node.
+    /// Tells the user's roommates connected to this node: the frame is encoded once and written by one task per
+    /// event loop (a lobby's roommates are every account, and everyone connecting is a change).
     func push(_ user: UUID, online: Bool, lastSeen: Date?) async {
+        let roommates: Set<UUID>
         do {
-            let frame = PresenceFrame(users: [PresenceEntry(id: user, online: online, lastSeen: lastSeen?.milliseconds)]
-            )
-            for roommate in try await self.directory.roommates(of: user) where roommate != user {
-                for worker in self.sessions.workers(of: roommate) {
-                    await worker.push(frame)
-                }
-            }
+            roommates = try await self.directory.roommates(of: user)
         } catch {
             self.logger.warning("could not announce presence of \(user): \(error)")
+            return
+        }
+        let entry = PresenceEntry(id: user, online: online, lastSeen: lastSeen?.milliseconds)
+        guard let frame = ModernRenderer.frame(PresenceFrame(users: [entry])) else { return }
+        for connections in self.sessions.connections(of: roommates.subtracting([user])).values {
+            guard let loop = connections.first?.eventLoop else { continue }
+            loop.execute {
+                for connection in connections {
+                    connection.write(frame)
+                    connection.flush()
+                }
+            }
         }
     }
 }

@@ -57,6 +57,19 @@ final class SessionRegistry: LiveSessions {
         }
     }
 
+    /// The open connections of these accounts, grouped by event loop, read under one lock.
+    func connections(of accounts: Set<UUID>) -> [ObjectIdentifier: [WebSocketConnection]] {
+        self.workers.withLockedValue { workers in
+            var byLoop: [ObjectIdentifier: [WebSocketConnection]] = [:]
+            for account in accounts {
+                for worker in (workers[account] ?? [:]).values {
+                    byLoop[ObjectIdentifier(worker.connection.eventLoop), default: []].append(worker.connection)
+                }
+            }
+            return byLoop
+        }
+    }
+
     /// The open connections of one account.
     func workers(of account: UUID) -> [ModernWorker] {
         self.workers.withLockedValue { Array(($0[account] ?? [:]).values) }
