@@ -54,6 +54,13 @@ public struct FluentMessageStore: MessageStore {
         return try await self.current(records, in: room).first
     }
 
+    public func message(from sender: UUID, clientMsgID: String) async throws -> StoredMessage? {
+        try await MessageRecord.query(on: self.database)
+            .filter(\.$senderID == sender)
+            .filter(\.$clientMsgID == clientMsgID)
+            .first()?.storedMessage()
+    }
+
     public func lastMessage(in room: RoomID, upTo last: Int64) async throws -> StoredMessage? {
         let records = try await MessageRecord.query(on: self.database)
             .filter(\.$room == room.rawValue)

@@ -86,9 +86,15 @@ public struct FluentRoomDirectory: RoomDirectory {
         return try channels.map { (try $0.info(), counts[try $0.requireID()] ?? 0) }
     }
 
+    /// One row of one column, not Fluent's models: every modern send, edit, reaction and typing notice asks.
     public func isMember(_ user: UUID, of room: RoomID) async throws -> Bool {
-        try await MembershipRecord.query(on: self.database)
-            .filter(\.$roomID == room.rawValue).filter(\.$userID == user).first() != nil
+        guard let sql = self.database as? any SQLDatabase else {
+            return try await MembershipRecord.query(on: self.database)
+                .filter(\.$roomID == room.rawValue).filter(\.$userID == user).first() != nil
+        }
+        return try await sql.raw(
+            "SELECT 1 AS member FROM memberships WHERE room_id = \(bind: room.rawValue) AND user_id = \(bind: user) LIMIT 1"
+        ).first() != nil
     }
 
     public func members(of room: RoomID) async throws -> [UUID] {

@@ -16,18 +16,26 @@ struct RetriedEvents {
 
     var isEmpty: Bool { self.originals.isEmpty }
 
+    /// No retries: every event is fresh.
+    static let none = RetriedEvents(originals: [:])
+
     /// Reads the originals of the batch's `(sender, clientMsgID)` pairs.
     static func read(for events: [StoredMessage], on sql: some SQLDatabase) async throws -> RetriedEvents {
         let keyed = events.filter { $0.clientMsgID != nil }
-        guard !keyed.isEmpty else { return RetriedEvents(originals: [:]) }
+        guard !keyed.isEmpty else { return .none }
         let rows = try await sql.select().column(SQLLiteral.all).from(MessageRecord.schema)
             .where("client_msg_id", .in, keyed.compactMap(\.clientMsgID))
             .where("sender_id", .in, Array(Set(keyed.map(\.sender.id))))
             .all()
+        // The query matches any of the senders with any of the ids; only the batch's own pairs count.
+        let wanted = Set(
+            keyed.compactMap { event in event.clientMsgID.map { Key(sender: event.sender.id, clientMsgID: $0) } })
         var originals: [Key: StoredMessage] = [:]
         for row in rows {
             let original = try row.decode(model: MessageRecord.self).storedMessage()
-            if let clientMsgID = original.clientMsgID {
+            if let clientMsgID = original.clientMsgID,
+                wanted.contains(Key(sender: original.sender.id, clientMsgID: clientMsgID))
+            {
                 originals[Key(sender: original.sender.id, clientMsgID: clientMsgID)] = original
             }
         }

@@ -143,15 +143,10 @@ public actor EchoBot {
         message.eventKind == .message && message.deleted != true && !message.text.isEmpty && message.sender.id != me
     }
 
-    /// Replies after ``replyDelay`` and marks the message read.
+    /// Replies after ``replyDelay``; the reply marks the room read up to it (PROTOCOL.md §8.5).
     private static func answer(_ message: MessagePayload, with client: ChatClient) async {
         guard (try? await Task.sleep(for: Self.replyDelay)) != nil else { return }
         let reply = EchoReply.reply(to: message.text)
-        guard
-            (try? await client.send(reply, to: message.room, clientMsgID: "echo-\(message.room)-\(message.seq)")) != nil
-        else {
-            return
-        }
-        await client.markRead(room: message.room, seq: message.seq)
+        _ = try? await client.send(reply, to: message.room, clientMsgID: "echo-\(message.room)-\(message.seq)")
     }
 }

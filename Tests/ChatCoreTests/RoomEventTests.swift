@@ -55,6 +55,30 @@ struct RoomEventTests {
         #expect(await store.lastSequence(in: "r") == 3)
     }
 
+    @Test(
+        "a retried delete, edit or reply whose target was deleted since gets its first answer, even from a room that does not remember it"
+    )
+    func retryAfterTheTargetChanged() async throws {
+        let store = InMemoryMessageStore()
+        let room = try await openTestRoom(store)
+        #expect(await outcome(room, MessageDraft(sender: self.alice, text: "hello")) == "ok 1 message")
+        let edit = MessageDraft(sender: self.alice, body: .edit(target: 1, text: "hello!"), clientMsgID: "e")
+        let reply = MessageDraft(sender: self.bob, body: .message(text: "hi", replyTo: 1), clientMsgID: "r")
+        let delete = MessageDraft(sender: self.alice, body: .delete(target: 1), clientMsgID: "d")
+        #expect(await outcome(room, edit) == "ok 2 edit")
+        #expect(await outcome(room, reply) == "ok 3 message")
+        #expect(await outcome(room, delete) == "ok 4 delete")
+        // The acks were lost; the room reopens (after a restart, or on another node) and remembers nothing.
+        let reopened = try await openTestRoom(store)
+        #expect(await outcome(reopened, delete) == "ok 4 delete")
+        #expect(await outcome(reopened, edit) == "ok 2 edit")
+        #expect(await outcome(reopened, reply) == "ok 3 message")
+        // A new edit of the deleted message is still refused, and nothing was stored twice.
+        let late = MessageDraft(sender: self.alice, body: .edit(target: 1, text: "again"), clientMsgID: "e2")
+        #expect(await outcome(reopened, late) == "badTarget")
+        #expect(await store.lastSequence(in: "r") == 4)
+    }
+
     @Test("a reaction toggles per user and emoji; a reply quotes the start of its target")
     func reactionsAndReplies() async throws {
         let store = InMemoryMessageStore()

@@ -47,6 +47,11 @@ final class StallingStore: MessageStore {
         return try await self.base.page(in: room, before: before, limit: limit)
     }
 
+    func message(from sender: UUID, clientMsgID: String) async throws -> StoredMessage? {
+        try await self.arrive()
+        return await self.base.message(from: sender, clientMsgID: clientMsgID)
+    }
+
     func message(in room: RoomID, seq: Int64) async throws -> StoredMessage? {
         try await self.arrive()
         return await self.base.message(in: room, seq: seq)

@@ -1,10 +1,12 @@
 import NIOConcurrencyHelpers
 
-/// Tasks started outside any request — a connection's worker, the work that follows an ack, a presence timer —
+/// Tasks started outside any request — a connection's worker, a presence timer, a notification to other nodes —
 /// that must be over before the server closes its database and stops its event loops.
 ///
-/// ``close()`` refuses new tasks, cancels the running ones and waits for them, so shutdown never leaves a task
-/// that would touch a closed database or a stopped event loop.
+/// ``close(within:)`` refuses new tasks, cancels the running ones and waits for them, so shutdown leaves no task
+/// that would touch a closed database or a stopped event loop; the one exception is a task still stuck after the
+/// limit in a call its driver never answers, which is left behind (and counted) rather than holding the shutdown
+/// for ever. Such a task can only go on if that call ever answers.
 public final class BackgroundTasks: Sendable {
     private struct State {
         var tasks: [Int: Task<Void, Never>] = [:]

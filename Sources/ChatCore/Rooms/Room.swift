@@ -387,7 +387,7 @@ public actor Room {
                         room: self.id, seq: firstSeq + Int64(messages.count), date: date, target: target))
                 committing.append(entry)
             } catch {
-                entry.1?(.failure(error))
+                entry.1?(await self.original(of: entry.0).map { .success($0) } ?? .failure(error))
             }
         }
         guard !messages.isEmpty else { return }
@@ -476,6 +476,18 @@ public actor Room {
             }
         }
         self.members.deliver(events)
+    }
+
+    /// The stored original of a draft that the rules refuse: a retry whose target changed since it was stored (a
+    /// delete's own target is deleted, by the delete) gets its first answer again. Rare, so looked up only then.
+    private func original(of draft: MessageDraft) async -> StoredMessage? {
+        guard let clientMsgID = draft.clientMsgID,
+            let original = try? await self.fromStore({
+                try await self.store.message(from: draft.sender.id, clientMsgID: clientMsgID)
+            })
+        else { return nil }
+        self.recentAcks.remember(original)
+        return original
     }
 
     /// Runs one store call, unless one in this round already missed its deadline (``storeNotAnswering``).

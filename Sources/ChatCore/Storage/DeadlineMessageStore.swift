@@ -27,6 +27,12 @@ public struct DeadlineMessageStore: MessageStore {
         }
     }
 
+    public func message(from sender: UUID, clientMsgID: String) async throws -> StoredMessage? {
+        try await Deadline.run(within: self.limit) { [base] in
+            try await base.message(from: sender, clientMsgID: clientMsgID)
+        }
+    }
+
     public func message(in room: RoomID, seq: Int64) async throws -> StoredMessage? {
         try await Deadline.run(within: self.limit) { [base] in try await base.message(in: room, seq: seq) }
     }

@@ -113,6 +113,10 @@ public final class InMemoryMessageStore: MessageStore {
         return events
     }
 
+    public func message(from sender: UUID, clientMsgID: String) async -> StoredMessage? {
+        self.state.withLockedValue { Self.message(in: $0, from: sender, clientMsgID: clientMsgID) }
+    }
+
     private static func message(in state: State, from sender: UUID, clientMsgID: String) -> StoredMessage? {
         state.messages.values.lazy.flatMap { $0 }.first { $0.sender.id == sender && $0.clientMsgID == clientMsgID }
     }

@@ -35,6 +35,11 @@ public protocol MessageStore: Sendable {
     /// first: one page of history, read backwards.
     func page(in room: RoomID, before: Int64?, limit: Int) async throws -> [StoredMessage]
 
+    /// The message a sender already stored under `clientMsgID`, in any room: the original of a retry that the rules
+    /// refuse now (an edit, delete, reaction or reply whose target was deleted since it was stored), which
+    /// ``append(_:isolation:)`` never sees.
+    func message(from sender: UUID, clientMsgID: String) async throws -> StoredMessage?
+
     /// One message of a room in its current state (edited text, tombstone, reactions), or `nil` when no event has
     /// that `seq`.
     func message(in room: RoomID, seq: Int64) async throws -> StoredMessage?

@@ -169,13 +169,9 @@ actor ModernWorker {
         }
     }
 
-    /// Whether the account may use the room now; when not, answers `forbidden`, or `unavailable` (logged) when the
-    /// database could not say. A room this connection follows, or was told it belongs to, needs no lookup: leaving
-    /// it, on any device and through any node, reaches this connection as ``unfollow(_:)``, which forgets it (on
-    /// another node, as soon as that node's notification arrives). Any other room is asked of the directory
-    /// (``RoomAccess``): a send costs no database read.
+    /// Whether the account may use the room now (``RoomAccess``); when not, answers `forbidden`, or `unavailable`
+    /// (logged) when the database could not say.
     func mayUse(_ room: RoomID, ref: String?) async -> Bool {
-        if self.joined[room] != nil || self.rooms.contains(room) { return true }
         do {
             try await RoomAccess(directory: self.context.directory).requireMember(self.account.id, of: room)
             return true
