@@ -20,18 +20,12 @@ enum EventEffects {
         let room = event.room.rawValue
         switch event.kind {
         case .message:
-            let attachments = event.attachments.map { attachment -> any SQLExpression in
+            // The sender's read position moves by a trigger (AddReadOnSend).
+            return event.attachments.map { attachment in
                 SQLQueryString(
                     "INSERT INTO attachment_rooms (id, attachment_id, room) VALUES (\(bind: UUID()), \(bind: attachment.id), \(bind: room)) ON CONFLICT DO NOTHING"
                 )
             }
-            guard event.marksRead else { return attachments }
-            // Only forward, as every read moves.
-            return attachments + [
-                SQLQueryString(
-                    "UPDATE memberships SET last_read_seq = \(bind: event.seq) WHERE room_id = \(bind: room) AND user_id = \(bind: event.sender.id) AND last_read_seq < \(bind: event.seq)"
-                )
-            ]
         case .edit:
             guard let target = event.target else { return [] }
             return [

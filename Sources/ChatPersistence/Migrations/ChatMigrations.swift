@@ -15,5 +15,6 @@ public enum ChatMigrations {
         AddSendLimits(),
         AddNodeSharing(),
         AddAttachmentChunks(),
+        AddReadOnSend(),
     ]
 }

@@ -10,13 +10,14 @@ import SQLKit
 /// transaction, under a lock on the room's row of `room_sequences`, so sequence numbers are gap-free and follow
 /// commit order whichever node commits (never a PostgreSQL `SEQUENCE`, which is not transactional and leaves gaps).
 ///
-/// A batch is written in one transaction of three statements: move the room's counter by the batch's size (which
-/// locks its row until commit, so the next batch of this room, on any node, waits there) and `NOTIFY` the other
-/// nodes with the room's new last `seq` (delivered at commit, so no node reads before the rows are visible); insert
-/// the events, numbered up to that `seq`; and what they change (``EventEffects``). Retries are found by the unique
-/// index of `(sender, clientMsgID)`, not looked up first: when it refuses the batch, the batch is written again
-/// with its retries' originals read under the room's lock (``RetriedEvents``). *Why:* every statement is a round
-/// trip and a parse on PostgreSQL's side, and a fresh message, the usual case, needs no read.
+/// A plain batch is written in one transaction of two statements: move the room's counter by the batch's size
+/// (which locks its row until commit, so the next batch of this room, on any node, waits there) and `NOTIFY` the
+/// other nodes with the room's new last `seq` (delivered at commit, so no node reads before the rows are visible);
+/// then insert the events, numbered up to that `seq` (a trigger moves their senders' read positions,
+/// ``AddReadOnSend``); then what they change, if anything (``EventEffects``). Retries are found by the unique index
+/// of `(sender, clientMsgID)`, not looked up first: when it refuses the batch, the batch is written again with its
+/// retries' originals read under the room's lock (``RetriedEvents``). *Why:* every statement is a round trip and a
+/// parse on PostgreSQL's side, and a fresh message, the usual case, needs no read.
 public struct PostgresEventWriter: EventWriter {
     /// The channel every node listens on; a payload is `LASTSEQ:ROOM` (a hint, never the data: NOTIFY payloads
     /// stop at 8,000 bytes).

@@ -107,6 +107,8 @@ public enum PostgresMigration {
                     "migrate-to-postgres: --database-url: the database already holds a chat (its \(table) table is not empty); migrate into an empty database"
                 )
             }
+            // The rows carry their read positions already: a sender's message must not move them again.
+            try await postgres.raw("ALTER TABLE messages DISABLE TRIGGER \(unsafeRaw: AddReadOnSend.trigger)").run()
             var counts: [(table: String, count: Int)] = []
             for table in Self.tables {
                 let copied = try await Self.copy(table, from: sqlite, into: postgres)
@@ -118,6 +120,7 @@ public enum PostgresMigration {
                 }
                 counts.append((table, copied))
             }
+            try await postgres.raw("ALTER TABLE messages ENABLE TRIGGER \(unsafeRaw: AddReadOnSend.trigger)").run()
             try await postgres.raw(
                 "INSERT INTO room_sequences (room, last_seq) SELECT room, MAX(seq) FROM messages GROUP BY room"
             ).run()
