@@ -2,14 +2,18 @@ import ChatCore
 import ChatProtocol
 import FluentKit
 import Foundation
+import PostgresNIO
 import SQLKit
 
 /// The ``RoomDirectory`` on a Fluent database.
 public struct FluentRoomDirectory: RoomDirectory {
     private let database: any Database
+    /// The same PostgreSQL database's client, for the statements prepared once per connection; `nil` on SQLite.
+    private let postgres: PostgresClient?
 
-    public init(database: any Database) {
+    public init(database: any Database, postgres: PostgresClient? = nil) {
         self.database = database
+        self.postgres = postgres
     }
 
     public func ensureLobby() async throws {
@@ -86,8 +90,15 @@ public struct FluentRoomDirectory: RoomDirectory {
         return try channels.map { (try $0.info(), counts[try $0.requireID()] ?? 0) }
     }
 
-    /// One row of one column, not Fluent's models: every modern send, edit, reaction and typing notice asks.
+    /// One row of one column, not Fluent's models (and prepared on PostgreSQL): every modern send, edit, reaction and
+    /// typing notice asks.
     public func isMember(_ user: UUID, of room: RoomID) async throws -> Bool {
+        if let postgres = self.postgres {
+            var found = false
+            let statement = PostgresStatements.IsMember(room: room.rawValue, user: user)
+            for try await _ in try await postgres.execute(statement) { found = true }
+            return found
+        }
         guard let sql = self.database as? any SQLDatabase else {
             return try await MembershipRecord.query(on: self.database)
                 .filter(\.$roomID == room.rawValue).filter(\.$userID == user).first() != nil

@@ -223,7 +223,7 @@ public final class ChatService: Sendable {
         logger: Logger, time: any TimeSource
     ) async throws -> Endpoints {
         let accountStore = FluentAccountStore(database: application.db)
-        let directory = FluentRoomDirectory(database: application.db)
+        let directory = storage.roomDirectory(application.db)
         let attachments = FluentAttachmentStore(database: application.db)
         try await directory.ensureLobby()
         let sessions = SessionRegistry()

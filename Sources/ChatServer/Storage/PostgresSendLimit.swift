@@ -25,24 +25,9 @@ struct PostgresSendLimit: SendLimit {
 
     func attempt(_ account: UUID) async -> Duration? {
         do {
-            // The bucket moves only when it has room. The outer SELECT sees the row as it was before the statement,
-            // which is what tells how long to wait when nothing was taken.
-            let rows = try await self.client.query(
-                """
-                WITH taken AS (
-                    INSERT INTO send_limits AS l (account, full_again)
-                    VALUES (\(account), now() + make_interval(secs => \(self.refill)))
-                    ON CONFLICT (account) DO UPDATE
-                    SET full_again = GREATEST(l.full_again, now()) + make_interval(secs => \(self.refill))
-                    WHERE GREATEST(l.full_again, now()) + make_interval(secs => \(self.refill)) - now()
-                        <= make_interval(secs => \(self.capacity))
-                    RETURNING account
-                )
-                SELECT (SELECT count(*) FROM taken) AS taken,
-                    EXTRACT(EPOCH FROM (SELECT GREATEST(full_again, now()) FROM send_limits WHERE account = \(account))
-                        + make_interval(secs => \(self.refill)) - now())::float8 - \(self.capacity) AS wait
-                """, logger: self.logger)
-            for try await (taken, wait) in rows.decode((Int64, Double?).self) where taken == 0 {
+            let statement = Take(account: account, refill: self.refill, capacity: self.capacity)
+            for try await (taken, wait) in try await self.client.execute(statement, logger: self.logger)
+            where taken == 0 {
                 return .milliseconds(Int64(max(wait ?? 0, 0) * 1000) + 1)
             }
             return nil
@@ -51,5 +36,40 @@ struct PostgresSendLimit: SendLimit {
                 "the shared send limit could not be read; this send is let through: \(String(reflecting: error))")
             return nil
         }
+    }
+
+    /// Takes one send from the account's bucket if it has room; answers whether it did and, when not, how long to
+    /// wait. Prepared once per connection: it runs for every send.
+    struct Take: PostgresPreparedStatement {
+        // The bucket moves only when it has room. The outer SELECT sees the row as it was before the statement,
+        // which is what tells how long to wait when nothing was taken.
+        static let sql = """
+            WITH taken AS (
+                INSERT INTO send_limits AS l (account, full_again)
+                VALUES ($1, now() + make_interval(secs => $2))
+                ON CONFLICT (account) DO UPDATE
+                SET full_again = GREATEST(l.full_again, now()) + make_interval(secs => $2)
+                WHERE GREATEST(l.full_again, now()) + make_interval(secs => $2) - now() <= make_interval(secs => $3)
+                RETURNING account
+            )
+            SELECT (SELECT count(*) FROM taken) AS taken,
+                EXTRACT(EPOCH FROM (SELECT GREATEST(full_again, now()) FROM send_limits WHERE account = $1)
+                    + make_interval(secs => $2) - now())::float8 - $3 AS wait
+            """
+        typealias Row = (Int64, Double?)
+
+        let account: UUID
+        let refill: Double
+        let capacity: Double
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(self.account)
+            bindings.append(self.refill)
+            bindings.append(self.capacity)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> (Int64, Double?) { try row.decode((Int64, Double?).self) }
     }
 }

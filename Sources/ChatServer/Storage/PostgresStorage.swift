@@ -50,6 +50,10 @@ final class PostgresStorage: ServerStorage {
         PostgresSendLimit(client: self.client, burst: burst, rate: rate, logger: self.logger)
     }
 
+    func roomDirectory(_ database: any Database) -> FluentRoomDirectory {
+        FluentRoomDirectory(database: database, postgres: self.client)
+    }
+
     var readinessChecks: [String: String] {
         self.follower.withLockedValue { $0?.0.readinessChecks } ?? [
             "listener": "reconnecting", "news_listener": "reconnecting",

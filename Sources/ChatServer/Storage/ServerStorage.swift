@@ -1,4 +1,6 @@
 import ChatCore
+import ChatPersistence
+import Fluent
 import Vapor
 
 /// The database a server runs on: SQLite in the data directory by default (``SQLiteStorage``), PostgreSQL shared
@@ -12,6 +14,8 @@ protocol ServerStorage: Sendable {
     var relay: any RoomSignalRelay { get }
     /// The per-account send limit: in memory for one node, shared through the database for several.
     func sendLimit(burst: Int, rate: Int) -> any SendLimit
+    /// Rooms and memberships, on Fluent's handle of this database (`database`), with what this storage adds.
+    func roomDirectory(_ database: any Database) -> FluentRoomDirectory
     /// What `/readyz` reports about it, beside the database answering a query: name → `ok` or what is wrong.
     var readinessChecks: [String: String] { get }
     /// Starts bringing the other nodes' news to this node (``LocalReach``): commits to the hub's open rooms,

@@ -1,0 +1,51 @@
+import Foundation
+import PostgresNIO
+
+/// The statements run for every message, prepared once per connection: PostgreSQL then parses and plans each once,
+/// not at every call (planning was the larger part of their cost, BENCHMARKS.md).
+enum PostgresStatements {
+    /// Whether an account belongs to a room: one row or none.
+    struct IsMember: PostgresPreparedStatement {
+        static let sql = "SELECT 1 FROM memberships WHERE room_id = $1 AND user_id = $2 LIMIT 1"
+        typealias Row = Int32
+
+        let room: String
+        let user: UUID
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(self.room)
+            bindings.append(self.user)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Int32 { try row.decode(Int32.self) }
+    }
+
+    /// Moves a room's counter by `count` (creating it the first time), locking its row until commit, and queues the
+    /// `NOTIFY` of the new last `seq`, which PostgreSQL delivers at commit; returns that `seq`.
+    struct AdvanceRoom: PostgresPreparedStatement {
+        static let sql = """
+            INSERT INTO room_sequences (room, last_seq) VALUES ($1, $2) ON CONFLICT (room) DO UPDATE \
+            SET last_seq = room_sequences.last_seq + EXCLUDED.last_seq \
+            RETURNING room_sequences.last_seq, pg_notify($3, room_sequences.last_seq || ':' || room_sequences.room)
+            """
+        typealias Row = Int64
+
+        let room: String
+        let count: Int64
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(self.room)
+            bindings.append(self.count)
+            bindings.append(PostgresEventWriter.channel)
+            return bindings
+        }
+
+        /// The second column is `pg_notify`'s, which returns nothing.
+        func decodeRow(_ row: PostgresRow) throws -> Int64 {
+            try row.makeRandomAccess()[0].decode(Int64.self)
+        }
+    }
+}
