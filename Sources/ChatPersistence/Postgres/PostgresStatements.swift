@@ -12,12 +12,7 @@ enum PostgresStatements {
         let room: String
         let user: UUID
 
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
-            bindings.append(self.room)
-            bindings.append(self.user)
-            return bindings
-        }
+        func makeBindings() throws -> PostgresBindings { try PostgresBindings(binding: self.room, self.user) }
 
         func decodeRow(_ row: PostgresRow) throws -> Int32 { try row.decode(Int32.self) }
     }
@@ -36,16 +31,20 @@ enum PostgresStatements {
         let count: Int64
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 3)
-            bindings.append(self.room)
-            bindings.append(self.count)
-            bindings.append(PostgresEventWriter.channel)
-            return bindings
+            try PostgresBindings(binding: self.room, self.count, PostgresEventWriter.channel)
         }
 
         /// The second column is `pg_notify`'s, which returns nothing.
         func decodeRow(_ row: PostgresRow) throws -> Int64 {
             try row.makeRandomAccess()[0].decode(Int64.self)
         }
+    }
+}
+
+extension PostgresBindings {
+    /// The bindings of a prepared statement's `$1`, `$2`..., in order.
+    public init(binding values: any PostgresEncodable...) throws {
+        self.init(capacity: values.count)
+        for value in values { try self.append(value) }
     }
 }

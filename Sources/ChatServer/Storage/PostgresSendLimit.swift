@@ -1,3 +1,4 @@
+import ChatPersistence
 import Foundation
 import Logging
 import PostgresNIO
@@ -63,11 +64,7 @@ struct PostgresSendLimit: SendLimit {
         let capacity: Double
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 3)
-            bindings.append(self.account)
-            bindings.append(self.refill)
-            bindings.append(self.capacity)
-            return bindings
+            try PostgresBindings(binding: self.account, self.refill, self.capacity)
         }
 
         func decodeRow(_ row: PostgresRow) throws -> (Int64, Double?) { try row.decode((Int64, Double?).self) }
