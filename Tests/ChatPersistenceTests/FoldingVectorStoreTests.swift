@@ -7,8 +7,9 @@ import Testing
 /// Both message stores against the shared folding vectors (`Tests/Fixtures/folding/`): the events appended in
 /// order, a page read back shows every message as the vectors' clients must show it.
 ///
-/// A store numbers what it stores without gaps, and a vector's unknown kinds are not stored, so the events after
-/// one are renumbered: their targets and the expected messages are read through the store's numbering.
+/// A store numbers what it stores without gaps, and a vector's unknown kinds are not stored (nor, by a store that
+/// several writers share, a change of a message that does not exist), so the events after one are renumbered: their
+/// targets and the expected messages are read through the store's numbering.
 @Suite("Folding events into messages: the shared vectors, through every MessageStore")
 struct FoldingVectorStoreTests {
     @Test("a page read after the events shows the expected messages", arguments: MessageStoreConformanceTests.fixtures)
@@ -20,7 +21,13 @@ struct FoldingVectorStoreTests {
             for var event in vector.events.compactMap(Self.stored) {
                 let proposed = event.seq
                 event.target = event.target.map { numbering[$0] ?? $0 }
-                numbering[proposed] = try await store.append([event], isolation: nil).first?.seq
+                do {
+                    numbering[proposed] = try await store.append([event], isolation: nil).first?.seq
+                } catch RoomRejection.badTarget {
+                    // A store that several writers share refuses a change of no message, which no room proposes;
+                    // SQLite's stores it. Either way it changes nothing shown.
+                    continue
+                }
             }
             let page = try await store.page(in: "r", before: nil, limit: 1000)
             let shown = page.filter { $0.kind == .message }.map(Self.shown)

@@ -177,6 +177,28 @@ extension MessageStoreConformanceTests {
     }
 
     @Test(
+        "a shared store checks the target again when it commits: what another writer deleted meanwhile is refused",
+        arguments: [inMemoryFixture, postgresFixture])
+    func targetCheckedAtCommit(fixture: StoreFixture) async throws {
+        let (store, close) = try await fixture.make()
+        let ann = Sender(name: "ann", id: UUID())
+        let bob = Sender(name: "bob", id: UUID())
+        var first = self.message(1, text: "to be deleted")
+        first.sender = ann
+        try await store.append([first], isolation: nil)
+        try await store.append([self.event(2, .delete, target: 1, by: ann)], isolation: nil)
+        // Events built by a writer that read message 1 before the delete.
+        var reply = self.message(3, text: "late reply")
+        reply.replyTo = Quote(seq: 1, sender: ann, text: "to be deleted")
+        for stale in [self.event(3, .edit, target: 1, by: ann, text: "resurrected"), reply] {
+            await #expect(throws: RoomRejection.badTarget) { try await store.append([stale], isolation: nil) }
+        }
+        #expect(try await store.lastSequence(in: "r") == 2)
+        #expect(try await store.message(in: "r", seq: 1)?.text == "")
+        await close()
+    }
+
+    @Test(
         "edits, reactions and deletes change their target's state; a delete wipes the text everywhere it was kept",
         arguments: fixtures)
     func eventsChangeTheirTarget(fixture: StoreFixture) async throws {

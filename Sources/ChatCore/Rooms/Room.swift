@@ -398,6 +398,16 @@ public actor Room {
             self.metrics.commitDuration.record(duration: ContinuousClock.now - started)
             self.metrics.batchSize.record(messages.count)
             self.metrics.committed.increment(by: messages.count)
+        } catch let refusal as RoomRejection {
+            // The store found the target changed since it was read (another node deleted it): the draft is refused
+            // as it would have been here, unless it is a retry of one stored before.
+            for (draft, completion) in committing {
+                completion?(await self.original(of: draft).map { .success($0) } ?? .failure(refusal))
+            }
+            for (key, completion) in repeats {
+                completion?(self.recentAcks[key].map { .success($0) } ?? .failure(refusal))
+            }
+            return
         } catch {
             self.logger.error("could not store \(messages.count) message(s): \(error)")
             for (_, completion) in committing { completion?(.failure(error)) }

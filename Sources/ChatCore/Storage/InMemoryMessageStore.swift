@@ -45,6 +45,7 @@ public final class InMemoryMessageStore: MessageStore {
                     stored.append(original)
                     continue
                 }
+                try Self.recheck(message, in: state)
                 message.seq = (state.messages[message.room]?.last?.seq ?? 0) + 1
                 state.messages[message.room, default: []].append(message)
                 stored.append(message)
@@ -89,6 +90,15 @@ public final class InMemoryMessageStore: MessageStore {
     }
 
     /// A room's events with every message brought to its current state, as a database store keeps them.
+    /// What an event refers to, as stored now: another writer may have deleted it since the room read it (as
+    /// ``MessageStore/append(_:isolation:)`` requires of a store several writers share).
+    private static func recheck(_ event: StoredMessage, in state: State) throws(RoomRejection) {
+        guard let seq = event.target ?? event.replyTo?.seq else { return }
+        guard let target = Self.current(state: state, room: event.room).first(where: { $0.seq == seq }),
+            target.kind == .message, !target.deleted
+        else { throw .badTarget }
+    }
+
     private static func current(state: State, room: RoomID) -> [StoredMessage] {
         var events = state.messages[room] ?? []
         var indexBySeq: [Int64: Int] = [:]

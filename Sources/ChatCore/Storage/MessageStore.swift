@@ -23,6 +23,11 @@ public protocol MessageStore: Sendable {
     /// An event whose sender already stored its `clientMsgID` (a retry, perhaps through another node) is not
     /// stored again: the original comes back in its place, with the original's `id` and `seq`.
     ///
+    /// A store that several writers share checks again, under its commit's lock, what an edit, delete, reaction or
+    /// reply refers to: one whose target another writer deleted since the room read it throws
+    /// ``RoomRejection/badTarget``. (A reaction keeps its `added`: adding one already there, or removing one that
+    /// is not, changes nothing.)
+    ///
     /// Runs on the caller's actor (`isolation`, the room): the room awaits one write per batch on its hot path,
     /// and a nonisolated `async` function would hop to the global executor and back each time.
     @discardableResult

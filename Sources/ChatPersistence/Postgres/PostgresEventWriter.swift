@@ -1,4 +1,5 @@
 import ChatCore
+import ChatProtocol
 import FluentSQL
 import Foundation
 import Logging
@@ -36,12 +37,11 @@ public struct PostgresEventWriter: EventWriter {
     ) async throws -> [StoredMessage] {
         guard let room = events.first?.room else { return [] }
         do {
-            return try await self.client.withTransaction(logger: self.logger) { connection in
+            return try await self.transaction { connection in
                 let sql = connection.sql(queryLogLevel: nil)
                 let newLast = try await self.advance(room, by: events.count, on: connection)
                 let numbered = RetriedEvents.none.numbering(events, from: newLast - Int64(events.count) + 1).fresh
-                try await Self.store(numbered, on: sql)
-                return numbered
+                return try await Self.store(numbered, on: sql)
             }
         } catch let error as PostgresTransactionError
             where (error.closureError as? any DatabaseError)?.isConstraintFailure == true
@@ -51,18 +51,32 @@ public struct PostgresEventWriter: EventWriter {
         }
     }
 
+    /// One transaction; a refusal thrown in it (``RoomRejection``) comes out as itself: it is the sender's answer,
+    /// not a database failure.
+    private func transaction(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> [StoredMessage]
+    ) async throws -> [StoredMessage] {
+        do {
+            return try await self.client.withTransaction(logger: self.logger) { connection in try await body(connection)
+            }
+        } catch let error as PostgresTransactionError {
+            if let refusal = error.closureError as? RoomRejection { throw refusal }
+            throw error
+        }
+    }
+
     /// The batch again after the unique index refused it: its retries get their originals back, read under the room's
     /// lock; the rest is numbered and stored.
     private func appendWithRetries(_ events: [StoredMessage], room: RoomID) async throws -> [StoredMessage] {
-        try await self.client.withTransaction(logger: self.logger) { connection in
+        try await self.transaction { connection in
             let sql = connection.sql(queryLogLevel: nil)
             let last = try await self.advance(room, by: 0, on: connection)
             let retried = try await RetriedEvents.read(for: events, on: sql)
             let (stored, fresh) = retried.numbering(events, from: last + 1)
             guard !fresh.isEmpty else { return stored }
             _ = try await self.advance(room, by: fresh.count, on: connection)
-            try await Self.store(fresh, on: sql)
-            return stored
+            let written = try await Self.store(fresh, on: sql)
+            return stored.map { event in written.first { $0.id == event.id } ?? event }
         }
     }
 
@@ -82,9 +96,36 @@ public struct PostgresEventWriter: EventWriter {
         case noSequence(RoomID)
     }
 
-    private static func store(_ events: [StoredMessage], on sql: any SQLDatabase) async throws {
-        for statement in EventEffects.storing(events, on: sql) {
+    /// Inserts the events with what they change, after checking again what they refer to; returns them as stored.
+    private static func store(_ events: [StoredMessage], on sql: any SQLDatabase) async throws -> [StoredMessage] {
+        let checked = try await Self.rechecked(events, on: sql)
+        for statement in EventEffects.storing(checked, on: sql) {
             try await sql.execute(sql: statement) { _ in }
         }
+        return checked
+    }
+
+    /// What each event refers to, as committed now, under the room's lock: the room checked its target before, but
+    /// another node may have deleted it since. An edit, delete, reaction or reply whose target is gone is refused
+    /// (``RoomRejection/badTarget``), as the room would have. (On SQLite the room is its rooms' only writer: what it
+    /// checked still holds.)
+    private static func rechecked(_ events: [StoredMessage], on sql: any SQLDatabase) async throws -> [StoredMessage] {
+        var checked: [StoredMessage] = []
+        for event in events {
+            guard let target = event.target ?? event.replyTo?.seq,
+                !checked.contains(where: { $0.seq == target && $0.kind == .message })  // written with it
+            else {
+                checked.append(event)
+                continue
+            }
+            let row = try await sql.raw(
+                "SELECT deleted FROM messages WHERE room = \(bind: event.room.rawValue) AND seq = \(bind: target) AND kind = \(bind: EventKind.message.rawValue)"
+            ).first()
+            guard let row, try row.decode(column: "deleted", as: Bool.self) == false else {
+                throw RoomRejection.badTarget
+            }
+            checked.append(event)
+        }
+        return checked
     }
 }
