@@ -201,6 +201,36 @@ extension TwoNodeTests {
 }
 
 extension TwoNodeTests {
+    @Test("a read of a message committed on another node is accepted before this node has delivered it")
+    func readAheadOfDelivery() async throws {
+        let database = try await TestServer.makePostgresDatabase()
+        try await self.withTwoNodes(on: database) { nodeA, nodeB in
+            let ann = try await nodeA.register("ann")
+            let bob = try await nodeB.register("bob")
+            let dm = try await nodeA.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token)
+                .decode(RoomSummary.self)
+            let annSocket = try await nodeA.modernClient(ann)
+            let bobSocket = try await nodeB.modernClient(bob)
+            _ = try await annSocket.next("resumed", as: ResumedFrame.self)
+            _ = try await bobSocket.next("resumed", as: ResumedFrame.self)
+            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "d1", text: "one"))
+            _ = try await bobSocket.next("message", as: MessageFrame.self)
+            // Node B stops hearing node A's commits (its listeners are killed), so the DM, open on B, lags.
+            try await TestPostgres.shared().psql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database.database)' AND query ILIKE 'LISTEN%'"
+            )
+            let ack = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "d2", text: "two"))
+            // Bob read it elsewhere (another device, on node A); his read through B is accepted, not bad_seq.
+            try await bobSocket.send(frame: ClientFrame(type: "read", room: dm.id, seq: ack.seq, ref: "r2"))
+            var receipt: ReceiptFrame
+            repeat {
+                receipt = try await bobSocket.next("receipt", as: ReceiptFrame.self, timeout: .seconds(10))
+            } while receipt.user != bob.user.id || receipt.seq != ack.seq
+            let rooms = try await nodeA.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self)
+            #expect(rooms.first { $0.id == dm.id }?.lastReadSeq == ack.seq)
+        }
+    }
+
     @Test("the per-account send limit is one for every node: a burst spent on A is spent on B")
     func sendLimitAcrossNodes() async throws {
         try await self.withTwoNodes({

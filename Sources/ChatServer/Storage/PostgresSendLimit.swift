@@ -1,3 +1,4 @@
+import ChatCore
 import ChatPersistence
 import Foundation
 import Logging
@@ -26,12 +27,16 @@ struct PostgresSendLimit: SendLimit {
 
     func attempt(_ account: UUID) async -> Duration? {
         do {
-            let statement = Take(account: account, refill: self.refill, capacity: self.capacity)
-            for try await (taken, wait) in try await self.client.execute(statement, logger: self.logger)
-            where taken == 0 {
-                return .milliseconds(Int64(max(wait ?? 0, 0) * 1000) + 1)
+            // Within a deadline, as every store call (PostgresStorage.storeDeadline): a query on a lost connection
+            // may never be answered.
+            return try await Deadline.run(within: PostgresStorage.storeDeadline) {
+                let statement = Take(account: account, refill: self.refill, capacity: self.capacity)
+                for try await (taken, wait) in try await self.client.execute(statement, logger: self.logger)
+                where taken == 0 {
+                    return .milliseconds(Int64(max(wait ?? 0, 0) * 1000) + 1)
+                }
+                return nil
             }
-            return nil
         } catch {
             self.logger.warning(
                 "the shared send limit could not be read; this send is let through: \(String(reflecting: error))")

@@ -31,7 +31,12 @@ struct Reads: Sendable {
         let room: Room
         do {
             room = try await self.hub.room(id)
-            let latest = await room.latestSeq
+            var latest = await room.latestSeq
+            if seq > latest {
+                // Another node may have committed more than this one has delivered yet (the reader saw it there, on
+                // another device): the store has the last word.
+                latest = max(latest, try await self.hub.store.lastSequence(in: id))
+            }
             guard seq <= latest else { throw ReadRefusal.pastEnd(latest: latest) }
             stored = try await self.access.directory.markRead(user, in: id, upTo: seq)
         } catch let refusal as ReadRefusal {
