@@ -11,9 +11,6 @@ public struct FluentRoomDirectory: RoomDirectory {
     /// The same PostgreSQL database's client, for the statements prepared once per connection; `nil` on SQLite.
     private let postgres: PostgresClient?
 
-    /// How long the membership check on PostgreSQL may take, far beyond a healthy one.
-    static let postgresDeadline = Duration.seconds(15)
-
     public init(database: any Database, postgres: PostgresClient? = nil) {
         self.database = database
         self.postgres = postgres
@@ -97,14 +94,10 @@ public struct FluentRoomDirectory: RoomDirectory {
     /// typing notice asks.
     public func isMember(_ user: UUID, of room: RoomID) async throws -> Bool {
         if let postgres = self.postgres {
-            // Within a deadline: a query PostgresNIO never answers (its connection died under it) would hold the
-            // connection's every later frame for ever (ARCHITECTURE.md §4.2).
-            return try await Deadline.run(within: Self.postgresDeadline) {
-                var found = false
-                let statement = PostgresStatements.IsMember(room: room.rawValue, user: user)
-                for try await _ in try await postgres.execute(statement) { found = true }
-                return found
-            }
+            var found = false
+            let statement = PostgresStatements.IsMember(room: room.rawValue, user: user)
+            for try await _ in try await postgres.execute(statement) { found = true }
+            return found
         }
         guard let sql = self.database as? any SQLDatabase else {
             return try await MembershipRecord.query(on: self.database)

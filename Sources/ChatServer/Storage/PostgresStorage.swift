@@ -50,8 +50,9 @@ final class PostgresStorage: ServerStorage {
         PostgresSendLimit(client: self.client, burst: burst, rate: rate, logger: self.logger)
     }
 
-    func roomDirectory(_ database: any Database) -> FluentRoomDirectory {
-        FluentRoomDirectory(database: database, postgres: self.client)
+    /// Every call within the store's deadline (``DeadlineRoomDirectory``), for the reason the message store has one.
+    func roomDirectory(_ database: any Database) -> any RoomDirectory {
+        DeadlineRoomDirectory(FluentRoomDirectory(database: database, postgres: self.client), limit: Self.storeDeadline)
     }
 
     var readinessChecks: [String: String] {

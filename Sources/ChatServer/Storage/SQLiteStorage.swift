@@ -20,7 +20,7 @@ struct SQLiteStorage: ServerStorage {
 
     func sendLimit(burst: Int, rate: Int) -> any SendLimit { LocalSendLimit(burst: burst, rate: rate) }
 
-    func roomDirectory(_ database: any Database) -> FluentRoomDirectory { FluentRoomDirectory(database: database) }
+    func roomDirectory(_ database: any Database) -> any RoomDirectory { FluentRoomDirectory(database: database) }
 
     /// Creates the data directory and takes its lock, then migrates the database and opens the connection all
     /// message writes go through.

@@ -15,7 +15,7 @@ protocol ServerStorage: Sendable {
     /// The per-account send limit: in memory for one node, shared through the database for several.
     func sendLimit(burst: Int, rate: Int) -> any SendLimit
     /// Rooms and memberships, on Fluent's handle of this database (`database`), with what this storage adds.
-    func roomDirectory(_ database: any Database) -> FluentRoomDirectory
+    func roomDirectory(_ database: any Database) -> any RoomDirectory
     /// What `/readyz` reports about it, beside the database answering a query: name → `ok` or what is wrong.
     var readinessChecks: [String: String] { get }
     /// Starts bringing the other nodes' news to this node (``LocalReach``): commits to the hub's open rooms,
