@@ -211,20 +211,24 @@ extension TwoNodeTests {
                 .decode(RoomSummary.self)
             let annSocket = try await nodeA.modernClient(ann)
             let bobSocket = try await nodeB.modernClient(bob)
-            _ = try await annSocket.next("resumed", as: ResumedFrame.self)
-            _ = try await bobSocket.next("resumed", as: ResumedFrame.self)
-            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "d1", text: "one"))
-            _ = try await bobSocket.next("message", as: MessageFrame.self)
+            // Generous waits for each answer: under a full parallel run two nodes on one core may take seconds.
+            let patience = Duration.seconds(20)
+            _ = try await annSocket.next("resumed", as: ResumedFrame.self, timeout: patience)
+            _ = try await bobSocket.next("resumed", as: ResumedFrame.self, timeout: patience)
+            try await annSocket.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "d1", text: "one"))
+            _ = try await annSocket.next("ack", as: AckFrame.self, timeout: patience)
+            _ = try await bobSocket.next("message", as: MessageFrame.self, timeout: patience)
             // Node B stops hearing node A's commits (its listeners are killed), so the DM, open on B, lags.
             try await TestPostgres.shared().psql(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database.database)' AND query ILIKE 'LISTEN%'"
             )
-            let ack = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "d2", text: "two"))
+            try await annSocket.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "d2", text: "two"))
+            let ack = try await annSocket.next("ack", as: AckFrame.self, timeout: patience)
             // Bob read it elsewhere (another device, on node A); his read through B is accepted, not bad_seq.
             try await bobSocket.send(frame: ClientFrame(type: "read", room: dm.id, seq: ack.seq, ref: "r2"))
             var receipt: ReceiptFrame
             repeat {
-                receipt = try await bobSocket.next("receipt", as: ReceiptFrame.self, timeout: .seconds(10))
+                receipt = try await bobSocket.next("receipt", as: ReceiptFrame.self, timeout: patience)
             } while receipt.user != bob.user.id || receipt.seq != ack.seq
             let rooms = try await nodeA.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self)
             #expect(rooms.first { $0.id == dm.id }?.lastReadSeq == ack.seq)
