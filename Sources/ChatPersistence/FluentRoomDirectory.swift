@@ -5,14 +5,21 @@ import Foundation
 import PostgresNIO
 import SQLKit
 
-/// The ``RoomDirectory`` on a Fluent database.
+/// The ``RoomDirectory`` on a Fluent SQL database (SQLite or PostgreSQL): Fluent's models where a call is rare,
+/// plain SQL where it is on the path of every send or connection.
 public struct FluentRoomDirectory: RoomDirectory {
     private let database: any Database
+    /// The same database, for the queries written in SQL.
+    private let sql: any SQLDatabase
     /// The same PostgreSQL database's client, for the statements prepared once per connection; `nil` on SQLite.
     private let postgres: PostgresClient?
 
     public init(database: any Database, postgres: PostgresClient? = nil) {
+        guard let sql = database as? any SQLDatabase else {
+            preconditionFailure("FluentRoomDirectory needs an SQL database (SQLite or PostgreSQL).")
+        }
         self.database = database
+        self.sql = sql
         self.postgres = postgres
     }
 
@@ -71,21 +78,18 @@ public struct FluentRoomDirectory: RoomDirectory {
         let channels = try await RoomRecord.query(on: self.database).filter(\.$kind == RoomKind.channel.rawValue).all()
         // Every channel's member count in one query, however many channels there are.
         var counts: [String: Int] = [:]
-        if let sql = self.database as? any SQLDatabase {
-            let rows = try await sql.select()
-                .column("room_id").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "members")
-                .from(MembershipRecord.schema)
-                .join(
-                    RoomRecord.schema, on: SQLColumn("id", table: RoomRecord.schema), .equal,
-                    SQLColumn("room_id", table: MembershipRecord.schema)
-                )
-                .where(SQLColumn("kind", table: RoomRecord.schema), .equal, SQLBind(RoomKind.channel.rawValue))
-                .groupBy("room_id")
-                .all()
-            for row in rows {
-                counts[try row.decode(column: "room_id", as: String.self)] = try row.decode(
-                    column: "members", as: Int.self)
-            }
+        let rows = try await self.sql.select()
+            .column("room_id").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "members")
+            .from(MembershipRecord.schema)
+            .join(
+                RoomRecord.schema, on: SQLColumn("id", table: RoomRecord.schema), .equal,
+                SQLColumn("room_id", table: MembershipRecord.schema)
+            )
+            .where(SQLColumn("kind", table: RoomRecord.schema), .equal, SQLBind(RoomKind.channel.rawValue))
+            .groupBy("room_id")
+            .all()
+        for row in rows {
+            counts[try row.decode(column: "room_id", as: String.self)] = try row.decode(column: "members", as: Int.self)
         }
         return try channels.map { (try $0.info(), counts[try $0.requireID()] ?? 0) }
     }
@@ -99,11 +103,7 @@ public struct FluentRoomDirectory: RoomDirectory {
             for try await _ in try await postgres.execute(statement) { found = true }
             return found
         }
-        guard let sql = self.database as? any SQLDatabase else {
-            return try await MembershipRecord.query(on: self.database)
-                .filter(\.$roomID == room.rawValue).filter(\.$userID == user).first() != nil
-        }
-        return try await sql.raw(
+        return try await self.sql.raw(
             "SELECT 1 AS member FROM memberships WHERE room_id = \(bind: room.rawValue) AND user_id = \(bind: user) LIMIT 1"
         ).first() != nil
     }
@@ -115,14 +115,7 @@ public struct FluentRoomDirectory: RoomDirectory {
     /// One query of one column, not Fluent's models: it runs at every connection's opening and every presence change,
     /// and the lobby alone can hold every account.
     public func roommates(of user: UUID) async throws -> Set<UUID> {
-        guard let sql = self.database as? any SQLDatabase else {
-            let rooms = try await MembershipRecord.query(on: self.database).filter(\.$userID == user).all()
-                .map(\.roomID)
-            guard !rooms.isEmpty else { return [] }
-            return Set(
-                try await MembershipRecord.query(on: self.database).filter(\.$roomID ~~ rooms).all().map(\.userID))
-        }
-        let rows = try await sql.raw(
+        let rows = try await self.sql.raw(
             "SELECT DISTINCT theirs.user_id FROM memberships AS mine JOIN memberships AS theirs ON theirs.room_id = mine.room_id WHERE mine.user_id = \(bind: user)"
         ).all()
         return Set(try rows.map { try $0.decode(column: "user_id", as: UUID.self) })

@@ -6,7 +6,7 @@ import NIOCore
 ///
 /// Owned by the room actor: only the sink dictionaries captured by a delivery task leave it, as immutable
 /// copies.
-struct FanOut {
+public struct FanOut {
     private struct GroupKey: Hashable {
         let loop: ObjectIdentifier
         let renderer: ObjectIdentifier
@@ -74,7 +74,8 @@ struct FanOut {
 
     /// Writes payloads to sinks that all live on `loop`, flushing each sink once: at once when the caller is
     /// on that loop (the room's own), else as one task on it.
-    static func write(_ payloads: [ByteBuffer], to sinks: ContiguousArray<any EventSink>, on loop: any EventLoop) {
+    public static func write(_ payloads: [ByteBuffer], to sinks: ContiguousArray<any EventSink>, on loop: any EventLoop)
+    {
         @Sendable func writeAll() {
             for sink in sinks {
                 for payload in payloads {

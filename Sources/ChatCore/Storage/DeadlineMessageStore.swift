@@ -13,43 +13,43 @@ public struct DeadlineMessageStore: MessageStore {
         self.limit = limit
     }
 
+    private func call<Value: Sendable>(
+        _ work: @escaping @Sendable (any MessageStore) async throws -> Value
+    ) async throws -> Value {
+        try await Deadline.run(within: self.limit) { [base] in try await work(base) }
+    }
+
     public func append(_ messages: [StoredMessage], isolation: isolated (any Actor)?) async throws -> [StoredMessage] {
-        try await Deadline.run(within: self.limit) { [base] in try await base.append(messages, isolation: nil) }
+        try await self.call { try await $0.append(messages, isolation: nil) }
     }
 
     public func latest(in room: RoomID, limit: Int) async throws -> [StoredMessage] {
-        try await Deadline.run(within: self.limit) { [base] in try await base.latest(in: room, limit: limit) }
+        try await self.call { try await $0.latest(in: room, limit: limit) }
     }
 
     public func page(in room: RoomID, before: Int64?, limit: Int) async throws -> [StoredMessage] {
-        try await Deadline.run(within: self.limit) { [base] in
-            try await base.page(in: room, before: before, limit: limit)
-        }
+        try await self.call { try await $0.page(in: room, before: before, limit: limit) }
     }
 
     public func message(from sender: UUID, clientMsgID: String) async throws -> StoredMessage? {
-        try await Deadline.run(within: self.limit) { [base] in
-            try await base.message(from: sender, clientMsgID: clientMsgID)
-        }
+        try await self.call { try await $0.message(from: sender, clientMsgID: clientMsgID) }
     }
 
     public func message(in room: RoomID, seq: Int64) async throws -> StoredMessage? {
-        try await Deadline.run(within: self.limit) { [base] in try await base.message(in: room, seq: seq) }
+        try await self.call { try await $0.message(in: room, seq: seq) }
     }
 
     public func lastMessage(in room: RoomID, upTo last: Int64) async throws -> StoredMessage? {
-        try await Deadline.run(within: self.limit) { [base] in try await base.lastMessage(in: room, upTo: last) }
+        try await self.call { try await $0.lastMessage(in: room, upTo: last) }
     }
 
     public func unreadCount(in room: RoomID, after seq: Int64, upTo last: Int64, for reader: UUID) async throws
         -> Int64
     {
-        try await Deadline.run(within: self.limit) { [base] in
-            try await base.unreadCount(in: room, after: seq, upTo: last, for: reader)
-        }
+        try await self.call { try await $0.unreadCount(in: room, after: seq, upTo: last, for: reader) }
     }
 
     public func lastSequence(in room: RoomID) async throws -> Int64 {
-        try await Deadline.run(within: self.limit) { [base] in try await base.lastSequence(in: room) }
+        try await self.call { try await $0.lastSequence(in: room) }
     }
 }

@@ -38,12 +38,7 @@ struct PresenceBroadcaster: Sendable {
         guard let frame = ModernRenderer.frame(PresenceFrame(users: [entry])) else { return }
         for connections in self.sessions.connections(of: roommates.subtracting([user])).values {
             guard let loop = connections.first?.eventLoop else { continue }
-            loop.execute {
-                for connection in connections {
-                    connection.write(frame)
-                    connection.flush()
-                }
-            }
+            FanOut.write([frame], to: connections, on: loop)
         }
     }
 }

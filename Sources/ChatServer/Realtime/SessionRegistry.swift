@@ -58,9 +58,9 @@ final class SessionRegistry: LiveSessions {
     }
 
     /// The open connections of these accounts, grouped by event loop, read under one lock.
-    func connections(of accounts: Set<UUID>) -> [ObjectIdentifier: [WebSocketConnection]] {
+    func connections(of accounts: Set<UUID>) -> [ObjectIdentifier: ContiguousArray<any EventSink>] {
         self.workers.withLockedValue { workers in
-            var byLoop: [ObjectIdentifier: [WebSocketConnection]] = [:]
+            var byLoop: [ObjectIdentifier: ContiguousArray<any EventSink>] = [:]
             for account in accounts {
                 for worker in (workers[account] ?? [:]).values {
                     byLoop[ObjectIdentifier(worker.connection.eventLoop), default: []].append(worker.connection)
