@@ -3,6 +3,7 @@
 # fresh data directory, chat-bench pinned to CPU 1. Prints each scenario's JSON line. Not part of the tests.
 #
 # Usage: scripts/bench.sh [--postgres [--two-nodes]] [--peers] [runs]
+#        scripts/bench.sh --growth
 #        runs: runs of the 100-client scenario (default 3); with --peers, rounds of every scenario.
 #        --postgres: the server on PostgreSQL instead of SQLite, a throwaway PostgreSQL 15 started here (Debian's
 #        postgresql; as the postgres user when run as root), pinned to CPU 0 with the server, a fresh database per
@@ -13,6 +14,9 @@
 #        hub in Go, a Node `ws` broadcast server) in one run, then a markdown table of medians and of SwiftChat's
 #        ratio to the best peer. See "Peers" in docs/BENCHMARKS.md. Installs the Debian packages the peers need
 #        when missing (golang-go, golang-github-gorilla-websocket-dev, node-ws; as root, else it says how).
+#        --growth: how costs grow with the data (bench/growth.py): a lobby of 1,000,000 messages and 10,000 rooms
+#        filled through the server, then start-up, history pages, resume, search, disk and memory per room. About
+#        10 minutes; prints one JSON line. See "How cost grows with work" in docs/BENCHMARKS.md.
 # Env:   SCRATCH_PATH=dir             build folder (default .build; a release build of Vapor takes ~15 min)
 #        BENCH_SKIP_BUILD=1           no `swift build`: use chat-server and chat-bench already in $SCRATCH_PATH/release
 #        BENCH_PORT=18480             the server's port (SwiftChat's TCP protocol and metrics on the next two)
@@ -24,6 +28,7 @@
 #                                     800 1600; 100 is always added: its p99 is reported on its own)
 #        BENCH_SERVERS="gorilla node swiftchat"   --peers: which servers to run
 #        BENCH_PEERS_OUT=.build-peers --peers: the peers' binaries, logs and results (ignored by git)
+#        BENCH_GROWTH_MESSAGES=1000000 BENCH_GROWTH_ROOMS=10000   --growth: the size of the data
 # Smoke test of the harness (figures meaningless):
 #        BENCH_SKIP_BUILD=1 SCRATCH_PATH=.build-release BENCH_DURATION=1 BENCH_IDLE_CLIENTS=200 \
 #        BENCH_LARGE_CLIENTS=50 BENCH_GRID="100 400" scripts/bench.sh --peers 1
@@ -33,11 +38,13 @@ cd "$(dirname "$0")/.."
 postgres=false
 two_nodes=false
 peers=false
+growth=false
 while [[ $# -gt 0 ]]; do
     case $1 in
         --postgres) postgres=true ;;
         --two-nodes) two_nodes=true ;;
         --peers) peers=true ;;
+        --growth) growth=true ;;
         -h | --help)
             sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
             exit 0
@@ -53,6 +60,10 @@ done
 runs=${1:-3}
 if [[ $two_nodes == true && ($postgres == false || $peers == true) ]]; then
     echo "--two-nodes needs --postgres, and goes without --peers (see --help)" >&2
+    exit 64
+fi
+if [[ $growth == true && ($postgres == true || $peers == true) ]]; then
+    echo "--growth measures SQLite alone: it goes without --postgres and --peers (see --help)" >&2
     exit 64
 fi
 if ! [[ $runs =~ ^[1-9][0-9]*$ ]]; then
@@ -175,6 +186,12 @@ wait_for_port() {
 limits=(--max-connections 1000000 --max-connections-per-address 1000000
     --tutorial-send-burst 100000 --tutorial-send-rate 100000 --send-burst 100000 --send-rate 100000
     --bcrypt-cost 4 --registrations-per-hour 1000000)
+if [[ $growth == true ]]; then
+    taskset -c 1 python3 bench/growth.py --server "$bin/chat-server" --data-dir "$data/growth" --port "$port" \
+        --messages "${BENCH_GROWTH_MESSAGES:-1000000}" --rooms "${BENCH_GROWTH_ROOMS:-10000}" \
+        -- "${limits[@]}" --log-level warning --demo-bot false
+    exit 0
+fi
 start_swiftchat() {
     rm -rf "${data:?}"/*
     if [[ $postgres == true ]]; then

@@ -6,10 +6,10 @@ import Foundation
 import NIOCore
 import SQLKit
 
-/// The ``MessageStore`` on a Fluent database, SQLite or PostgreSQL: reads go through Fluent, writes through the
-/// database's ``EventWriter``.
+/// The ``MessageStore`` on a Fluent SQL database, SQLite or PostgreSQL: reads in plain SQL, decoded column by column
+/// (``MessageRecord/storedMessage(from:)``), writes through the database's ``EventWriter``.
 public struct FluentMessageStore: MessageStore {
-    private let database: any Database
+    private let sql: any SQLDatabase
     private let writer: any EventWriter
 
     /// - Parameters:
@@ -17,7 +17,10 @@ public struct FluentMessageStore: MessageStore {
     ///   - writer: what every write goes through: ``SQLiteWriteConnection/writer`` for SQLite, a
     ///     ``PostgresEventWriter`` for PostgreSQL.
     public init(database: any Database, writer: any EventWriter) {
-        self.database = database
+        guard let sql = database as? any SQLDatabase else {
+            preconditionFailure("FluentMessageStore needs an SQL database (SQLite or PostgreSQL).")
+        }
+        self.sql = sql
         self.writer = writer
     }
 
@@ -29,89 +32,82 @@ public struct FluentMessageStore: MessageStore {
     }
 
     public func latest(in room: RoomID, limit: Int) async throws -> [StoredMessage] {
-        let records = try await MessageRecord.query(on: self.database)
-            .filter(\.$room == room.rawValue)
-            .sort(\.$seq, .descending)
-            .limit(limit)
-            .all()
-        return try await self.current(records.reversed(), in: room)
+        try await self.page(in: room, before: nil, limit: limit)
     }
 
     public func page(in room: RoomID, before: Int64?, limit: Int) async throws -> [StoredMessage] {
-        let query = MessageRecord.query(on: self.database).filter(\.$room == room.rawValue)
-        if let before {
-            query.filter(\.$seq < before)
-        }
-        let records = try await query.sort(\.$seq, .descending).limit(limit).all()
-        return try await self.current(records.reversed(), in: room)
+        let newestFirst = try await self.events(
+            "room = \(bind: room.rawValue) AND seq < \(bind: before ?? .max) ORDER BY seq DESC LIMIT \(bind: limit)")
+        return try await self.withReactions(newestFirst.reversed(), in: room)
     }
 
     public func message(in room: RoomID, seq: Int64) async throws -> StoredMessage? {
-        let records = try await MessageRecord.query(on: self.database)
-            .filter(\.$room == room.rawValue)
-            .filter(\.$seq == seq)
-            .all()
-        return try await self.current(records, in: room).first
+        try await self.withReactions(self.events("room = \(bind: room.rawValue) AND seq = \(bind: seq)"), in: room)
+            .first
     }
 
     public func message(from sender: UUID, clientMsgID: String) async throws -> StoredMessage? {
-        try await MessageRecord.query(on: self.database)
-            .filter(\.$senderID == sender)
-            .filter(\.$clientMsgID == clientMsgID)
-            .first()?.storedMessage()
+        try await self.events("sender_id = \(bind: sender) AND client_msg_id = \(bind: clientMsgID) LIMIT 1").first
     }
 
     public func lastMessage(in room: RoomID, upTo last: Int64) async throws -> StoredMessage? {
-        let records = try await MessageRecord.query(on: self.database)
-            .filter(\.$room == room.rawValue)
-            .filter(\.$seq <= last)
-            .filter(\.$kind == EventKind.message.rawValue)
-            .sort(\.$seq, .descending)
-            .limit(1)
-            .all()
-        return try await self.current(records, in: room).first
+        let newest = try await self.events(
+            """
+            room = \(bind: room.rawValue) AND seq <= \(bind: last) AND kind = \(bind: EventKind.message.rawValue) \
+            ORDER BY seq DESC LIMIT 1
+            """)
+        return try await self.withReactions(newest, in: room).first
     }
 
     public func unreadCount(in room: RoomID, after seq: Int64, upTo last: Int64, for reader: UUID) async throws -> Int64
     {
-        Int64(
-            try await MessageRecord.query(on: self.database)
-                .filter(\.$room == room.rawValue)
-                .filter(\.$seq > seq)
-                .filter(\.$seq <= last)
-                .filter(\.$kind == EventKind.message.rawValue)
-                .filter(\.$deleted == false)
-                .group(.or) { $0.filter(\.$senderID != reader).filter(\.$senderVia != nil) }
-                .count())
+        let row = try await self.sql.raw(
+            """
+            SELECT COUNT(*) AS unread FROM messages WHERE room = \(bind: room.rawValue) AND seq > \(bind: seq) \
+            AND seq <= \(bind: last) AND kind = \(bind: EventKind.message.rawValue) AND deleted = \(bind: false) \
+            AND (sender_id <> \(bind: reader) OR sender_via IS NOT NULL)
+            """
+        ).first()
+        return try row?.decode(column: "unread", as: Int64.self) ?? 0
     }
 
     public func lastSequence(in room: RoomID) async throws -> Int64 {
-        try await MessageRecord.query(on: self.database)
-            .filter(\.$room == room.rawValue)
-            .max(\.$seq) ?? 0
+        let row = try await self.sql.raw("SELECT MAX(seq) AS last FROM messages WHERE room = \(bind: room.rawValue)")
+            .first()
+        return try row?.decode(column: "last", as: Int64?.self) ?? 0
+    }
+
+    /// The events of the rows that match `condition` (what follows `WHERE`, ordering and limit included).
+    private func events(_ condition: SQLQueryString) async throws -> [StoredMessage] {
+        try await self.sql.raw("SELECT \(MessageRecord.selected) FROM messages WHERE \(condition)").all()
+            .map(MessageRecord.storedMessage(from:))
     }
 
     /// The events with each message's reactions filled in (text, tombstones and quotes are kept current in the
-    /// rows themselves).
-    private func current(_ records: [MessageRecord], in room: RoomID) async throws -> [StoredMessage] {
-        var events = try records.map { try $0.storedMessage() }
-        let seqs = events.filter { $0.kind == .message && !$0.deleted }.map(\.seq)
-        guard !seqs.isEmpty else { return events }
-        let reactions = try await ReactionRecord.query(on: self.database)
-            .filter(\.$room == room.rawValue)
-            .filter(\.$targetSeq ~~ seqs)
-            .sort(\.$createdAt)
-            .all()
+    /// rows themselves). One range query covers the events' span of `seq`s, however many there are.
+    private func withReactions(_ events: [StoredMessage], in room: RoomID) async throws -> [StoredMessage] {
+        let targets = events.filter { $0.kind == .message && !$0.deleted }.map(\.seq)
+        guard let first = targets.min(), let last = targets.max() else { return events }
+        let rows = try await self.sql.raw(
+            """
+            SELECT target_seq, emoji, user_id FROM reactions WHERE room = \(bind: room.rawValue) \
+            AND target_seq >= \(bind: first) AND target_seq <= \(bind: last) ORDER BY created_at
+            """
+        ).all()
         var byTarget: [Int64: [Reaction]] = [:]
-        for reaction in reactions {
-            if let index = byTarget[reaction.targetSeq]?.firstIndex(where: { $0.emoji == reaction.emoji }) {
-                byTarget[reaction.targetSeq]![index].users.append(reaction.userID)
+        for row in rows {
+            let target = try row.decode(column: "target_seq", as: Int64.self)
+            let emoji = try row.decode(column: "emoji", as: String.self)
+            let user = try row.decode(column: "user_id", as: UUID.self)
+            if let index = byTarget[target]?.firstIndex(where: { $0.emoji == emoji }) {
+                byTarget[target]![index].users.append(user)
             } else {
-                byTarget[reaction.targetSeq, default: []].append(
-                    Reaction(emoji: reaction.emoji, users: [reaction.userID]))
+                byTarget[target, default: []].append(Reaction(emoji: emoji, users: [user]))
             }
         }
-        for index in events.indices {
+        let targeted = Set(targets)
+        var events = events
+        for index in events.indices where targeted.contains(events[index].seq) {
             events[index].reactions = byTarget[events[index].seq] ?? []
         }
         return events

@@ -32,7 +32,7 @@ struct RetriedEvents {
             keyed.compactMap { event in event.clientMsgID.map { Key(sender: event.sender.id, clientMsgID: $0) } })
         var originals: [Key: StoredMessage] = [:]
         for row in rows {
-            let original = try row.decode(model: MessageRecord.self).storedMessage()
+            let original = try MessageRecord.storedMessage(from: row)
             if let clientMsgID = original.clientMsgID,
                 wanted.contains(Key(sender: original.sender.id, clientMsgID: clientMsgID))
             {

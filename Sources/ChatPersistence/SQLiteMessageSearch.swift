@@ -11,10 +11,16 @@ import SQLKit
 /// the server never does that.
 public struct SQLiteMessageSearch: MessageSearch {
     private let database: any SQLDatabase
+    private let candidates: Int
 
-    public init(database: any SQLDatabase) {
+    /// - Parameter candidates: the most matches a search ranks by relevance (PROTOCOL.md §9.7); with more, the
+    ///   newest come first, so that the work stops growing with the number of matches.
+    public init(database: any SQLDatabase, candidates: Int = Self.defaultCandidates) {
         self.database = database
+        self.candidates = candidates
     }
+
+    public static let defaultCandidates = 1000
 
     /// The index and its triggers, created by the migration; the last statement indexes existing messages.
     static let schema = [
@@ -39,27 +45,54 @@ public struct SQLiteMessageSearch: MessageSearch {
         "DROP TABLE IF EXISTS message_search",
     ]
 
+    /// Ranked by `bm25` when the whole index holds at most `candidates` matches, else newest first.
+    ///
+    /// `bm25` reads every match in the index (it counts them for each word's weight), and `snippet` on a row
+    /// fetched by `rowid` runs the query again, so ranking costs what the number of matches costs. Past
+    /// `candidates` matches the words are common enough that relevance says little, and the newest matches in the
+    /// caller's rooms are found by walking the index newest first (FTS5 reads its lists in `rowid` order, and
+    /// `CROSS JOIN` keeps it the outer loop), stopping after `limit` of them.
     public func search(_ terms: SearchTerms, for user: UUID, in room: RoomID?, limit: Int) async throws -> [SearchMatch]
     {
+        let match = Self.match(terms)
+        // The words without the last one's prefix match no more than with it: when they are already common, the
+        // costlier count of the prefix form is not needed.
+        var common = try await self.matchesMore(than: self.candidates, Self.match(terms, lastAsPrefix: false))
+        if !common {
+            common = try await self.matchesMore(than: self.candidates, match)
+        }
         let roomFilter = SearchMatch.roomCondition(room)
+        let order: SQLQueryString =
+            common ? "message_search.rowid DESC" : "bm25(message_search), message_search.rowid DESC"
         let query: SQLQueryString = """
             SELECT m.*, snippet(message_search, 0, char(2), char(3), '…', 16) AS search_snippet
             FROM message_search
-            JOIN messages m ON m.rowid = message_search.rowid
-            JOIN memberships ms ON ms.room_id = m.room AND ms.user_id = \(bind: user)
-            WHERE message_search MATCH \(bind: Self.match(terms)) AND m.kind = 'message' AND m.deleted = 0\(roomFilter)
-            ORDER BY bm25(message_search), m.created_at DESC
+            CROSS JOIN messages m ON m.rowid = message_search.rowid
+            CROSS JOIN memberships ms ON ms.room_id = m.room AND ms.user_id = \(bind: user)
+            WHERE message_search MATCH \(bind: match) AND m.kind = 'message' AND m.deleted = 0\(roomFilter)
+            ORDER BY \(order)
             LIMIT \(bind: limit)
             """
         return try SearchMatch.decoded(from: try await self.database.raw(query).all())
     }
 
+    /// Whether the index holds more than `count` rows that match, reading at most one more than that.
+    private func matchesMore(than count: Int, _ match: String) async throws -> Bool {
+        let row = try await self.database.raw(
+            """
+            SELECT COUNT(*) AS found FROM (SELECT rowid FROM message_search WHERE message_search MATCH \(bind: match) \
+            LIMIT \(bind: count + 1))
+            """
+        ).first()
+        return try (row?.decode(column: "found", as: Int.self) ?? 0) > count
+    }
+
     /// An FTS5 query that matches the words literally: each one quoted (a quote inside doubled), the last one also
-    /// as a prefix.
-    static func match(_ terms: SearchTerms) -> String {
+    /// as a prefix unless told otherwise.
+    static func match(_ terms: SearchTerms, lastAsPrefix: Bool = true) -> String {
         terms.words.enumerated().map { index, word in
             let quoted = "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            return index == terms.words.count - 1 ? quoted + "*" : quoted
+            return lastAsPrefix && index == terms.words.count - 1 ? quoted + "*" : quoted
         }.joined(separator: " ")
     }
 }

@@ -13,7 +13,7 @@ extension SearchMatch {
     /// select them.
     static func decoded(from rows: [any SQLRow]) throws -> [SearchMatch] {
         try rows.map { row in
-            let message = try row.decode(fluentModel: MessageRecord.self).storedMessage()
+            let message = try MessageRecord.storedMessage(from: row)
             let snippet = try row.decode(column: "search_snippet", as: String.self)
             return SearchMatch(message: message, snippet: SnippetPart.pieces(of: snippet))
         }

@@ -147,7 +147,7 @@ struct RoomsController: Sendable {
 
     /// The room's summary as `me` sees it, from where I have read.
     private func summary(of room: RoomInfo, for me: Account) async throws -> RoomSummary {
-        let lastRead = try await self.directory.memberships(of: me.id).first { $0.room.id == room.id }?.lastReadSeq ?? 0
+        let lastRead = try await self.directory.lastReadSeq(of: me.id, in: room.id) ?? 0
         return try await self.summaries.summary(of: room, for: me.id, lastReadSeq: lastRead)
     }
 
