@@ -13,7 +13,7 @@ extension Application {
     ) {
         let limits = WebSocketLimits(
             maxMessageBytes: configuration.maxFrameBytes, outboundQueueBytes: configuration.outboundQueueBytes,
-            pingInterval: .seconds(Int64(configuration.pingInterval)))
+            keepalive: KeepaliveSweeps(interval: .seconds(Int64(configuration.pingInterval))))
         let renderer = ModernRenderer()
         api.on(.socket) { request async throws -> Response in
             guard let token = request.bearerToken(allowingQuery: true),

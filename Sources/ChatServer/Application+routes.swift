@@ -27,7 +27,7 @@ extension Application {
 
         let chatLimits = WebSocketLimits(
             maxMessageBytes: configuration.maxFrameBytes, outboundQueueBytes: configuration.outboundQueueBytes,
-            pingInterval: .seconds(Int64(configuration.pingInterval)))
+            keepalive: KeepaliveSweeps(interval: .seconds(Int64(configuration.pingInterval))))
         let chatRenderer = LobbyChatRenderer(announceJoins: configuration.announceJoins, tutorialText: tutorialText)
         let decoder = LobbyChatDecoder(maxMessageBytes: configuration.maxMessageBytes)
         let history = configuration.historyOnJoin
@@ -42,7 +42,7 @@ extension Application {
         let echoLimits = WebSocketLimits(
             maxMessageBytes: configuration.echoMaxMessageBytes,
             outboundQueueBytes: max(configuration.outboundQueueBytes, 2 * configuration.echoMaxMessageBytes),
-            pingInterval: .seconds(Int64(configuration.pingInterval)))
+            keepalive: KeepaliveSweeps(interval: .seconds(Int64(configuration.pingInterval))))
         let relay = endpoints.echo
         let verbatim = VerbatimRenderer()
         self.get(.constant(Paths.echo)) { request in

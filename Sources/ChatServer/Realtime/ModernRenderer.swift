@@ -13,7 +13,10 @@ final class ModernRenderer: EventRenderer {
     func render(_ event: RoomEvent) -> ByteBuffer? {
         switch event {
         case .message(let message):
-            Self.frame(MessageFrame(message.payload, clientMsgID: message.clientMsgID))
+            WebSocketFrameBytes.frame(
+                opcode: .text,
+                payload: ByteBuffer(bytes: MessageFrame(message.payload, clientMsgID: message.clientMsgID).json()),
+                allocator: Self.allocator)
         case .resumed(let room, let latestSeq, let complete):
             Self.frame(ResumedFrame(room: room.rawValue, latestSeq: latestSeq, complete: complete))
         case .receipt(let room, let user, let seq):

@@ -12,8 +12,8 @@ struct WebSocketLimits: Sendable {
     var maxMessageBytes: Int
     /// Bytes that may wait to be sent before the client is dropped with 1008.
     var outboundQueueBytes: Int
-    /// How often the server pings; a peer silent for two intervals (no frame, no pong) is dropped with 1001.
-    var pingInterval: TimeAmount
+    /// Pings the endpoint's connections; a peer silent for two intervals (no frame, no pong) is dropped with 1001.
+    var keepalive: KeepaliveSweeps
 }
 
 /// A Vapor `Upgrader` that installs our own WebSocket handlers (``WebSocketConnectionHandler``) instead of
@@ -58,7 +58,7 @@ struct RawWebSocketUpgrader: Upgrader {
                         WebSocketFrameValidator(),
                         WebSocketMessageAssembler(maxMessageBytes: limits.maxMessageBytes),
                         WebSocketConnectionHandler(
-                            connection: connection, pingInterval: limits.pingInterval, makeSession: makeSession),
+                            connection: connection, keepalive: limits.keepalive, makeSession: makeSession),
                     ])
                 }
             })

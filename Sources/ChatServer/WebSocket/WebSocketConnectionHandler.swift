@@ -20,10 +20,11 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
     typealias OutboundOut = WebSocketFrame
 
     private let connection: WebSocketConnection
-    private let pingInterval: TimeAmount
+    private let keepalive: KeepaliveSweeps
     private let makeSession: (WebSocketConnection) -> any WebSocketSession
     private var session: (any WebSocketSession)?
-    private var keepalive: RepeatedTask?
+    /// The sweep this connection is in, from `handlerAdded` until it closes.
+    private var sweep: KeepaliveSweep?
     private var lastHeard = NIODeadline.now()
     private var pongsWaiting = 0
 
@@ -35,18 +36,20 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
     static let maxPongsWaiting = 16
 
     init(
-        connection: WebSocketConnection, pingInterval: TimeAmount,
+        connection: WebSocketConnection, keepalive: KeepaliveSweeps,
         makeSession: @escaping (WebSocketConnection) -> any WebSocketSession
     ) {
         self.connection = connection
-        self.pingInterval = pingInterval
+        self.keepalive = keepalive
         self.makeSession = makeSession
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.connection.metrics.open.increment()
         self.session = self.makeSession(self.connection)
-        self.startKeepalive(context: context)
+        let sweep = self.keepalive.sweep(on: context.eventLoop)
+        sweep.add(self)
+        self.sweep = sweep
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -110,30 +113,32 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        self.leaveSweep()
         self.connection.metrics.open.decrement()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        self.keepalive?.cancel()
+        self.leaveSweep()
         self.session?.didClose()
         self.session = nil
         context.fireChannelInactive()
     }
 
-    /// Pings every interval; a peer silent for two intervals (no frame, no pong) is dropped with 1001. This is the
-    /// idle timeout of every WebSocket endpoint: a live client answers pings by itself, a dead one is let go.
-    private func startKeepalive(context: ChannelHandlerContext) {
-        let interval = self.pingInterval
-        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
-        self.keepalive = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { task in
-            let handler = loopBound.value
-            if NIODeadline.now() - handler.lastHeard > interval * 2 {
-                handler.connection.close(.goingAway, reason: "no answer to pings", waitForPeer: false)
-                task.cancel()
-            } else {
-                handler.connection.sendControl(.ping, payload: ByteBuffer(string: "keepalive"))
-            }
+    /// Called by the event loop's ``KeepaliveSweep`` every ping interval: a peer silent since `silentSince` (no
+    /// frame, no pong for two intervals) is dropped with 1001, any other is pinged. This is the idle timeout of every
+    /// WebSocket endpoint: a live client answers pings by itself, a dead one is let go.
+    func keepalive(silentSince: NIODeadline) {
+        if self.lastHeard < silentSince {
+            self.leaveSweep()
+            self.connection.close(.goingAway, reason: "no answer to pings", waitForPeer: false)
+        } else {
+            self.connection.sendControl(.ping, payload: ByteBuffer(string: "keepalive"))
         }
+    }
+
+    private func leaveSweep() {
+        self.sweep?.remove(self)
+        self.sweep = nil
     }
 
     /// The closing handshake. A close we started is complete when the peer's arrives; a close the peer started
