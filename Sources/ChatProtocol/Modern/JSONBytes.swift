@@ -1,5 +1,11 @@
 import Foundation
 
+/// A frame that writes its own JSON (through ``JSONBytes``), the same bytes `JSONEncoder` with `.sortedKeys` and
+/// `.withoutEscapingSlashes` would write: the frames a server renders by the thousand.
+public protocol WritesOwnJSON: Encodable {
+    func json() -> [UInt8]
+}
+
 /// Compact JSON written straight into bytes, for the frames a server renders by the thousand (a message's frame is
 /// rendered for every live delivery batch and every replay): `JSONEncoder` builds a tree of boxed values and sorts
 /// keys at each object, about 11 µs a message frame (docs/BENCHMARKS.md, "How cost grows with work").

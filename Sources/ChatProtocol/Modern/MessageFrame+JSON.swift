@@ -1,9 +1,9 @@
 import Foundation
 
-extension MessageFrame {
+extension MessageFrame: WritesOwnJSON {
     /// The frame as `JSONEncoder` with `.sortedKeys` writes it (the same keys, order and values; `/` is not
     /// escaped), written by ``JSONBytes`` at a fraction of the cost: the server renders every message frame, live
-    /// and replayed, through here. `MessageFrameJSONTests` compare it with `JSONEncoder`'s and decode it back.
+    /// and replayed, through here. `FrameJSONTests` compare it with `JSONEncoder`'s and decode it back.
     public func json() -> [UInt8] {
         let event = self.event
         var json = JSONBytes(capacity: 256 + event.text.utf8.count)

@@ -13,10 +13,7 @@ final class ModernRenderer: EventRenderer {
     func render(_ event: RoomEvent) -> ByteBuffer? {
         switch event {
         case .message(let message):
-            WebSocketFrameBytes.frame(
-                opcode: .text,
-                payload: ByteBuffer(bytes: MessageFrame(message.payload, clientMsgID: message.clientMsgID).json()),
-                allocator: Self.allocator)
+            Self.frame(MessageFrame(message.payload, clientMsgID: message.clientMsgID))
         case .resumed(let room, let latestSeq, let complete):
             Self.frame(ResumedFrame(room: room.rawValue, latestSeq: latestSeq, complete: complete))
         case .receipt(let room, let user, let seq):
@@ -29,10 +26,18 @@ final class ModernRenderer: EventRenderer {
     }
 
     /// Any modern frame as WebSocket bytes.
+    /// Frames sent by the thousand (messages, presence) write their own JSON (``WritesOwnJSON``); the rest go
+    /// through `JSONEncoder`.
     static func frame(_ value: some Encodable) -> ByteBuffer? {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        guard let json = try? encoder.encode(value) else { return nil }
+        let json: [UInt8]
+        if let writer = value as? any WritesOwnJSON {
+            json = writer.json()
+        } else {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            guard let encoded = try? encoder.encode(value) else { return nil }
+            json = Array(encoded)
+        }
         return WebSocketFrameBytes.frame(opcode: .text, payload: ByteBuffer(bytes: json), allocator: Self.allocator)
     }
 }

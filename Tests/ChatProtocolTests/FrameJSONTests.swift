@@ -2,8 +2,8 @@ import ChatProtocol
 import Foundation
 import Testing
 
-@Suite("A message frame written by hand reads as JSONEncoder's")
-struct MessageFrameJSONTests {
+@Suite("Frames that write their own JSON read as JSONEncoder's")
+struct FrameJSONTests {
     static let ann = SenderPayload(id: UUID(uuidString: "0A1B2C3D-4E5F-6789-ABCD-EF0123456789")!, name: "Ann \"A\" Lee")
     static let luke = SenderPayload(id: UUID(), name: "Luke", via: "tcp")
 
@@ -56,5 +56,20 @@ struct MessageFrameJSONTests {
     @Test("decodes to the frame it was written from", arguments: [full, plain])
     func roundTrip(frame: MessageFrame) throws {
         #expect(try JSONDecoder().decode(MessageFrame.self, from: Data(frame.json())) == frame)
+    }
+
+    @Test(
+        "a presence frame: the same bytes as JSONEncoder's",
+        arguments: [
+            PresenceFrame(users: []),
+            PresenceFrame(users: [
+                PresenceEntry(id: UUID(), online: true, lastSeen: nil),
+                PresenceEntry(id: UUID(), online: false, lastSeen: 1_795_454_334_709),
+            ]),
+        ])
+    func presenceFrame(frame: PresenceFrame) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        #expect(frame.json() == Array(try encoder.encode(frame)))
     }
 }
