@@ -297,17 +297,17 @@ def resumes(port, token, latest, samples, missed=1000):
         started = time.perf_counter()
         socket_.send(json.dumps({"type": "resume", "rooms": {"lobby": latest - missed}}))
         replayed = 0
-        done = False
-        while not done:
+        resumed = None
+        while resumed is None:
             for text in socket_.texts():
                 frame = json.loads(text)
                 if frame.get("type") == "message" and frame.get("room") == "lobby":
                     replayed += 1
                 elif frame.get("type") == "resumed" and frame.get("room") == "lobby":
-                    done = True
+                    resumed = frame
         times.append(time.perf_counter() - started)
         socket_.close()
-        if replayed != missed or not frame.get("complete"):
+        if replayed != missed or not resumed.get("complete"):
             raise RuntimeError(f"resume replayed {replayed} of {missed} messages")
     return summary_ms(times)
 
@@ -352,7 +352,18 @@ def main():
     parser.add_argument("--reuse", action="store_true", help="measure a data directory filled by an earlier run")
     parser.add_argument("server_args", nargs="*", help="after --: passed to chat-server")
     options = parser.parse_args()
+    if options.messages < 1000:
+        parser.error("--messages must be at least 1000 (a resume of 1,000 messages is measured)")
     server = Server(options.server, options.data_dir, options.port, options.server_args)
+    try:
+        measure(options, server)
+    finally:
+        if server.process is not None and server.process.poll() is None:
+            server.process.kill()
+            server.process.wait()
+
+
+def measure(options, server):
     result = {"messages": options.messages, "rooms": options.rooms}
 
     if not options.reuse:
@@ -388,7 +399,8 @@ def main():
     log(f"measuring: the lobby's latest seq is {latest}")
     result["history_page_50"] = history_pages(reader, latest, options.samples)
     result["resume_1000"] = resumes(options.port, reader.token, latest, max(10, options.samples // 10))
-    rare = "q" + base36(random.randrange(options.messages))
+    # From 36^3 on, the word has four digits and is no other word's prefix (the last word is also a prefix).
+    rare = "q" + base36(random.randrange(min(36**3, options.messages // 2), options.messages))
     for name, query in [("rare_word", rare), ("two_common_words", "hello world"), ("three_letter_prefix", "ord")]:
         result[f"search_{name}"] = searches(reader, query, max(20, options.samples // 4))
 

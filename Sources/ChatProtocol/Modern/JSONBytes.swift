@@ -1,7 +1,8 @@
 import Foundation
 
-/// A frame that writes its own JSON (through ``JSONBytes``), the same bytes `JSONEncoder` with `.sortedKeys` and
-/// `.withoutEscapingSlashes` would write: the frames a server renders by the thousand.
+/// A frame that writes its own JSON (through ``JSONBytes``): the frames a server renders by the thousand. The same
+/// keys, order and values as `JSONEncoder` with `.sortedKeys`; `/` is not escaped and control characters are written
+/// as `\u00XX`, so the bytes equal `JSONEncoder`'s (with `.withoutEscapingSlashes`) for text without them.
 public protocol WritesOwnJSON: Encodable {
     func json() -> [UInt8]
 }
@@ -10,7 +11,7 @@ public protocol WritesOwnJSON: Encodable {
 /// rendered for every live delivery batch and every replay): `JSONEncoder` builds a tree of boxed values and sorts
 /// keys at each object, about 11 µs a message frame (docs/BENCHMARKS.md, "How cost grows with work").
 ///
-/// The caller writes keys in the order `JSONEncoder`'s `.sortedKeys` would, so the bytes read the same either way.
+/// The caller writes keys in the order `JSONEncoder`'s `.sortedKeys` would, so a decoder reads the same either way.
 struct JSONBytes {
     private(set) var bytes: [UInt8] = []
     private var needsComma = false

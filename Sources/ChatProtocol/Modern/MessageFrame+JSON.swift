@@ -1,8 +1,8 @@
 import Foundation
 
 extension MessageFrame: WritesOwnJSON {
-    /// The frame as `JSONEncoder` with `.sortedKeys` writes it (the same keys, order and values; `/` is not
-    /// escaped), written by ``JSONBytes`` at a fraction of the cost: the server renders every message frame, live
+    /// The frame as `JSONEncoder` with `.sortedKeys` writes it (the same keys, order and values; see
+    /// ``WritesOwnJSON`` for escaping), written by ``JSONBytes`` at a fraction of the cost: the server renders every message frame, live
     /// and replayed, through here. `FrameJSONTests` compare it with `JSONEncoder`'s and decode it back.
     public func json() -> [UInt8] {
         let event = self.event
