@@ -15,7 +15,7 @@ public struct ServerCommand: AsyncParsableCommand {
         discussion: "Settings (each can also be set with the environment variable shown in brackets):\n\n"
             + ServerConfiguration.helpText
             + "\n\nchat-server backup --to FILE [--data-dir DIR]\n    A consistent copy of the database, taken while the server runs."
-            + "\n\nchat-server migrate-to-postgres --from FILE --database-url URL\n    Copies a stopped server's SQLite database into an empty PostgreSQL database, and verifies the counts."
+            + "\n\nchat-server migrate-to-postgres --from FILE --database-url URL [--attachments-store files|postgres] [--attachments-dir DIR]\n    Copies a stopped server's SQLite database into an empty PostgreSQL database, and verifies the counts; with\n    --attachments-store postgres, the attachments' bytes too."
     )
 
     /// `--flag value` pairs, read against ``ServerConfiguration/settings`` rather than declared one by one here.

@@ -85,6 +85,34 @@ struct PostgresMigrationTests {
             let next = try await socket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "n1", text: "moved"))
             #expect(next.seq == acks[2].seq + 4)  // after the edit, the reaction and the image
         }
+
+        // With --attachments-store postgres the bytes move into the database too. Looking for them in the wrong
+        // directory stops the copy and keeps nothing: the second run is not refused as "already holds a chat".
+        let bytesURL = try await TestPostgres.shared().makeDatabase().url
+        let intoBytes = ["migrate-to-postgres", "--from", directory + "/chat.sqlite", "--database-url", bytesURL]
+        let emptyDirectory = TestServer.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: emptyDirectory) }
+        let missing = try await runToEnd(
+            executable,
+            arguments: intoBytes + ["--attachments-store", "postgres", "--attachments-dir", emptyDirectory],
+            withStandardError: true)
+        #expect(
+            missing.status != 0 && missing.output.contains("attachment content")
+                && missing.output.contains("nothing was kept"),
+            "\(missing.output)")
+        let intoDatabase = try await runToEnd(
+            executable, arguments: intoBytes + ["--attachments-store", "postgres"], withStandardError: true)
+        #expect(intoDatabase.status == 0, "\(intoDatabase.output)")
+        #expect(intoDatabase.output.contains("1 attachment contents"), "\(intoDatabase.output)")
+        try await withTestServer({
+            $0.databaseURL = try? DatabaseURL(bytesURL)
+            $0.attachmentsPath = emptyDirectory
+            $0.attachmentsStore = "postgres"
+        }) { target in
+            let fetched = try await target.api.get("/attachments/\(image.id)", token: bob.token)
+            #expect(fetched.status == 200 && Array(fetched.body) == png)
+            #expect(try await Self.snapshot(of: target, for: bob, rooms: [dm.id, group.id, "lobby"]) == before)
+        }
     }
 
     /// What a member sees of `rooms` (dates to the second: PostgreSQL keeps microseconds where SQLite kept more).

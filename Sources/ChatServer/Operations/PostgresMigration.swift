@@ -17,22 +17,31 @@ import Vapor
 /// PostgreSQL declares. Each room's counter is set to its last `seq`; search needs nothing (PostgreSQL derives it
 /// from the text). Before committing, the row count of every table, and every room's last `seq`, are compared: any
 /// difference rolls everything back. The server must be stopped: the data directory's lock is taken for the copy.
+///
+/// With `--attachments-store postgres` the attachments' bytes are copied too, from their files into
+/// `attachment_chunks` in the same transaction, each content checked against its SHA-256 and size; without, the
+/// files stay where they are and the report says where to copy them.
 public enum PostgresMigration {
     /// Parents before children, as the foreign keys need them.
     static let tables = [
         "users", "tokens", "rooms", "memberships", "messages", "reactions", "attachments", "attachment_rooms",
     ]
-    static let usage = "usage: chat-server migrate-to-postgres --from FILE --database-url URL"
+    static let usage =
+        "usage: chat-server migrate-to-postgres --from FILE --database-url URL [--attachments-store files|postgres] [--attachments-dir DIR]"
 
     /// Parses the arguments, copies, verifies, and returns a report of what was copied.
     public static func run(arguments: [String], environment: [String: String]) async throws -> String {
         var source: String?
         var url = environment["DATABASE_URL"]
+        var store = environment["CHAT_ATTACHMENTS_STORE"] ?? "files"
+        var attachments = environment["CHAT_ATTACHMENTS_DIR"]
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             switch argument {
             case "--from": source = remaining.popFirst()
             case "--database-url": url = remaining.popFirst()
+            case "--attachments-store": store = remaining.popFirst() ?? ""
+            case "--attachments-dir": attachments = remaining.popFirst()
             default:
                 throw ToolFailure("migrate-to-postgres: unexpected argument '\(argument)' (\(Self.usage))")
             }
@@ -49,10 +58,17 @@ public enum PostgresMigration {
         } catch {
             throw ToolFailure("migrate-to-postgres: --database-url: \(error)")
         }
+        guard ["files", "postgres"].contains(store) else {
+            throw ToolFailure("migrate-to-postgres: --attachments-store must be files or postgres, not '\(store)'")
+        }
         guard FileManager.default.fileExists(atPath: source) else {
             throw ToolFailure("migrate-to-postgres: --from \(source): no such file")
         }
         let directory = URL(fileURLWithPath: source).deletingLastPathComponent().path
+        let attachmentsDirectory = URL(
+            fileURLWithPath: attachments.flatMap { $0.isEmpty ? nil : $0 } ?? directory + "/attachments"
+        ).standardizedFileURL.path
+        let files = store == "postgres" ? AttachmentFileReader(directory: attachmentsDirectory) : nil
         let lock: DataDirectoryLock
         do {
             lock = try DataDirectoryLock(directory: directory)
@@ -60,15 +76,19 @@ public enum PostgresMigration {
             throw ToolFailure("migrate-to-postgres: --from \(source): \(error); stop the server first")
         }
         defer { lock.release() }
-        let counts = try await Self.copy(from: source, to: target)
+        let counts = try await Self.copy(from: source, to: target, attachmentFiles: files)
         let summary = counts.map { "\($0.count) \($0.table)" }.joined(separator: ", ")
-        return
-            "copied \(source) into \(target.description): \(summary); every count verified. Attachments are files: copy \(directory)/attachments to the nodes' --attachments-dir"
+        let attachmentsNote =
+            files == nil
+            ? "Attachments are files: copy \(attachmentsDirectory) to the nodes' --attachments-dir"
+            : "The attachments' bytes are in the database: start the nodes with --attachments-store postgres"
+        return "copied \(source) into \(target.description): \(summary); every count verified. \(attachmentsNote)"
     }
 
     /// Opens both databases, migrates the target, copies in one transaction; the row counts copied.
-    private static func copy(from source: String, to target: DatabaseURL) async throws -> [(table: String, count: Int)]
-    {
+    private static func copy(
+        from source: String, to target: DatabaseURL, attachmentFiles: AttachmentFileReader?
+    ) async throws -> [(table: String, count: Int)] {
         let logger = Logger(label: "migrate-to-postgres")
         let sqlite = try await SQLiteConnection.open(
             storage: .file(path: source), threadPool: .singleton, logger: logger,
@@ -81,7 +101,8 @@ public enum PostgresMigration {
         do {
             let opened = try await PostgresStorage.open(application, url: target, logger: application.logger)
             storage = opened
-            let counts = try await Self.copy(from: sqlite.sql(), into: application.db)
+            let counts = try await Self.copy(
+                from: sqlite.sql(), into: application.db, attachmentFiles: attachmentFiles)
             await opened.close()
             try await application.asyncShutdown()
             try await sqlite.close().get()
@@ -95,9 +116,9 @@ public enum PostgresMigration {
         }
     }
 
-    private static func copy(from sqlite: any SQLDatabase, into database: any Database) async throws -> [(
-        table: String, count: Int
-    )] {
+    private static func copy(
+        from sqlite: any SQLDatabase, into database: any Database, attachmentFiles: AttachmentFileReader?
+    ) async throws -> [(table: String, count: Int)] {
         try await database.transaction { transaction in
             guard let postgres = transaction as? any SQLDatabase else { throw ChatServiceError.searchNeedsSQL }
             // Any row at all (a room or a membership left by a server that ran on it, a lobby counter) is another
@@ -130,6 +151,9 @@ public enum PostgresMigration {
                 .all().map(Self.roomAndLast)
             guard before.count == after.count, zip(before, after).allSatisfy({ $0 == $1 }) else {
                 throw ToolFailure("migrate-to-postgres: the rooms' last seq differ after the copy; nothing was kept")
+            }
+            if let attachmentFiles {
+                counts.append(("attachment contents", try await attachmentFiles.copy(from: sqlite, into: postgres)))
             }
             return counts
         }
