@@ -26,7 +26,8 @@ struct MigratedPostgresDatabase: Sendable {
         let database = try await migrateDefaultDatabase(
             of: databases, logger: logger, on: MultiThreadedEventLoopGroup.singleton.next())
         return MigratedPostgresDatabase(
-            store: FluentMessageStore(database: database, writer: PostgresEventWriter(client: client, logger: logger)),
+            store: FluentMessageStore(
+                database: database, writer: PostgresEventWriter(client: client, logger: logger, deadline: .seconds(15))),
             client: client, database: database
         ) {
             await databases.shutdownAsync()

@@ -19,22 +19,85 @@ import SQLKit
 /// of `(sender, clientMsgID)`, not looked up first: when it refuses the batch, the batch is written again with its
 /// retries' originals read under the room's lock (``RetriedEvents``). *Why:* every statement is a round trip and a
 /// parse on PostgreSQL's side, and a fresh message, the usual case, needs no read.
+///
+/// **Group commit across rooms.** Rooms that commit while another batch is being written go together in the next
+/// transaction (``BatchQueue``): one statement moves every room's counter, in the order of the rooms' names (so two
+/// nodes' transactions always lock rooms in the same order and never wait for each other in a cycle), one `INSERT`
+/// writes every event, and one commit (one WAL flush, one wake-up of the listening nodes) serves them all. With
+/// many rooms active at once, a room's batch is rarely more than one message, and the commit is most of the cost
+/// (BENCHMARKS.md, issue 12). A room alone, the usual case at low load, is written at once, as before. When the
+/// joint transaction is refused (a retry found by the unique index, a target gone), each room's batch is written
+/// again on its own, so one room's refusal is never another's.
 public struct PostgresEventWriter: EventWriter {
     /// The channel every node listens on; a payload is `LASTSEQ:ROOM` (a hint, never the data: NOTIFY payloads
     /// stop at 8,000 bytes).
     public static let channel = "swiftchat_events"
+    /// Rooms per transaction at most: enough to share a commit among many, few enough that no transaction holds
+    /// many rooms' locks for long.
+    static let maxRoomsPerTransaction = 64
 
-    private let client: PostgresClient
-    private let logger: Logger
+    private let queue: BatchQueue<[StoredMessage], [StoredMessage]>
 
-    public init(client: PostgresClient, logger: Logger) {
-        self.client = client
-        self.logger = logger
+    /// - Parameter deadline: how long one transaction may take before its rooms are answered with
+    ///   ``DeadlineExceeded`` and the next batch goes (PostgresNIO can leave a query on a dead connection unanswered).
+    public init(client: PostgresClient, logger: Logger, deadline: Duration) {
+        let transactions = RoomTransactions(client: client, logger: logger)
+        self.queue = BatchQueue(maxBatch: Self.maxRoomsPerTransaction) { batches in
+            do {
+                return try await Deadline.run(within: deadline) { await transactions.write(batches) }
+            } catch {
+                return batches.map { _ in .failure(error) }
+            }
+        }
     }
 
     public func append(
         _ events: [StoredMessage], isolation: isolated (any Actor)? = #isolation
     ) async throws -> [StoredMessage] {
+        guard !events.isEmpty else { return [] }
+        return try await self.queue.submit(events)
+    }
+}
+
+/// The transactions of ``PostgresEventWriter``: one room's batch, or several rooms' together.
+private struct RoomTransactions: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    /// Each room's batch as stored, in the batches' order: together when there are several, each on its own when the
+    /// joint transaction is refused for one of them.
+    func write(_ batches: [[StoredMessage]]) async -> [Result<[StoredMessage], any Error>] {
+        // A room twice (its first call abandoned at the deadline, say) cannot move its counter twice in one statement.
+        if batches.count > 1, Set(batches.map { $0[0].room }).count == batches.count {
+            do {
+                return try await self.appendTogether(batches).map { .success($0) }
+            } catch let refusal where Self.refusesOne(refusal) {
+                // each on its own below
+            } catch {
+                return batches.map { _ in .failure(error) }
+            }
+        }
+        var results: [Result<[StoredMessage], any Error>] = []
+        for batch in batches {
+            do {
+                results.append(.success(try await self.append(batch)))
+            } catch {
+                results.append(.failure(error))
+            }
+        }
+        return results
+    }
+
+    /// Whether a joint transaction failed because of one room's batch (a retry found by the unique index, a target
+    /// gone), which written on its own gets its own answer.
+    private static func refusesOne(_ error: any Error) -> Bool {
+        if error is RoomRejection { return true }
+        guard let error = error as? PostgresTransactionError else { return false }
+        return (error.closureError as? any DatabaseError)?.isConstraintFailure == true
+    }
+
+    /// One room's batch in one transaction.
+    func append(_ events: [StoredMessage]) async throws -> [StoredMessage] {
         guard let room = events.first?.room else { return [] }
         do {
             return try await self.transaction { connection in
@@ -51,11 +114,33 @@ public struct PostgresEventWriter: EventWriter {
         }
     }
 
+    /// Several rooms' batches (one per room) in one transaction: every counter moved by one statement, in the rooms'
+    /// order, every event inserted by one statement. Throws what refused any of them, and nothing is kept then.
+    private func appendTogether(_ batches: [[StoredMessage]]) async throws -> [[StoredMessage]] {
+        let rooms = batches.map { $0[0].room.rawValue }
+        let counts = batches.map { Int64($0.count) }
+        return try await self.transaction { connection in
+            let statement = PostgresStatements.AdvanceRooms(rooms: rooms, counts: counts)
+            var lastSeqs: [String: Int64] = [:]
+            for try await (room, last) in try await connection.execute(statement, logger: self.logger) {
+                lastSeqs[room] = last
+            }
+            var numbered: [StoredMessage] = []
+            for batch in batches {
+                guard let last = lastSeqs[batch[0].room.rawValue] else { throw Errors.noSequence(batch[0].room) }
+                numbered += RetriedEvents.none.numbering(batch, from: last - Int64(batch.count) + 1).fresh
+            }
+            let stored = try await Self.store(numbered, on: connection.sql(queryLogLevel: nil))
+            let byRoom = Dictionary(grouping: stored, by: \.room)
+            return batches.map { byRoom[$0[0].room] ?? [] }
+        }
+    }
+
     /// One transaction; a refusal thrown in it (``RoomRejection``) comes out as itself: it is the sender's answer,
     /// not a database failure.
-    private func transaction(
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> [StoredMessage]
-    ) async throws -> [StoredMessage] {
+    private func transaction<Written: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Written
+    ) async throws -> Written {
         do {
             return try await self.client.withTransaction(logger: self.logger) { connection in try await body(connection)
             }
@@ -112,8 +197,9 @@ public struct PostgresEventWriter: EventWriter {
     private static func rechecked(_ events: [StoredMessage], on sql: any SQLDatabase) async throws -> [StoredMessage] {
         var checked: [StoredMessage] = []
         for event in events {
+            // A target written in the same batch (of this room: a joint batch holds several) needs no read.
             guard let target = event.target ?? event.replyTo?.seq,
-                !checked.contains(where: { $0.seq == target && $0.kind == .message })  // written with it
+                !checked.contains(where: { $0.room == event.room && $0.seq == target && $0.kind == .message })
             else {
                 checked.append(event)
                 continue

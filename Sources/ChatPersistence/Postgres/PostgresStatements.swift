@@ -39,6 +39,32 @@ enum PostgresStatements {
             try row.makeRandomAccess()[0].decode(Int64.self)
         }
     }
+    /// ``AdvanceRoom`` for several rooms in one statement, locking their rows in the order of their names (every
+    /// node's joint transactions lock in that order, so none waits for another in a cycle); returns each room with
+    /// its new last `seq`.
+    struct AdvanceRooms: PostgresPreparedStatement {
+        static let sql = """
+            INSERT INTO room_sequences (room, last_seq) \
+            SELECT room, count FROM unnest($1::text[], $2::bigint[]) AS batch(room, count) ORDER BY room \
+            ON CONFLICT (room) DO UPDATE SET last_seq = room_sequences.last_seq + EXCLUDED.last_seq \
+            RETURNING room_sequences.room, room_sequences.last_seq, \
+            pg_notify($3, room_sequences.last_seq || ':' || room_sequences.room)
+            """
+        typealias Row = (String, Int64)
+
+        let rooms: [String]
+        let counts: [Int64]
+
+        func makeBindings() throws -> PostgresBindings {
+            try PostgresBindings(binding: self.rooms, self.counts, PostgresEventWriter.channel)
+        }
+
+        /// The third column is `pg_notify`'s, which returns nothing.
+        func decodeRow(_ row: PostgresRow) throws -> (String, Int64) {
+            let columns = row.makeRandomAccess()
+            return (try columns[0].decode(String.self), try columns[1].decode(Int64.self))
+        }
+    }
 }
 
 extension PostgresBindings {

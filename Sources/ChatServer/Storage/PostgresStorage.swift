@@ -40,7 +40,9 @@ final class PostgresStorage: ServerStorage {
         // PostgresNIO can leave a query waiting for ever when its connection dies under it (a database restart):
         // no room may wait for ever behind such a commit.
         self.messages = DeadlineMessageStore(
-            FluentMessageStore(database: database, writer: PostgresEventWriter(client: client, logger: logger)),
+            FluentMessageStore(
+                database: database,
+                writer: PostgresEventWriter(client: client, logger: logger, deadline: Self.storeDeadline)),
             limit: Self.storeDeadline)
         self.search = PostgresMessageSearch(database: sql)
         self.signals = PostgresSignalRelay(client: client, background: self.notifications, logger: logger)
