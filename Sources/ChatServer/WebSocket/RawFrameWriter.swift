@@ -1,10 +1,10 @@
 import NIOCore
 
-/// Sits next to the pipeline's head (or to the TLS handler), below NIO's `WebSocketFrameEncoder`, so that bytes already
-/// framed by ``WebSocketFrameBytes`` reach the socket without a per-connection header, allocation or copy.
+/// Sits next to the pipeline's head (or to the TLS handler) and is the only way frames go out: bytes already framed
+/// by ``WebSocketFrameBytes`` reach the socket without a per-connection header, allocation or copy.
 ///
-/// Writes through it and through the encoder land in the same outbound queue in call order, because both happen
-/// synchronously on the channel's event loop.
+/// Writes through it land in the outbound queue in call order, because they all happen synchronously on the
+/// channel's event loop.
 final class RawFrameWriter: ChannelOutboundHandler, RemovableChannelHandler {
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -29,7 +29,7 @@ final class RawFrameWriter: ChannelOutboundHandler, RemovableChannelHandler {
     }
 
     /// Sends what is queued. From here the flush goes straight to the head instead of through every handler;
-    /// nothing above holds back writes of its own (the frame encoder passes each frame on at once).
+    /// nothing above writes at all.
     func flush() {
         self.context?.flush()
     }

@@ -19,6 +19,17 @@ struct WebSocketLimits: Sendable {
 /// A Vapor `Upgrader` that installs our own WebSocket handlers (``WebSocketConnectionHandler``) instead of
 /// WebSocketKit's, so each endpoint controls framing, UTF-8 checks, close codes and buffering itself.
 struct RawWebSocketUpgrader: Upgrader {
+    let pipeline: WebSocketPipelineUpgrader
+
+    func applyUpgrade(req: Request, res: Response) -> any HTTPServerProtocolUpgrader {
+        self.pipeline
+    }
+}
+
+/// The handshake as NIO's `NIOWebSocketServerUpgrader` answers it, and a pipeline of our own: NIO's frame decoder,
+/// our ``RawFrameWriter`` and ``WebSocketConnectionHandler``, nothing else. (NIO's upgrader would also add its frame
+/// encoder, which cannot be removed, though every frame we send is already framed.)
+struct WebSocketPipelineUpgrader: HTTPServerProtocolUpgrader, Sendable {
     let limits: WebSocketLimits
     let renderer: any EventRenderer
     let accountID: UUID?
@@ -26,42 +37,47 @@ struct RawWebSocketUpgrader: Upgrader {
     let log: ConnectionLogger
     let makeSession: @Sendable (WebSocketConnection) -> any WebSocketSession
 
-    func applyUpgrade(req: Request, res: Response) -> any HTTPServerProtocolUpgrader {
-        let limits = self.limits
-        let renderer = self.renderer
-        let accountID = self.accountID
-        let metrics = self.metrics
-        let log = self.log
-        let makeSession = self.makeSession
-        return NIOWebSocketServerUpgrader(
-            maxFrameSize: limits.maxMessageBytes,
-            automaticErrorHandling: true,
+    /// Answers the handshake (`Sec-WebSocket-Accept`); its own `upgrade` is not used.
+    private var handshake: NIOWebSocketServerUpgrader {
+        NIOWebSocketServerUpgrader(
             shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture([:]) },
-            upgradePipelineHandler: { channel, _ in
-                channel.eventLoop.makeCompletedFuture {
-                    // The HTTP server's idle timeout is for requests; a WebSocket keeps itself alive with pings.
-                    if let idle = try? channel.pipeline.syncOperations.handler(type: IdleStateHandler.self) {
-                        channel.pipeline.syncOperations.removeHandler(idle, promise: nil)
-                    }
-                    try channel.syncOptions?.setOption(
-                        .writeBufferWaterMark,
-                        value: .init(low: limits.outboundQueueBytes / 2, high: limits.outboundQueueBytes))
-                    let rawWriter = RawFrameWriter()
-                    // Next to the head, or with TLS next to the TLS handler, which must encrypt every byte.
-                    let tls = try? channel.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self)
-                    try channel.pipeline.syncOperations.addHandler(
-                        rawWriter, position: tls.map { .after($0) } ?? .first)
-                    let connection = WebSocketConnection(
-                        channel: channel, renderer: renderer, rawWriter: rawWriter, accountID: accountID,
-                        metrics: metrics, log: log)
-                    try channel.pipeline.syncOperations.addHandlers([
-                        WebSocketFrameValidator(),
-                        WebSocketMessageAssembler(maxMessageBytes: limits.maxMessageBytes),
-                        WebSocketConnectionHandler(
-                            connection: connection, keepalive: limits.keepalive, makeSession: makeSession),
-                    ])
-                }
-            })
+            upgradePipelineHandler: { channel, _ in channel.eventLoop.makeSucceededVoidFuture() })
+    }
+
+    var supportedProtocol: String { self.handshake.supportedProtocol }
+    var requiredUpgradeHeaders: [String] { self.handshake.requiredUpgradeHeaders }
+
+    func buildUpgradeResponse(
+        channel: any Channel, upgradeRequest: HTTPRequestHead, initialResponseHeaders: HTTPHeaders
+    ) -> EventLoopFuture<HTTPHeaders> {
+        self.handshake.buildUpgradeResponse(
+            channel: channel, upgradeRequest: upgradeRequest, initialResponseHeaders: initialResponseHeaders)
+    }
+
+    func upgrade(context: ChannelHandlerContext, upgradeRequest: HTTPRequestHead) -> EventLoopFuture<Void> {
+        let channel = context.channel
+        return channel.eventLoop.makeCompletedFuture {
+            // The HTTP server's idle timeout is for requests; a WebSocket keeps itself alive with pings.
+            if let idle = try? channel.pipeline.syncOperations.handler(type: IdleStateHandler.self) {
+                channel.pipeline.syncOperations.removeHandler(idle, promise: nil)
+            }
+            try channel.syncOptions?.setOption(
+                .writeBufferWaterMark,
+                value: .init(low: self.limits.outboundQueueBytes / 2, high: self.limits.outboundQueueBytes))
+            let rawWriter = RawFrameWriter()
+            // Next to the head, or with TLS next to the TLS handler, which must encrypt every byte.
+            let tls = try? channel.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self)
+            try channel.pipeline.syncOperations.addHandler(rawWriter, position: tls.map { .after($0) } ?? .first)
+            let connection = WebSocketConnection(
+                channel: channel, renderer: self.renderer, rawWriter: rawWriter, accountID: self.accountID,
+                metrics: self.metrics, log: self.log)
+            try channel.pipeline.syncOperations.addHandlers([
+                ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: self.limits.maxMessageBytes)),
+                WebSocketConnectionHandler(
+                    connection: connection, maxMessageBytes: self.limits.maxMessageBytes,
+                    keepalive: self.limits.keepalive, makeSession: self.makeSession),
+            ])
+        }
     }
 }
 
@@ -91,9 +107,11 @@ extension Request {
         }
         let response = Response(status: .switchingProtocols)
         response.upgrader = RawWebSocketUpgrader(
-            limits: limits, renderer: renderer, accountID: accountID,
-            metrics: self.application.serverMetrics.connections(transport),
-            log: ConnectionLogger(self.application.logger, proto: transport, user: username), makeSession: makeSession)
+            pipeline: WebSocketPipelineUpgrader(
+                limits: limits, renderer: renderer, accountID: accountID,
+                metrics: self.application.serverMetrics.connections(transport),
+                log: ConnectionLogger(self.application.logger, proto: transport, user: username),
+                makeSession: makeSession))
         return response
     }
 }

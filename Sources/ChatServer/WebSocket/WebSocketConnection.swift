@@ -7,8 +7,9 @@ import NIOWebSocket
 
 /// The sending side of one WebSocket connection; thread-safe to hold, used on its event loop.
 ///
-/// Room events arrive already framed (see ``WebSocketFrameBytes``) and go out through a ``RawFrameWriter`` below
-/// NIO's frame encoder: one shared buffer per event for all connections, one write each.
+/// Room events arrive already framed (see ``WebSocketFrameBytes``) and go out through a ``RawFrameWriter``: one
+/// shared buffer per event for all connections, one write each. Every other frame (pongs, pings, close frames) is
+/// framed here and goes the same way: the pipeline has no frame encoder.
 ///
 /// Its outbound queue is bounded by the channel's write-buffer high-water mark: a write that finds the channel
 /// unwritable (more than the bound already waiting) closes the connection with 1008 instead of queueing more,
@@ -101,11 +102,6 @@ final class WebSocketConnection: EventSink {
         self.close(.policyViolation, reason: reason, waitForPeer: false)
     }
 
-    /// Records that a close frame was sent by another handler, so nothing more is written.
-    func markClosing() {
-        self.closing.value = true
-    }
-
     /// Sends a close frame once. With `waitForPeer` the TCP connection stays open for the peer's close frame
     /// (at most ``closeHandshakeTimeout``); without, it is closed as soon as the frame is written, as RFC 6455
     /// asks when the connection is failed.
@@ -115,13 +111,16 @@ final class WebSocketConnection: EventSink {
         var payload = self.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
         payload.write(webSocketErrorCode: code)
         payload.writeString(reason)
-        let frame = WebSocketFrame(fin: true, opcode: .connectionClose, data: payload)
+        let frame = WebSocketFrameBytes.frame(
+            opcode: .connectionClose, payload: payload, allocator: self.channel.allocator)
         let channel = self.channel
+        let written = self.eventLoop.makePromise(of: Void.self)
+        self.rawWriter.value.write(frame, promise: written)
+        self.flush()
         if waitForPeer {
-            channel.writeAndFlush(frame, promise: nil)
             channel.eventLoop.scheduleTask(in: Self.closeHandshakeTimeout) { channel.close(promise: nil) }
         } else {
-            channel.writeAndFlush(frame).whenComplete { _ in channel.close(promise: nil) }
+            written.futureResult.whenComplete { _ in channel.close(promise: nil) }
             // A peer that is not reading may never take the frame: do not wait for it for ever.
             channel.eventLoop.scheduleTask(in: Self.closeHandshakeTimeout) { channel.close(promise: nil) }
         }

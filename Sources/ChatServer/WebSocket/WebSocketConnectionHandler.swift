@@ -4,10 +4,13 @@ import NIOWebSocket
 
 /// Speaks RFC 6455 for one upgraded connection and hands complete messages to its ``WebSocketSession``.
 ///
-/// Below it in the pipeline: NIO's frame decoder (frames over the limit → 1009), its protocol-error handler, our
-/// ``WebSocketFrameValidator`` (reserved bits and opcodes → 1002) and our ``WebSocketMessageAssembler``
-/// (fragments). This handler answers pings, runs the closing handshake, checks that text is UTF-8 (else 1007),
-/// and closes with 1012 when the server shuts down.
+/// Below it in the pipeline: NIO's frame decoder (frames over the limit → 1009, malformed control frames → 1002,
+/// both sent from ``errorCaught(context:error:)``) and the ``RawFrameWriter`` every frame goes out through; NIO's
+/// frame encoder and protocol-error handler are not there (``RawWebSocketUpgrader``). Each frame is checked here by
+/// ``WebSocketFrameValidator`` (reserved bits and opcodes → 1002) and joined by a ``WebSocketMessageAssembler``
+/// (fragments); this handler answers pings, runs the closing handshake, checks that text is UTF-8 (else 1007),
+/// and closes with 1012 when the server shuts down. One handler instead of four: each handler in a pipeline costs
+/// an idle connection its context and its object (BENCHMARKS.md, "Idle memory").
 ///
 /// Pongs go out through the connection's bounded outbound queue like every other frame, and a peer with more than
 /// ``maxPongsWaiting`` pongs not yet taken by its socket (it sends pings and never reads) is dropped with 1008,
@@ -27,6 +30,9 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
     private var sweep: KeepaliveSweep?
     private var lastHeard = NIODeadline.now()
     private var pongsWaiting = 0
+    private var assembler: WebSocketMessageAssembler
+    /// Set when a frame failed the connection: nothing more is read.
+    private var failed = false
 
     /// RFC 6455's 1012, "service restart": the close code of a shutdown, telling clients to reconnect (to another
     /// node behind a load balancer, or to this one when it is back).
@@ -36,10 +42,11 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
     static let maxPongsWaiting = 16
 
     init(
-        connection: WebSocketConnection, keepalive: KeepaliveSweeps,
+        connection: WebSocketConnection, maxMessageBytes: Int, keepalive: KeepaliveSweeps,
         makeSession: @escaping (WebSocketConnection) -> any WebSocketSession
     ) {
         self.connection = connection
+        self.assembler = WebSocketMessageAssembler(maxMessageBytes: maxMessageBytes)
         self.keepalive = keepalive
         self.makeSession = makeSession
     }
@@ -53,8 +60,18 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = Self.unwrapInboundIn(data)
+        guard !self.failed else { return }
         self.lastHeard = .now()
+        let frame: WebSocketFrame
+        do {
+            let received = Self.unwrapInboundIn(data)
+            try WebSocketFrameValidator.check(received)
+            guard let whole = try self.assembler.take(received, allocator: context.channel.allocator) else { return }
+            frame = whole
+        } catch {
+            self.fail(error)
+            return
+        }
         switch frame.opcode {
         case .text:
             guard !self.connection.isClosing else { return }
@@ -94,17 +111,21 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
         }
     }
 
+    /// The frame decoder's errors, and any other of the pipeline, fail the connection.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if error is NIOWebSocketError {
-            // NIO's protocol-error handler has already sent the close frame (1002 or 1009) and is closing.
-            self.connection.markClosing()
-            return
-        }
+        self.fail(error)
+    }
+
+    /// Fails the connection (RFC 6455 §7.1.7) with the close code that names what went wrong, once.
+    private func fail(_ error: any Error) {
+        guard !self.failed else { return }
+        self.failed = true
         let code: WebSocketErrorCode =
             switch error {
-            case WebSocketMessageAssembler.Failure.messageTooLarge:
+            case NIOWebSocketError.invalidFrameLength, WebSocketMessageAssembler.Failure.messageTooLarge:
                 .messageTooLarge
-            case WebSocketMessageAssembler.Failure.unexpectedFragment, is WebSocketFrameValidator.ProtocolViolation:
+            case is NIOWebSocketError, WebSocketMessageAssembler.Failure.unexpectedFragment,
+                is WebSocketFrameValidator.ProtocolViolation:
                 .protocolError
             default:
                 .unexpectedServerError
