@@ -26,9 +26,9 @@ struct RawWebSocketUpgrader: Upgrader {
     }
 }
 
-/// The handshake as NIO's `NIOWebSocketServerUpgrader` answers it, and a pipeline of our own: NIO's frame decoder,
-/// our ``RawFrameWriter`` and ``WebSocketConnectionHandler``, nothing else. (NIO's upgrader would also add its frame
-/// encoder, which cannot be removed, though every frame we send is already framed.)
+/// The handshake as NIO's `NIOWebSocketServerUpgrader` answers it, and a pipeline of our own: our ``RawFrameWriter``
+/// and ``WebSocketConnectionHandler``, which parses frames itself, nothing else. (NIO's upgrader would add its frame
+/// decoder and its frame encoder, which cannot be removed, though every frame we send is already framed.)
 struct WebSocketPipelineUpgrader: HTTPServerProtocolUpgrader, Sendable {
     let limits: WebSocketLimits
     let renderer: any EventRenderer
@@ -71,12 +71,10 @@ struct WebSocketPipelineUpgrader: HTTPServerProtocolUpgrader, Sendable {
             let connection = WebSocketConnection(
                 channel: channel, renderer: self.renderer, rawWriter: rawWriter, accountID: self.accountID,
                 metrics: self.metrics, log: self.log)
-            try channel.pipeline.syncOperations.addHandlers([
-                ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: self.limits.maxMessageBytes)),
+            try channel.pipeline.syncOperations.addHandler(
                 WebSocketConnectionHandler(
                     connection: connection, maxMessageBytes: self.limits.maxMessageBytes,
-                    keepalive: self.limits.keepalive, makeSession: self.makeSession),
-            ])
+                    keepalive: self.limits.keepalive, makeSession: self.makeSession))
         }
     }
 }

@@ -4,13 +4,13 @@ import NIOWebSocket
 
 /// Speaks RFC 6455 for one upgraded connection and hands complete messages to its ``WebSocketSession``.
 ///
-/// Below it in the pipeline: NIO's frame decoder (frames over the limit → 1009, malformed control frames → 1002,
-/// both sent from ``errorCaught(context:error:)``) and the ``RawFrameWriter`` every frame goes out through; NIO's
-/// frame encoder and protocol-error handler are not there (``RawWebSocketUpgrader``). Each frame is checked here by
-/// ``WebSocketFrameValidator`` (reserved bits and opcodes → 1002) and joined by a ``WebSocketMessageAssembler``
-/// (fragments); this handler answers pings, runs the closing handshake, checks that text is UTF-8 (else 1007),
-/// and closes with 1012 when the server shuts down. One handler instead of four: each handler in a pipeline costs
-/// an idle connection its context and its object (BENCHMARKS.md, "Idle memory").
+/// It reads the socket's bytes itself: a ``WebSocketFrameParser`` cuts them into frames (over the limit → 1009,
+/// malformed control frames → 1002), ``WebSocketFrameValidator`` checks each (reserved bits and opcodes, a missing
+/// mask → 1002) and a ``WebSocketMessageAssembler`` joins fragments. Below it in the pipeline is only the
+/// ``RawFrameWriter`` every frame goes out through (``RawWebSocketUpgrader``). This handler answers pings, runs the
+/// closing handshake, checks that text is UTF-8 (else 1007), and closes with 1012 when the server shuts down. One
+/// handler where NIO's stack had five: each handler in a pipeline costs an idle connection its context and its
+/// object (BENCHMARKS.md, "Idle memory").
 ///
 /// Pongs go out through the connection's bounded outbound queue like every other frame, and a peer with more than
 /// ``maxPongsWaiting`` pongs not yet taken by its socket (it sends pings and never reads) is dropped with 1008,
@@ -19,8 +19,7 @@ import NIOWebSocket
 /// We use this instead of WebSocketKit (behind `app.webSocket`) because WebSocketKit replaces invalid UTF-8
 /// instead of failing with 1007, and because a connection here costs only its channel and these handlers.
 final class WebSocketConnectionHandler: ChannelInboundHandler {
-    typealias InboundIn = WebSocketFrame
-    typealias OutboundOut = WebSocketFrame
+    typealias InboundIn = ByteBuffer
 
     private let connection: WebSocketConnection
     private let keepalive: KeepaliveSweeps
@@ -30,6 +29,7 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
     private var sweep: KeepaliveSweep?
     private var lastHeard = NIODeadline.now()
     private var pongsWaiting = 0
+    private var parser: WebSocketFrameParser
     private var assembler: WebSocketMessageAssembler
     /// Set when a frame failed the connection: nothing more is read.
     private var failed = false
@@ -46,6 +46,7 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
         makeSession: @escaping (WebSocketConnection) -> any WebSocketSession
     ) {
         self.connection = connection
+        self.parser = WebSocketFrameParser(maxFrameBytes: maxMessageBytes)
         self.assembler = WebSocketMessageAssembler(maxMessageBytes: maxMessageBytes)
         self.keepalive = keepalive
         self.makeSession = makeSession
@@ -62,16 +63,21 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !self.failed else { return }
         self.lastHeard = .now()
-        let frame: WebSocketFrame
         do {
-            let received = Self.unwrapInboundIn(data)
-            try WebSocketFrameValidator.check(received)
-            guard let whole = try self.assembler.take(received, allocator: context.channel.allocator) else { return }
-            frame = whole
+            try self.parser.parse(Self.unwrapInboundIn(data)) { received in
+                try WebSocketFrameValidator.check(received)
+                if let frame = try self.assembler.take(received, allocator: context.channel.allocator) {
+                    self.handle(frame, context: context)
+                }
+                return !self.failed
+            }
         } catch {
             self.fail(error)
-            return
         }
+    }
+
+    /// A whole message or a control frame.
+    private func handle(_ frame: WebSocketFrame, context: ChannelHandlerContext) {
         switch frame.opcode {
         case .text:
             guard !self.connection.isClosing else { return }
@@ -111,7 +117,7 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    /// The frame decoder's errors, and any other of the pipeline, fail the connection.
+    /// An error of the pipeline (the socket's, say) fails the connection.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         self.fail(error)
     }
@@ -122,9 +128,10 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
         self.failed = true
         let code: WebSocketErrorCode =
             switch error {
-            case NIOWebSocketError.invalidFrameLength, WebSocketMessageAssembler.Failure.messageTooLarge:
+            case WebSocketFrameParser.Failure.tooLarge, WebSocketMessageAssembler.Failure.messageTooLarge:
                 .messageTooLarge
-            case is NIOWebSocketError, WebSocketMessageAssembler.Failure.unexpectedFragment,
+            case WebSocketFrameParser.Failure.malformedControlFrame,
+                WebSocketMessageAssembler.Failure.unexpectedFragment,
                 is WebSocketFrameValidator.ProtocolViolation:
                 .protocolError
             default:
