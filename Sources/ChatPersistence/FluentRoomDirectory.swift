@@ -112,13 +112,22 @@ public struct FluentRoomDirectory: RoomDirectory {
         try await MembershipRecord.query(on: self.database).filter(\.$roomID == room.rawValue).all().map(\.userID)
     }
 
-    /// One query of one column, not Fluent's models: it runs at every connection's opening and every presence change,
-    /// and the lobby alone can hold every account.
-    public func roommates(of user: UUID) async throws -> Set<UUID> {
+    /// One query of two columns, not Fluent's models: it runs for every batch of presence changes, and the lobby alone
+    /// can hold every account.
+    public func members(ofRoomsOf users: Set<UUID>) async throws -> [RoomID: [UUID]] {
+        guard !users.isEmpty else { return [:] }
         let rows = try await self.sql.raw(
-            "SELECT DISTINCT theirs.user_id FROM memberships AS mine JOIN memberships AS theirs ON theirs.room_id = mine.room_id WHERE mine.user_id = \(bind: user)"
+            """
+            SELECT room_id, user_id FROM memberships
+            WHERE room_id IN (SELECT room_id FROM memberships WHERE user_id IN (\(binds: Array(users))))
+            """
         ).all()
-        return Set(try rows.map { try $0.decode(column: "user_id", as: UUID.self) })
+        var members: [RoomID: [UUID]] = [:]
+        for row in rows {
+            members[RoomID(try row.decode(column: "room_id", as: String.self)), default: []].append(
+                try row.decode(column: "user_id", as: UUID.self))
+        }
+        return members
     }
 
     public func add(_ user: UUID, to room: RoomID) async throws {

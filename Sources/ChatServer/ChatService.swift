@@ -278,7 +278,8 @@ public final class ChatService: Sendable {
             echo: echo,
             modern: ModernContext(
                 hub: hub, directory: directory, attachments: attachments, sessions: sessions,
-                presence: presence, background: background, summaries: summaries, history: history, reads: reads,
+                presence: presence, presenceBroadcaster: broadcaster, background: background, summaries: summaries,
+                history: history, reads: reads,
                 sendLimit: storage.sendLimit(burst: configuration.sendBurst, rate: configuration.sendRate),
                 maxMessageBytes: configuration.maxMessageBytes, maxReplay: configuration.maxReplay,
                 maxSocketsPerAccount: configuration.maxSocketsPerAccount, metrics: application.serverMetrics))

@@ -57,6 +57,45 @@ struct LiveStateTests {
         }
     }
 
+    @Test(
+        "many connecting at once: each gets its snapshot as its first presence frame, then changes, and ends up seeing everyone else online"
+    )
+    func presenceUnderAConnectStorm() async throws {
+        try await withTestServer { server in
+            var accounts: [AuthSession] = []
+            for index in 0..<24 { accounts.append(try await server.register("storm\(index)")) }
+            let everyone = Set(accounts.map(\.user.id))
+            // Every client connects at once, then reads its presence frames until it sees all the others online.
+            // The sockets stay open until every client is done: a close would be a change for the others.
+            let sockets = try await withThrowingTaskGroup(of: WebSocketTestClient.self) { group in
+                for account in accounts {
+                    group.addTask {
+                        let socket = try await WebSocketTestClient.connect(
+                            host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(account.token)")
+                        _ = try await socket.next("hello", as: HelloFrame.self)
+                        // The first frame after hello is the snapshot, which lists the account itself: no change
+                        // may overtake it.
+                        let first = try JSONDecoder().decode(
+                            PresenceFrame.self, from: Data(try await socket.nextText().utf8))
+                        #expect(first.users.allSatisfy { $0.online })
+                        #expect(first.users.contains { $0.id == account.user.id })
+                        var online = Set(first.users.map(\.id))
+                        while online != everyone {
+                            let change = try await socket.next("presence", as: PresenceFrame.self)
+                            for entry in change.users {
+                                #expect(entry.id != account.user.id, "told of its own presence")
+                                if entry.online { online.insert(entry.id) } else { online.remove(entry.id) }
+                            }
+                        }
+                        return socket
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            for socket in sockets { await socket.close() }
+        }
+    }
+
     @Test("typing is forwarded at most once per 2 s per user and room")
     func typingThrottle() async throws {
         let time = ManualTime()

@@ -50,8 +50,8 @@ public struct DeadlineRoomDirectory: RoomDirectory {
         try await self.call { try await $0.members(of: room) }
     }
 
-    public func roommates(of user: UUID) async throws -> Set<UUID> {
-        try await self.call { try await $0.roommates(of: user) }
+    public func members(ofRoomsOf users: Set<UUID>) async throws -> [RoomID: [UUID]] {
+        try await self.call { try await $0.members(ofRoomsOf: users) }
     }
 
     public func add(_ user: UUID, to room: RoomID) async throws {

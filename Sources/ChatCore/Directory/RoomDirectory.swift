@@ -51,8 +51,9 @@ public protocol RoomDirectory: Sendable {
     func isMember(_ user: UUID, of room: RoomID) async throws -> Bool
     /// The members of a room, in no particular order.
     func members(of room: RoomID) async throws -> [UUID]
-    /// Everyone who shares at least one room with `user` (`user` included when they belong to any room).
-    func roommates(of user: UUID) async throws -> Set<UUID>
+    /// Every room one of `users` belongs to, with all its members: who shares a room with whom, for many users in one
+    /// query (presence asks it for everyone whose presence changed, and the lobby makes everyone a roommate).
+    func members(ofRoomsOf users: Set<UUID>) async throws -> [RoomID: [UUID]]
     /// Adds a member; nothing happens if already one.
     func add(_ user: UUID, to room: RoomID) async throws
     func remove(_ user: UUID, from room: RoomID) async throws

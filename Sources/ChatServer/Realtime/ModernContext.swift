@@ -8,6 +8,8 @@ struct ModernContext: Sendable {
     let attachments: any AttachmentStore
     let sessions: SessionRegistry
     let presence: Presence
+    /// Sends each connection its presence snapshot, then its roommates' changes.
+    let presenceBroadcaster: PresenceBroadcaster
     /// The connections' workers and the work that follows an ack: over before the database closes.
     let background: BackgroundTasks
     let summaries: RoomSummaries

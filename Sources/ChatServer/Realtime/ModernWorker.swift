@@ -137,13 +137,14 @@ actor ModernWorker {
         self.reply(LeftFrame(room: id.rawValue))
     }
 
-    /// After `hello`: everyone I share a room with who is online now.
+    /// After `hello`: everyone I share a room with who is online now (sent by the node's ``PresenceBroadcaster``, which
+    /// then tells me every change).
     private func sendPresenceSnapshot() async {
-        let roommates = (try? await self.context.directory.roommates(of: self.account.id)) ?? []
-        let online = await self.context.presence.online(among: roommates)
-        // By id: `UUID`'s own order is its `uuidString`'s, without formatting two strings per comparison (which,
-        // for a lobby of 1,000 connecting at once, was a fifth of the server's time).
-        self.reply(PresenceFrame(users: online.sorted().map { PresenceEntry(id: $0, online: true, lastSeen: nil) }))
+        let presence = self.context.presence
+        await self.context.presenceBroadcaster.sendSnapshot(
+            PresenceBroadcaster.SnapshotRequest(worker: self, account: self.account.id) { users in
+                await presence.online(among: users)
+            })
     }
 
     private func history(_ frame: HistoryRequest) async {

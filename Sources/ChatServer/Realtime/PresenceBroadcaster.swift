@@ -4,13 +4,59 @@ import Foundation
 import Logging
 import NIOCore
 
-/// Tells everyone on this node who shares a room with a user when that user comes online or goes offline
-/// (PROTOCOL.md §9.5), and records when they were last seen.
-struct PresenceBroadcaster: Sendable {
-    let directory: any RoomDirectory
-    let accounts: any AccountStore
-    let sessions: SessionRegistry
-    let logger: Logger
+/// Tells this node's modern connections who of their roommates is online (PROTOCOL.md §9.5): a snapshot when a
+/// connection opens, then every change, and records when a user going offline was last seen.
+///
+/// Everything goes through one queue (``BatchQueue``), so a node's presence output has one order. Each flush takes
+/// every change and snapshot request that arrived while the previous flush ran, reads the rooms of everyone
+/// concerned in one query, and writes each connection one frame: all of its roommates' changes of that flush. At
+/// low load a flush holds one change and goes at once; when many connect together (a restart sends every client back
+/// at once) flushes grow by themselves, and the work falls from one query and one frame per roommate per change to
+/// one query per flush and one frame per connection.
+///
+/// A connection is told changes only once it has had its snapshot (``SessionRegistry/watchPresence(_:)``), and not
+/// those of the flush that made its snapshot: the snapshot is read after them, so it already says what they say.
+/// Since flushes run in order, no change overtakes a snapshot or an earlier change. A change still on its way to the
+/// queue when a snapshot is read (the tracker reports each change from a task of its own) can repeat what that
+/// snapshot said; presence frames are states, so a repeat changes nothing (PROTOCOL.md §9.5).
+final class PresenceBroadcaster: Sendable {
+    /// A connection waiting for its snapshot.
+    struct SnapshotRequest: Sendable {
+        let worker: ModernWorker
+        let account: UUID
+        /// Which of these users are online on any node.
+        let online: @Sendable (Set<UUID>) async -> Set<UUID>
+    }
+
+    private enum Work: Sendable {
+        case change(PresenceEntry)
+        case snapshot(SnapshotRequest)
+    }
+
+    private let accounts: any AccountStore
+    private let logger: Logger
+    private let queue: BatchQueue<Work, Void>
+
+    init(directory: any RoomDirectory, accounts: any AccountStore, sessions: SessionRegistry, logger: Logger) {
+        self.accounts = accounts
+        self.logger = logger
+        let flush = PresenceFlush(directory: directory, sessions: sessions, logger: logger)
+        self.queue = BatchQueue(maxBatch: Self.maxBatch) { batch in
+            var changes: [PresenceEntry] = []
+            var snapshots: [SnapshotRequest] = []
+            for work in batch {
+                switch work {
+                case .change(let entry): changes.append(entry)
+                case .snapshot(let request): snapshots.append(request)
+                }
+            }
+            await flush.run(changes: changes, snapshots: snapshots)
+            return batch.map { _ in .success(()) }
+        }
+    }
+
+    /// Changes and snapshots per flush at most: a thousand clients connecting at once make a few flushes.
+    static let maxBatch = 1024
 
     /// Records the last seen time of a user going offline, then tells their roommates connected here.
     func announce(_ user: UUID, online: Bool, lastSeen: Date?) async {
@@ -24,21 +70,86 @@ struct PresenceBroadcaster: Sendable {
         await self.push(user, online: online, lastSeen: lastSeen)
     }
 
-    /// Tells the user's roommates connected to this node: the frame is encoded once and written by one task per
-    /// event loop (a lobby's roommates are every account, and everyone connecting is a change).
+    /// Tells the user's roommates connected to this node, in the next flush.
     func push(_ user: UUID, online: Bool, lastSeen: Date?) async {
-        let roommates: Set<UUID>
-        do {
-            roommates = try await self.directory.roommates(of: user)
-        } catch {
-            self.logger.warning("could not announce presence of \(user): \(error)")
-            return
+        _ = try? await self.queue.submit(
+            .change(PresenceEntry(id: user, online: online, lastSeen: lastSeen?.milliseconds)))
+    }
+
+    /// Sends the connection its snapshot (everyone it shares a room with who is online) in the next flush, and
+    /// returns once it is queued on the connection, before anything the connection sends after.
+    func sendSnapshot(_ request: SnapshotRequest) async {
+        _ = try? await self.queue.submit(.snapshot(request))
+    }
+}
+
+/// One flush of ``PresenceBroadcaster``'s queue.
+private struct PresenceFlush: Sendable {
+    let directory: any RoomDirectory
+    let sessions: SessionRegistry
+    let logger: Logger
+
+    func run(changes: [PresenceEntry], snapshots: [PresenceBroadcaster.SnapshotRequest]) async {
+        // A user's last change of the flush is their state.
+        var latest: [UUID: PresenceEntry] = [:]
+        var order: [UUID] = []
+        for entry in changes {
+            if latest.updateValue(entry, forKey: entry.id) == nil { order.append(entry.id) }
         }
-        let entry = PresenceEntry(id: user, online: online, lastSeen: lastSeen?.milliseconds)
-        guard let frame = ModernRenderer.frame(PresenceFrame(users: [entry])) else { return }
-        for connections in self.sessions.connections(of: roommates.subtracting([user])).values {
-            guard let loop = connections.first?.eventLoop else { continue }
-            FanOut.write([frame], to: connections, on: loop)
+        let subjects = Set(order).union(snapshots.map(\.account))
+        var roommates: [UUID: Set<UUID>] = [:]
+        do {
+            for members in try await self.directory.members(ofRoomsOf: subjects).values {
+                for member in members where subjects.contains(member) {
+                    roommates[member, default: []].formUnion(members)
+                }
+            }
+        } catch {
+            self.logger.warning("could not read who shares a room with whom for presence: \(error)")
+        }
+        await self.sendSnapshots(snapshots, roommates: roommates)
+        self.sendChanges(order.compactMap { latest[$0] }, roommates: roommates)
+        for request in snapshots {
+            self.sessions.watchPresence(request.worker)
+        }
+    }
+
+    /// Each connection's online roommates and itself, sorted by id (`UUID`'s own order, the order of its `uuidString`).
+    private func sendSnapshots(
+        _ snapshots: [PresenceBroadcaster.SnapshotRequest], roommates: [UUID: Set<UUID>]
+    ) async {
+        guard let first = snapshots.first else { return }
+        var everyone: Set<UUID> = []
+        for request in snapshots { everyone.formUnion(roommates[request.account] ?? []) }
+        let online = await first.online(everyone)
+        for request in snapshots {
+            // The account itself is among them: online, since it is connecting (the web client shows it so).
+            let users = (roommates[request.account] ?? []).intersection(online)
+            let frame = PresenceFrame(users: users.sorted().map { PresenceEntry(id: $0, online: true, lastSeen: nil) })
+            guard let bytes = ModernRenderer.frame(frame) else { continue }
+            let connection = request.worker.connection
+            FanOut.write([bytes], to: [connection], on: connection.eventLoop)
+        }
+    }
+
+    /// Each watching connection gets its roommates' changes in one frame, encoded once per distinct list.
+    private func sendChanges(_ entries: [PresenceEntry], roommates: [UUID: Set<UUID>]) {
+        var changesOf: [UUID: [Int]] = [:]
+        for (index, entry) in entries.enumerated() {
+            for roommate in roommates[entry.id] ?? [] where roommate != entry.id {
+                changesOf[roommate, default: []].append(index)
+            }
+        }
+        var recipients: [[Int]: Set<UUID>] = [:]
+        for (account, changes) in changesOf {
+            recipients[changes, default: []].insert(account)
+        }
+        for (changes, accounts) in recipients {
+            guard let frame = ModernRenderer.frame(PresenceFrame(users: changes.map { entries[$0] })) else { continue }
+            for connections in self.sessions.presenceWatchers(of: accounts).values {
+                guard let loop = connections.first?.eventLoop else { continue }
+                FanOut.write([frame], to: connections, on: loop)
+            }
         }
     }
 }

@@ -6,6 +6,9 @@ import NIOConcurrencyHelpers
 /// room, a roommate going offline — reaches every device of the people it concerns.
 final class SessionRegistry: LiveSessions {
     private let workers = NIOLockedValueBox<[UUID: [ObjectIdentifier: ModernWorker]]>([:])
+    /// The connections that have had their presence snapshot: only they are told presence changes, since the snapshot
+    /// says what happened before it (``PresenceBroadcaster``).
+    private let watchingPresence = NIOLockedValueBox<Set<ObjectIdentifier>>([])
 
     /// Registers a connection; `false` (and nothing registered) when the account already has `limit` open.
     func add(_ worker: ModernWorker, for account: UUID, limit: Int) -> Bool {
@@ -55,14 +58,21 @@ final class SessionRegistry: LiveSessions {
             workers[account]?[ObjectIdentifier(worker)] = nil
             if workers[account]?.isEmpty == true { workers[account] = nil }
         }
+        self.watchingPresence.withLockedValue { _ = $0.remove(ObjectIdentifier(worker)) }
     }
 
-    /// The open connections of these accounts, grouped by event loop, read under one lock.
-    func connections(of accounts: Set<UUID>) -> [ObjectIdentifier: ContiguousArray<any EventSink>] {
-        self.workers.withLockedValue { workers in
+    /// From now on the connection is told its roommates' presence changes.
+    func watchPresence(_ worker: ModernWorker) {
+        self.watchingPresence.withLockedValue { _ = $0.insert(ObjectIdentifier(worker)) }
+    }
+
+    /// The open connections of these accounts that watch presence, grouped by event loop.
+    func presenceWatchers(of accounts: Set<UUID>) -> [ObjectIdentifier: ContiguousArray<any EventSink>] {
+        let watching = self.watchingPresence.withLockedValue { $0 }
+        return self.workers.withLockedValue { workers in
             var byLoop: [ObjectIdentifier: ContiguousArray<any EventSink>] = [:]
             for account in accounts {
-                for worker in (workers[account] ?? [:]).values {
+                for (id, worker) in workers[account] ?? [:] where watching.contains(id) {
                     byLoop[ObjectIdentifier(worker.connection.eventLoop), default: []].append(worker.connection)
                 }
             }
