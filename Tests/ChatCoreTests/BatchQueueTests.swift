@@ -65,6 +65,22 @@ struct BatchQueueTests {
         #expect(batches.withLockedValue { $0 } == [[1], [2]])
     }
 
+    @Test("requests enqueued without waiting go in order, together with those that wait")
+    func enqueuedWithoutWaiting() async throws {
+        let handler = HeldHandler()
+        let queue = BatchQueue<Int, Int>(maxBatch: 8, handler: handler.handle)
+        let first = Task { try await queue.submit(1) }
+        while handler.seen.isEmpty { await Task.yield() }
+        queue.enqueue(2)
+        queue.enqueue(3)
+        let last = Task { try await queue.submit(4) }
+        while queue.waiting < 3 { await Task.yield() }
+        handler.release()
+        #expect(try await first.value == 2)
+        #expect(try await last.value == 8)
+        #expect(handler.seen == [[1], [2, 3, 4]])
+    }
+
     @Test("a handler that answers too few results fails the requests left without one")
     func missingAnswerFails() async throws {
         let queue = BatchQueue<Int, Int>(maxBatch: 8) { _ in [] }

@@ -13,7 +13,8 @@ public final class BatchQueue<Request: Sendable, Answer: Sendable>: Sendable {
 
     private struct Waiting {
         var request: Request
-        var continuation: CheckedContinuation<Answer, any Error>
+        /// `nil` for a request nobody waits for (``enqueue(_:)``).
+        var continuation: CheckedContinuation<Answer, any Error>?
     }
 
     private struct State {
@@ -39,15 +40,25 @@ public final class BatchQueue<Request: Sendable, Answer: Sendable>: Sendable {
     /// Queues the request and returns its answer once its batch has been handled.
     public func submit(_ request: Request) async throws -> Answer {
         try await withCheckedThrowingContinuation { continuation in
-            let start = self.state.withLockedValue { state in
-                state.waiting.append(Waiting(request: request, continuation: continuation))
-                guard !state.running else { return false }
-                state.running = true
-                return true
-            }
-            if start {
-                Task { await self.drain() }
-            }
+            self.queue(Waiting(request: request, continuation: continuation))
+        }
+    }
+
+    /// Queues the request without waiting for its batch: for a caller that must go on at once (one that handles
+    /// a stream of requests one by one would otherwise never let two meet in a batch). Its answer is dropped.
+    public func enqueue(_ request: Request) {
+        self.queue(Waiting(request: request, continuation: nil))
+    }
+
+    private func queue(_ waiting: Waiting) {
+        let start = self.state.withLockedValue { state in
+            state.waiting.append(waiting)
+            guard !state.running else { return false }
+            state.running = true
+            return true
+        }
+        if start {
+            Task { await self.drain() }
         }
     }
 
@@ -63,7 +74,7 @@ public final class BatchQueue<Request: Sendable, Answer: Sendable>: Sendable {
             guard !batch.isEmpty else { return }
             let answers = await self.handler(batch.map(\.request))
             for (index, waiting) in batch.enumerated() {
-                waiting.continuation.resume(
+                waiting.continuation?.resume(
                     with: index < answers.count ? answers[index] : .failure(BatchQueueError.noAnswer))
             }
         }

@@ -67,13 +67,14 @@ final class PresenceBroadcaster: Sendable {
                 self.logger.warning("could not record when \(user) was last seen: \(error)")
             }
         }
-        await self.push(user, online: online, lastSeen: lastSeen)
+        self.push(user, online: online, lastSeen: lastSeen)
     }
 
-    /// Tells the user's roommates connected to this node, in the next flush.
-    func push(_ user: UUID, online: Bool, lastSeen: Date?) async {
-        _ = try? await self.queue.submit(
-            .change(PresenceEntry(id: user, online: online, lastSeen: lastSeen?.milliseconds)))
+    /// Tells the user's roommates connected to this node, in the next flush, without waiting for it: on PostgreSQL
+    /// every change arrives here from one listener, one notification after the other, and changes that waited for
+    /// their flush one by one would never share one.
+    func push(_ user: UUID, online: Bool, lastSeen: Date?) {
+        self.queue.enqueue(.change(PresenceEntry(id: user, online: online, lastSeen: lastSeen?.milliseconds)))
     }
 
     /// Sends the connection its snapshot (everyone it shares a room with who is online) in the next flush, and

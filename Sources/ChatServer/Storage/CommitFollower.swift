@@ -93,6 +93,8 @@ final class CommitFollower: Sendable {
                         default: break
                         }
                     }
+                } catch is CancellationError {
+                    // The node is stopping.
                 } catch {
                     logger.warning("gave up on a notification on \(channel): \(String(reflecting: error))")
                 }

@@ -85,7 +85,7 @@ final class PostgresPresence: PresenceAnnouncer {
     func apply(_ text: String) async {
         guard let payload = try? JSONDecoder().decode(Payload.self, from: Data(text.utf8)) else { return }
         let lastSeen = payload.lastSeen.map { Date(timeIntervalSince1970: Double($0) / 1000) }
-        await self.broadcaster.push(payload.user, online: payload.online, lastSeen: lastSeen)
+        self.broadcaster.push(payload.user, online: payload.online, lastSeen: lastSeen)
     }
 
     func close() async {
