@@ -17,10 +17,7 @@ public struct FluentMessageStore: MessageStore {
     ///   - writer: what every write goes through: ``SQLiteWriteConnection/writer`` for SQLite, a
     ///     ``PostgresEventWriter`` for PostgreSQL.
     public init(database: any Database, writer: any EventWriter) {
-        guard let sql = database as? any SQLDatabase else {
-            preconditionFailure("FluentMessageStore needs an SQL database (SQLite or PostgreSQL).")
-        }
-        self.sql = sql
+        self.sql = database.requiredSQL(by: "FluentMessageStore")
         self.writer = writer
     }
 

@@ -15,11 +15,8 @@ public struct FluentRoomDirectory: RoomDirectory {
     private let postgres: PostgresClient?
 
     public init(database: any Database, postgres: PostgresClient? = nil) {
-        guard let sql = database as? any SQLDatabase else {
-            preconditionFailure("FluentRoomDirectory needs an SQL database (SQLite or PostgreSQL).")
-        }
         self.database = database
-        self.sql = sql
+        self.sql = database.requiredSQL(by: "FluentRoomDirectory")
         self.postgres = postgres
     }
 

@@ -6,7 +6,7 @@ import SQLKit
 /// transaction, so a content is in the table whole or not at all. SQLite keeps its files in a directory.
 struct AddAttachmentChunks: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase, sql.dialect.name == "postgresql" else { return }
+        guard let sql = database.sql(ifDialect: "postgresql") else { return }
         try await sql.raw(
             """
             CREATE TABLE attachment_chunks (
@@ -16,7 +16,7 @@ struct AddAttachmentChunks: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase, sql.dialect.name == "postgresql" else { return }
+        guard let sql = database.sql(ifDialect: "postgresql") else { return }
         try await sql.raw("DROP TABLE attachment_chunks").run()
     }
 }

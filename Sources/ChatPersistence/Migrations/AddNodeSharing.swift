@@ -7,7 +7,7 @@ import SQLKit
 /// gets no such tables.
 struct AddNodeSharing: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase, sql.dialect.name == "postgresql" else { return }
+        guard let sql = database.sql(ifDialect: "postgresql") else { return }
         try await sql.raw(
             """
             CREATE TABLE presence (
@@ -26,7 +26,7 @@ struct AddNodeSharing: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase, sql.dialect.name == "postgresql" else { return }
+        guard let sql = database.sql(ifDialect: "postgresql") else { return }
         try await sql.raw("DROP TABLE echo_frames").run()
         try await sql.raw("DROP TABLE presence").run()
     }

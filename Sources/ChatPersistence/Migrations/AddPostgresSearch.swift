@@ -12,7 +12,7 @@ struct AddPostgresSearch: AsyncMigration {
     }
 
     private static func run(_ statements: [String], on database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase, sql.dialect.name == "postgresql" else { return }
+        guard let sql = database.sql(ifDialect: "postgresql") else { return }
         for statement in statements {
             try await sql.raw(SQLQueryString(statement)).run()
         }

@@ -66,7 +66,7 @@ struct AddRichEvents: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        if let sql = database as? any SQLDatabase, sql.dialect.name == "sqlite" {
+        if let sql = database.sql(ifDialect: "sqlite") {
             for statement in SQLiteMessageSearch.dropSchema {
                 try await sql.raw(SQLQueryString(statement)).run()
             }

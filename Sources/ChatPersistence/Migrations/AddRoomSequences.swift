@@ -6,7 +6,7 @@ import SQLKit
 /// batches itself (``MessageStore``), so it gets no such table.
 struct AddRoomSequences: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase, sql.dialect.name == "postgresql" else { return }
+        guard let sql = database.sql(ifDialect: "postgresql") else { return }
         try await sql.raw("CREATE TABLE room_sequences (room TEXT PRIMARY KEY, last_seq BIGINT NOT NULL)").run()
         try await sql.raw(
             "INSERT INTO room_sequences (room, last_seq) SELECT room, MAX(seq) FROM messages GROUP BY room"
@@ -14,7 +14,7 @@ struct AddRoomSequences: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase, sql.dialect.name == "postgresql" else { return }
+        guard let sql = database.sql(ifDialect: "postgresql") else { return }
         try await sql.raw("DROP TABLE room_sequences").run()
     }
 }

@@ -5,12 +5,12 @@ import SQLKit
 /// (the server's `PostgresSendLimit`). One node keeps its limiter in memory, so SQLite gets no such table.
 struct AddSendLimits: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase, sql.dialect.name == "postgresql" else { return }
+        guard let sql = database.sql(ifDialect: "postgresql") else { return }
         try await sql.raw("CREATE TABLE send_limits (account UUID PRIMARY KEY, full_again TIMESTAMPTZ NOT NULL)").run()
     }
 
     func revert(on database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase, sql.dialect.name == "postgresql" else { return }
+        guard let sql = database.sql(ifDialect: "postgresql") else { return }
         try await sql.raw("DROP TABLE send_limits").run()
     }
 }

@@ -10,7 +10,7 @@ import SQLKit
 /// the table, edit events included, where the triggers index only messages).
 struct EraseDeletedTextFromSearch: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase, sql.dialect.name == "sqlite" else { return }
+        guard let sql = database.sql(ifDialect: "sqlite") else { return }
         try await sql.raw("INSERT INTO message_search(message_search, rank) VALUES ('secure-delete', 1)").run()
         try await sql.raw("INSERT INTO message_search(message_search) VALUES ('delete-all')").run()
         try await sql.raw(
@@ -19,7 +19,7 @@ struct EraseDeletedTextFromSearch: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        guard let sql = database as? any SQLDatabase, sql.dialect.name == "sqlite" else { return }
+        guard let sql = database.sql(ifDialect: "sqlite") else { return }
         try await sql.raw("INSERT INTO message_search(message_search, rank) VALUES ('secure-delete', 0)").run()
     }
 }
