@@ -137,9 +137,8 @@ public final class ChatService: Sendable {
             application.http.server.configuration.port = configuration.port
             // Thousands of clients may connect at once (a reconnect storm, a benchmark); the kernel caps this.
             application.http.server.configuration.backlog = 4096
-            // A connection that sends nothing for this long (between requests, or stalled inside one) is closed;
-            // upgraded WebSockets leave this behind and keep themselves alive with pings.
-            application.http.server.configuration.idleTimeout = .seconds(Int64(configuration.idleTimeout))
+            // No idle timeout of Vapor's: the gate below sets ours, which upgraded WebSockets can remove.
+            application.http.server.configuration.idleTimeout = nil
             // Vapor's own "Server started" notice would repeat the listener line we print below.
             var httpLogger = logger
             httpLogger.logLevel = max(logger.logLevel, .warning)
@@ -152,7 +151,7 @@ public final class ChatService: Sendable {
                 throw ChatServiceError.connectionLimitsUnavailable
             }
             let httpGate = ConnectionGate.http(
-                counts: connections, tls: tls, headDeadline: .seconds(Int64(configuration.idleTimeout)))
+                counts: connections, tls: tls, idleTimeout: .seconds(Int64(configuration.idleTimeout)))
             try await httpListener.eventLoop.submit { try ConnectionGate.install(on: httpListener, httpGate) }.get()
             let tcp = try await TCPListener.start(
                 host: configuration.host, port: configuration.tcpPort, group: application.eventLoopGroup, lobby: lobby,

@@ -192,6 +192,23 @@ struct SlowConnectionTests {
         }
     }
 
+    @Test("an HTTP connection idle after its request is closed at the idle timeout; one upgraded to a WebSocket is not")
+    func idleAfterRequest() async throws {
+        try await withTestServer({ $0.idleTimeout = 1 }) { server in
+            let client = try await server.rawHTTPClient()
+            try await client.write("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await client.nextLine().hasPrefix("HTTP/1.1 200"))
+            // The rest of the response, then nothing until the server closes (or this gives up after 10 s).
+            while await client.lines.next(timeout: .seconds(10)) != nil {}
+            #expect(client.isClosedByServer)
+            // A WebSocket silent for three idle timeouts is still there: the HTTP timeout left with the upgrade.
+            let echo = try await server.echoClient("quiet")
+            try await Task.sleep(for: .seconds(3))
+            try await echo.send(text: "still here")
+            #expect(try #require(await echo.frames.next()).text == "still here")
+        }
+    }
+
     @Test("connections over the per-address cap get 503 (HTTP) and an err: line (TCP)")
     func perAddressCap() async throws {
         try await withTestServer({ $0.maxConnectionsPerAddress = 3 }) { server in

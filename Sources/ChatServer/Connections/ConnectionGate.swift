@@ -55,27 +55,34 @@ final class ConnectionGate: ChannelInboundHandler, Sendable {
     private let refusal: ByteBuffer
     /// How long a new connection has to send the bytes that end its first request, if it must.
     private let firstRequest: (deadline: TimeAmount, end: [UInt8])?
+    /// How long a connection may send and receive nothing before it is closed, if it may not for ever.
+    private let idleTimeout: TimeAmount?
     /// The certificates of a TLS listener.
     private let tls: TLSCertificates?
 
     init(
         counts: ConnectionCounts, refusal: String, tls: TLSCertificates?, firstRequestDeadline: TimeAmount? = nil,
-        firstRequestEnd: String = ""
+        firstRequestEnd: String = "", idleTimeout: TimeAmount? = nil
     ) {
         self.counts = counts
         self.tls = tls
         self.refusal = ByteBuffer(string: refusal)
         self.firstRequest = firstRequestDeadline.map { ($0, Array(firstRequestEnd.utf8)) }
+        self.idleTimeout = idleTimeout
     }
 
-    /// A gate for HTTP: a 503 for connections over the limit, and the first request's head within `deadline`.
-    static func http(counts: ConnectionCounts, tls: TLSCertificates?, headDeadline: TimeAmount) -> ConnectionGate {
+    /// A gate for HTTP: a 503 for connections over the limit, the first request's head within `idleTimeout`, and
+    /// a connection that sends and receives nothing for `idleTimeout` (between requests, or stalled inside one)
+    /// closed. This replaces Vapor's own idle timeout, whose handlers an upgraded WebSocket could not remove
+    /// (``CloseWhenIdle``).
+    static func http(counts: ConnectionCounts, tls: TLSCertificates?, idleTimeout: TimeAmount) -> ConnectionGate {
         let body = "Too many connections; try again later.\n"
         let refusal =
             "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nContent-Type: text/plain; charset=utf-8\r\n"
             + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
         return ConnectionGate(
-            counts: counts, refusal: refusal, tls: tls, firstRequestDeadline: headDeadline, firstRequestEnd: "\r\n\r\n")
+            counts: counts, refusal: refusal, tls: tls, firstRequestDeadline: idleTimeout,
+            firstRequestEnd: "\r\n\r\n", idleTimeout: idleTimeout)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -85,13 +92,19 @@ final class ConnectionGate: ChannelInboundHandler, Sendable {
         let tlsContext = self.tls?.context
         let admitted = self.counts.admit(child)
         let firstRequest = self.firstRequest
+        let idleTimeout = self.idleTimeout
         let refusal = self.refusal
         Self.addFirst(to: child) {
             var handlers: [any ChannelHandler] = []
             if let tlsContext { handlers.append(NIOSSLServerHandler(context: tlsContext)) }
             if !admitted {
                 handlers.append(RefuseConnection(answer: refusal))
-            } else if let (deadline, end) = firstRequest {
+                return handlers
+            }
+            if let idleTimeout {
+                handlers += [IdleStateHandler(allTimeout: idleTimeout), CloseWhenIdle()]
+            }
+            if let (deadline, end) = firstRequest {
                 handlers.append(FirstRequestDeadline(deadline: deadline, end: end))
             }
             return handlers
@@ -142,6 +155,21 @@ private final class RefuseConnection: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+}
+
+/// Closes a connection when the `IdleStateHandler` before it says nothing was sent or received for its timeout. Ours,
+/// not Vapor's (whose type is internal), so that a connection upgraded to a WebSocket can remove both: it keeps
+/// itself alive with pings, and each handler left in its pipeline would cost it memory for as long as it is open.
+final class CloseWhenIdle: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(mode: .all, promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
 }
 
 /// Closes a connection that has not finished its first request within the deadline (slowloris: one header line

@@ -10,6 +10,8 @@ final class RawFrameWriter: ChannelOutboundHandler, RemovableChannelHandler {
     typealias OutboundOut = ByteBuffer
 
     private var context: ChannelHandlerContext?
+    /// Whether a close frame has been sent (``WebSocketConnection/isClosing``).
+    var closing = false
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context

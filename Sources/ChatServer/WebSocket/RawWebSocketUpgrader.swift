@@ -61,6 +61,9 @@ struct WebSocketPipelineUpgrader: HTTPServerProtocolUpgrader, Sendable {
             if let idle = try? channel.pipeline.syncOperations.handler(type: IdleStateHandler.self) {
                 channel.pipeline.syncOperations.removeHandler(idle, promise: nil)
             }
+            if let close = try? channel.pipeline.syncOperations.handler(type: CloseWhenIdle.self) {
+                channel.pipeline.syncOperations.removeHandler(close, promise: nil)
+            }
             try channel.syncOptions?.setOption(
                 .writeBufferWaterMark,
                 value: .init(low: self.limits.outboundQueueBytes / 2, high: self.limits.outboundQueueBytes))

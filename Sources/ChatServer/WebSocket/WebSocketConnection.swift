@@ -23,7 +23,6 @@ final class WebSocketConnection: EventSink {
     let metrics: ConnectionMetrics
     /// Logs with `conn`, `proto` and `user`.
     let log: ConnectionLogger
-    private let closing: NIOLoopBoundBox<Bool>
     private let rawWriter: NIOLoopBound<RawFrameWriter>
 
     var eventLoop: any EventLoop { self.channel.eventLoop }
@@ -39,12 +38,12 @@ final class WebSocketConnection: EventSink {
         self.accountID = accountID
         self.metrics = metrics
         self.log = log
-        self.closing = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
         self.rawWriter = NIOLoopBound(rawWriter, eventLoop: channel.eventLoop)
     }
 
-    /// Whether a close frame has been sent: nothing more is written after it.
-    var isClosing: Bool { self.closing.value }
+    /// Whether a close frame has been sent: nothing more is written after it. (Kept by the writer, which lives on
+    /// the event loop anyway: a box of its own would cost every connection an allocation.)
+    var isClosing: Bool { self.rawWriter.value.closing }
 
     /// Queues a frame rendered by ``renderer`` (header included).
     func write(_ frame: ByteBuffer) {
@@ -87,7 +86,7 @@ final class WebSocketConnection: EventSink {
     /// Whether another message may be queued: not after a close frame, and not past the bound, where the client
     /// is dropped with 1008 instead.
     private func admitWrite() -> Bool {
-        guard !self.closing.value else { return false }
+        guard !self.isClosing else { return false }
         guard self.channel.isWritable else {
             self.evict(.outboundQueueFull, reason: "client is not reading fast enough")
             return false
@@ -97,7 +96,7 @@ final class WebSocketConnection: EventSink {
 
     /// Drops a client that does not keep up, with 1008: counted, and logged at `notice` (an operator acts on many).
     func evict(_ cause: ServerMetrics.EvictionReason, reason: String) {
-        guard !self.closing.value else { return }
+        guard !self.isClosing else { return }
         self.metrics.evicted(cause, log: self.log)
         self.close(.policyViolation, reason: reason, waitForPeer: false)
     }
@@ -106,8 +105,8 @@ final class WebSocketConnection: EventSink {
     /// (at most ``closeHandshakeTimeout``); without, it is closed as soon as the frame is written, as RFC 6455
     /// asks when the connection is failed.
     func close(_ code: WebSocketErrorCode, reason: String = "", waitForPeer: Bool) {
-        guard !self.closing.value else { return }
-        self.closing.value = true
+        guard !self.isClosing else { return }
+        self.rawWriter.value.closing = true
         var payload = self.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
         payload.write(webSocketErrorCode: code)
         payload.writeString(reason)

@@ -23,7 +23,8 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
 
     private let connection: WebSocketConnection
     private let keepalive: KeepaliveSweeps
-    private let makeSession: (WebSocketConnection) -> any WebSocketSession
+    /// Used once, when the handler is added, then dropped: the closure holds what the endpoint's sessions share.
+    private var makeSession: ((WebSocketConnection) -> any WebSocketSession)?
     private var session: (any WebSocketSession)?
     /// The sweep this connection is in, from `handlerAdded` until it closes.
     private var sweep: KeepaliveSweep?
@@ -54,7 +55,8 @@ final class WebSocketConnectionHandler: ChannelInboundHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.connection.metrics.open.increment()
-        self.session = self.makeSession(self.connection)
+        self.session = self.makeSession?(self.connection)
+        self.makeSession = nil
         let sweep = self.keepalive.sweep(on: context.eventLoop)
         sweep.add(self)
         self.sweep = sweep
