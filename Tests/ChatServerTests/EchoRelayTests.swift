@@ -25,6 +25,35 @@ struct EchoRelayTests {
         }
     }
 
+    @Test("frames cut anywhere across reads, each read ending inside the next frame, arrive whole and in order")
+    func framesAcrossReads() async throws {
+        try await withTestServer { server in
+            let sender = try await server.echoClient("cutter")
+            // Short, 7-bit, 16-bit and 64-bit lengths.
+            let texts = (0..<24).map { index in
+                String(
+                    repeating: Character(UnicodeScalar(UInt8(97 + index % 26))),
+                    count: [5, 125, 126, 300, 70_000][index % 5])
+            }
+            let frames = texts.map {
+                WebSocketTestClient.frame(opcode: WebSocketTestClient.Opcode.text, payload: Array($0.utf8))
+            }
+            // Each write holds the rest of one frame and the first bytes (1 to 13: inside the header, the length or
+            // the mask) of the next, with a pause so that each is a read of its own.
+            var pending: [UInt8] = []
+            for (index, frame) in frames.enumerated() {
+                let head = min(frame.count, 1 + index % 13)
+                try await sender.send(frame: pending + Array(frame.prefix(head)))
+                pending = Array(frame.dropFirst(head))
+                try await Task.sleep(for: .milliseconds(2))
+            }
+            try await sender.send(frame: pending)
+            for text in texts {
+                #expect(try await sender.nextText(timeout: .seconds(10)) == text)
+            }
+        }
+    }
+
     @Test("binary frames (images as base64) up to MiBs are relayed byte for byte")
     func relaysBinary() async throws {
         try await withTestServer { server in

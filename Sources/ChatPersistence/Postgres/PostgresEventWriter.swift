@@ -39,15 +39,11 @@ public struct PostgresEventWriter: EventWriter {
     private let queue: BatchQueue<[StoredMessage], [StoredMessage]>
 
     /// - Parameter deadline: how long one transaction may take before its rooms are answered with
-    ///   ``DeadlineExceeded`` and the next batch goes (PostgresNIO can leave a query on a dead connection unanswered).
+    ///   ``DeadlineExceeded`` and the writer goes on (PostgresNIO can leave a query on a dead connection unanswered).
     public init(client: PostgresClient, logger: Logger, deadline: Duration) {
-        let transactions = RoomTransactions(client: client, logger: logger)
+        let transactions = RoomTransactions(client: client, logger: logger, deadline: deadline)
         self.queue = BatchQueue(maxBatch: Self.maxRoomsPerTransaction) { batches in
-            do {
-                return try await Deadline.run(within: deadline) { await transactions.write(batches) }
-            } catch {
-                return batches.map { _ in .failure(error) }
-            }
+            await transactions.write(batches)
         }
     }
 
@@ -63,6 +59,8 @@ public struct PostgresEventWriter: EventWriter {
 private struct RoomTransactions: Sendable {
     let client: PostgresClient
     let logger: Logger
+    /// For each transaction on its own: a room's answer never waits for another room's transaction.
+    let deadline: Duration
 
     /// Each room's batch as stored, in the batches' order: together when there are several, each on its own when the
     /// joint transaction is refused for one of them.
@@ -142,7 +140,9 @@ private struct RoomTransactions: Sendable {
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Written
     ) async throws -> Written {
         do {
-            return try await self.client.withTransaction(logger: self.logger) { connection in try await body(connection)
+            let (client, logger) = (self.client, self.logger)
+            return try await Deadline.run(within: self.deadline) {
+                try await client.withTransaction(logger: logger) { connection in try await body(connection) }
             }
         } catch let error as PostgresTransactionError {
             if let refusal = error.closureError as? RoomRejection { throw refusal }

@@ -14,7 +14,7 @@ import NIOCore
 /// at once) flushes grow by themselves, and the work falls from one query and one frame per roommate per change to
 /// one query per flush and one frame per connection.
 ///
-/// A connection is told changes only once it has had its snapshot (``SessionRegistry/watchPresence(_:)``), and not
+/// A connection is told changes only once it has had its snapshot (``SessionRegistry/watchPresence(_:for:)``), and not
 /// those of the flush that made its snapshot: the snapshot is read after them, so it already says what they say.
 /// Since flushes run in order, no change overtakes a snapshot or an earlier change. A change still on its way to the
 /// queue when a snapshot is read (the tracker reports each change from a task of its own) can repeat what that
@@ -111,7 +111,7 @@ private struct PresenceFlush: Sendable {
         await self.sendSnapshots(snapshots, roommates: roommates)
         self.sendChanges(order.compactMap { latest[$0] }, roommates: roommates)
         for request in snapshots {
-            self.sessions.watchPresence(request.worker)
+            self.sessions.watchPresence(request.worker, for: request.account)
         }
     }
 

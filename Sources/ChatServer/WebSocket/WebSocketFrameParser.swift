@@ -26,19 +26,27 @@ struct WebSocketFrameParser {
     }
 
     /// Calls `handle` with every frame these bytes complete, in order, while it returns `true`.
+    ///
+    /// The bytes of a frame not yet whole are kept from their first byte only (`discardReadBytes`), and taken out
+    /// of `partial` before more are appended, so that the buffer has one owner and grows in place: a client whose
+    /// reads always end inside a frame costs the bytes of that one frame, not of everything it sent, and a large
+    /// frame arriving in many reads is copied once per doubling, not once per read.
     mutating func parse(
         _ bytes: ByteBuffer, _ handle: (WebSocketFrame) throws -> Bool
     ) throws {
-        var buffer = bytes
-        if var partial = self.partial {
-            partial.writeBuffer(&buffer)
+        var buffer: ByteBuffer
+        if var partial = self.partial.take() {
+            var incoming = bytes
+            partial.writeBuffer(&incoming)
             buffer = partial
+        } else {
+            buffer = bytes
         }
-        self.partial = nil
         while let frame = try Self.frame(from: &buffer, maxFrameBytes: self.maxFrameBytes) {
             guard try handle(frame) else { return }
         }
         if buffer.readableBytes > 0 {
+            buffer.discardReadBytes()
             self.partial = buffer
         }
     }
