@@ -112,7 +112,7 @@ final class UploadReceiver {
     }
 
     private func finish(declaredType: HTTPMediaType?, name: String) -> ReceivedUpload {
-        let digest = self.hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let digest = self.hasher.finalize().hex
         return ReceivedUpload(
             temporaryPath: self.path, sha256: digest, size: self.size, prefix: self.prefix, declaredType: declaredType,
             name: name)

@@ -42,7 +42,7 @@ struct AttachmentFileReader {
         guard copied == size else {
             throw self.failure(sha256, "its file \(path) holds \(copied) bytes, its rows say \(size)")
         }
-        let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let digest = hasher.finalize().hex
         guard digest == sha256 else {
             throw self.failure(sha256, "the SHA-256 of its file \(path) is \(digest)")
         }

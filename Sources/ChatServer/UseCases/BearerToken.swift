@@ -15,6 +15,6 @@ enum BearerToken {
 
     /// What is stored and looked up: the hex SHA-256 of the token.
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(token.utf8)).hex
     }
 }

@@ -37,20 +37,19 @@ struct WebSocketPipelineUpgrader: HTTPServerProtocolUpgrader, Sendable {
     let log: ConnectionLogger
     let makeSession: @Sendable (WebSocketConnection) -> any WebSocketSession
 
-    /// Answers the handshake (`Sec-WebSocket-Accept`); its own `upgrade` is not used.
-    private var handshake: NIOWebSocketServerUpgrader {
-        NIOWebSocketServerUpgrader(
-            shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture([:]) },
-            upgradePipelineHandler: { channel, _ in channel.eventLoop.makeSucceededVoidFuture() })
-    }
+    /// Answers the handshake (`Sec-WebSocket-Accept`); its own `upgrade` is not used. One for every upgrade: it holds
+    /// nothing of a connection.
+    private static let handshake = NIOWebSocketServerUpgrader(
+        shouldUpgrade: { channel, _ in channel.eventLoop.makeSucceededFuture([:]) },
+        upgradePipelineHandler: { channel, _ in channel.eventLoop.makeSucceededVoidFuture() })
 
-    var supportedProtocol: String { self.handshake.supportedProtocol }
-    var requiredUpgradeHeaders: [String] { self.handshake.requiredUpgradeHeaders }
+    var supportedProtocol: String { Self.handshake.supportedProtocol }
+    var requiredUpgradeHeaders: [String] { Self.handshake.requiredUpgradeHeaders }
 
     func buildUpgradeResponse(
         channel: any Channel, upgradeRequest: HTTPRequestHead, initialResponseHeaders: HTTPHeaders
     ) -> EventLoopFuture<HTTPHeaders> {
-        self.handshake.buildUpgradeResponse(
+        Self.handshake.buildUpgradeResponse(
             channel: channel, upgradeRequest: upgradeRequest, initialResponseHeaders: initialResponseHeaders)
     }
 

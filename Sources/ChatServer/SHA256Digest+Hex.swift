@@ -1,0 +1,9 @@
+import Foundation
+import Crypto
+
+extension SHA256Digest {
+    /// Lower-case hex, as tokens' hashes and attachments' content names are stored.
+    var hex: String {
+        self.map { String(format: "%02x", $0) }.joined()
+    }
+}
