@@ -118,11 +118,7 @@ private struct RoomTransactions: Sendable {
         let rooms = batches.map { $0[0].room.rawValue }
         let counts = batches.map { Int64($0.count) }
         return try await self.transaction { connection in
-            let statement = PostgresStatements.AdvanceRooms(rooms: rooms, counts: counts)
-            var lastSeqs: [String: Int64] = [:]
-            for try await (room, last) in try await connection.execute(statement, logger: self.logger) {
-                lastSeqs[room] = last
-            }
+            let lastSeqs = try await self.advance(rooms, by: counts, on: connection)
             var numbered: [StoredMessage] = []
             for batch in batches {
                 guard let last = lastSeqs[batch[0].room.rawValue] else { throw Errors.noSequence(batch[0].room) }
@@ -165,14 +161,24 @@ private struct RoomTransactions: Sendable {
         }
     }
 
-    /// Moves the room's counter by `count` (creating it the first time), holding its row's lock until commit, and
-    /// queues the `NOTIFY` of the room's last `seq` (a hint: one that changes nothing costs the listeners nothing);
-    /// returns that `seq`. Prepared: it runs for every batch.
+    /// Moves each room's counter by its count (creating it the first time), holding the rows' locks until commit, and
+    /// queues the `NOTIFY` of each room's last `seq` (a hint: one that changes nothing costs the listeners nothing);
+    /// returns each room's new last `seq`. Prepared: it runs for every batch.
+    private func advance(
+        _ rooms: [String], by counts: [Int64], on connection: PostgresConnection
+    ) async throws -> [String: Int64] {
+        let statement = PostgresStatements.AdvanceRooms(rooms: rooms, counts: counts)
+        var lastSeqs: [String: Int64] = [:]
+        for try await (room, last) in try await connection.execute(statement, logger: self.logger) {
+            lastSeqs[room] = last
+        }
+        return lastSeqs
+    }
+
+    /// ``advance(_:by:on:)`` for one room.
     private func advance(_ room: RoomID, by count: Int, on connection: PostgresConnection) async throws -> Int64 {
-        let statement = PostgresStatements.AdvanceRoom(room: room.rawValue, count: Int64(count))
-        var last: Int64?
-        for try await value in try await connection.execute(statement, logger: self.logger) { last = value }
-        guard let last else { throw Errors.noSequence(room) }
+        guard let last = try await self.advance([room.rawValue], by: [Int64(count)], on: connection)[room.rawValue]
+        else { throw Errors.noSequence(room) }
         return last
     }
 

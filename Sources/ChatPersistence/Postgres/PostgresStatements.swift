@@ -17,31 +17,10 @@ enum PostgresStatements {
         func decodeRow(_ row: PostgresRow) throws -> Int32 { try row.decode(Int32.self) }
     }
 
-    /// Moves a room's counter by `count` (creating it the first time), locking its row until commit, and queues the
-    /// `NOTIFY` of the new last `seq`, which PostgreSQL delivers at commit; returns that `seq`.
-    struct AdvanceRoom: PostgresPreparedStatement {
-        static let sql = """
-            INSERT INTO room_sequences (room, last_seq) VALUES ($1, $2) ON CONFLICT (room) DO UPDATE \
-            SET last_seq = room_sequences.last_seq + EXCLUDED.last_seq \
-            RETURNING room_sequences.last_seq, pg_notify($3, room_sequences.last_seq || ':' || room_sequences.room)
-            """
-        typealias Row = Int64
-
-        let room: String
-        let count: Int64
-
-        func makeBindings() throws -> PostgresBindings {
-            try PostgresBindings(binding: self.room, self.count, PostgresEventWriter.channel)
-        }
-
-        /// The second column is `pg_notify`'s, which returns nothing.
-        func decodeRow(_ row: PostgresRow) throws -> Int64 {
-            try row.makeRandomAccess()[0].decode(Int64.self)
-        }
-    }
-    /// ``AdvanceRoom`` for several rooms in one statement, locking their rows in the order of their names (every
-    /// node's joint transactions lock in that order, so none waits for another in a cycle); returns each room with
-    /// its new last `seq`.
+    /// Moves rooms' counters by their counts (creating each the first time), locking their rows until commit in the
+    /// order of the rooms' names (every node's transactions lock in that order, so none waits for another in a
+    /// cycle), and queues the `NOTIFY` of each room's new last `seq`, which PostgreSQL delivers at commit; returns
+    /// each room with that `seq`. One statement for one room or for a joint batch of many.
     struct AdvanceRooms: PostgresPreparedStatement {
         static let sql = """
             INSERT INTO room_sequences (room, last_seq) \
