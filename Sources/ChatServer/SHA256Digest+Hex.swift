@@ -1,5 +1,5 @@
-import Foundation
 import Crypto
+import Foundation
 
 extension SHA256Digest {
     /// Lower-case hex, as tokens' hashes and attachments' content names are stored.
