@@ -117,4 +117,32 @@ struct JointCommitTests {
         #expect(try await store.lastSequence(in: "e") == 0)
         await database.close()
     }
+
+    @Test("a joint batch moves each sender's read position to their last message of each room, sent with an id")
+    func readPositionsOfAJointBatch() async throws {
+        let database = try await MigratedPostgresDatabase.open()
+        let account = Account(
+            id: self.ann.id, username: "ann", displayName: "ann", avatarColor: "#000000", passwordHash: "")
+        _ = try await FluentAccountStore(database: database.database).create(account)
+        let directory = FluentRoomDirectory(database: database.database)
+        for room in ["a", "b", "c"] {
+            try await directory.create(
+                RoomInfo(id: RoomID(room), kind: .channel, name: room, createdBy: self.ann.id), members: [self.ann.id])
+        }
+        let outcomes = try await self.whileBusy(
+            database, blocker: "a",
+            [
+                [self.message("b", text: "b1", clientMsgID: "1"), self.message("b", text: "b2", clientMsgID: "2")],
+                // A message without a clientMsgID (a tutorial protocol's) marks nothing read.
+                [self.message("c", text: "c1", clientMsgID: "3"), self.message("c", text: "c2")],
+            ])
+        #expect(try outcomes.map { try $0.get().map(\.seq) } == [[1, 2], [1, 2]])
+        let rows = try await database.client.query(
+            "SELECT room_id, last_read_seq FROM memberships WHERE user_id = \(self.ann.id)",
+            logger: .init(label: "probe"))
+        var positions: [String: Int64] = [:]
+        for try await (room, seq) in rows.decode((String, Int64).self) { positions[room] = seq }
+        #expect(positions == ["a": 0, "b": 2, "c": 1])
+        await database.close()
+    }
 }

@@ -429,6 +429,53 @@ struct ModernSocketTests {
         }
     }
 
+    @Test("one account's sends from many connections at once share one limit; other accounts' sends beside them pass")
+    func rateLimitAcrossConnections() async throws {
+        try await withTestServer({
+            $0.sendBurst = 5
+            $0.sendRate = 1
+        }) { server in
+            let ann = try await server.register("ann")
+            let others = [try await server.register("bob"), try await server.register("cat")]
+            var sockets: [WebSocketTestClient] = []
+            for _ in 0..<4 { sockets.append(try await server.modernClient(ann, resume: nil)) }
+            var otherSockets: [WebSocketTestClient] = []
+            for other in others { otherSockets.append(try await server.modernClient(other, resume: nil)) }
+            let started = ContinuousClock.now
+            // Every frame written before any answer is read, so the account's checks run at once on four workers
+            // (on PostgreSQL, four statements on one bucket's row).
+            for (index, socket) in sockets.enumerated() {
+                for round in 0..<6 {
+                    try await socket.send(
+                        frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "a\(index)-\(round)", text: "a"))
+                }
+            }
+            for socket in otherSockets {
+                try await socket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "o", text: "o"))
+            }
+            var acked = 0
+            for socket in sockets {
+                var answered = 0
+                while answered < 6 {
+                    let text = try await socket.nextText()
+                    if let ack = try? JSONDecoder().decode(AckFrame.self, from: Data(text.utf8)), ack.type == "ack" {
+                        acked += 1
+                        answered += 1
+                    } else if let error = try? JSONDecoder().decode(ErrorFrame.self, from: Data(text.utf8)),
+                        error.code == .rateLimited
+                    {
+                        answered += 1
+                    }
+                }
+            }
+            let elapsed = ContinuousClock.now - started
+            // The burst, and at most one more per second of the test (the refill), whatever the machine's speed.
+            #expect(acked >= 5 && acked <= 5 + Int(elapsed.components.seconds) + 1)
+            for socket in otherSockets {
+                #expect(try await socket.next("ack", as: AckFrame.self).clientMsgID == "o")
+            }
+        }
+    }
     @Test("history over the socket pages like the HTTP endpoint")
     func historyOverSocket() async throws {
         try await withTestServer { server in
