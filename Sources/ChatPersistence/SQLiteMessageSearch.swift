@@ -22,9 +22,21 @@ public struct SQLiteMessageSearch: MessageSearch {
 
     public static let defaultCandidates = 1000
 
-    /// The index and its triggers, created by the migration; the last statement indexes existing messages.
+    /// The index as ``AddRichEvents`` first created it.
+    static let createIndexWithoutPrefixes =
+        "CREATE VIRTUAL TABLE message_search USING fts5(text, content='messages', tokenize='unicode61 remove_diacritics 2')"
+
+    /// The index as it is now, with prefixes of three characters indexed (``AddSearchPrefixIndex``).
+    static let createIndex =
+        "CREATE VIRTUAL TABLE message_search USING fts5(text, content='messages', tokenize='unicode61 remove_diacritics 2', prefix='3')"
+
+    /// Indexes the messages already stored (only messages: edits, reactions and the like have no words to find).
+    static let indexExisting =
+        "INSERT INTO message_search(rowid, text) SELECT rowid, text FROM messages WHERE kind = 'message'"
+
+    /// The index and its triggers, as the first migration created them; the last statement indexes existing messages.
     static let schema = [
-        "CREATE VIRTUAL TABLE message_search USING fts5(text, content='messages', tokenize='unicode61 remove_diacritics 2')",
+        createIndexWithoutPrefixes,
         """
         CREATE TRIGGER message_search_insert AFTER INSERT ON messages WHEN new.kind = 'message' BEGIN
           INSERT INTO message_search(rowid, text) VALUES (new.rowid, new.text);
@@ -36,7 +48,7 @@ public struct SQLiteMessageSearch: MessageSearch {
           INSERT INTO message_search(rowid, text) VALUES (new.rowid, new.text);
         END
         """,
-        "INSERT INTO message_search(rowid, text) SELECT rowid, text FROM messages WHERE kind = 'message'",
+        indexExisting,
     ]
 
     static let dropSchema = [
@@ -88,11 +100,11 @@ public struct SQLiteMessageSearch: MessageSearch {
     }
 
     /// An FTS5 query that matches the words literally: each one quoted (a quote inside doubled), the last one also
-    /// as a prefix unless told otherwise.
+    /// as a prefix when it is long enough (``SearchTerms/lastMatchesAsPrefix``), unless told otherwise.
     static func match(_ terms: SearchTerms, lastAsPrefix: Bool = true) -> String {
         terms.words.enumerated().map { index, word in
             let quoted = "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            return lastAsPrefix && index == terms.words.count - 1 ? quoted + "*" : quoted
+            return lastAsPrefix && terms.lastMatchesAsPrefix && index == terms.words.count - 1 ? quoted + "*" : quoted
         }.joined(separator: " ")
     }
 }

@@ -16,5 +16,6 @@ public enum ChatMigrations {
         AddNodeSharing(),
         AddAttachmentChunks(),
         AddReadOnSend(),
+        AddSearchPrefixIndex(),
     ]
 }

@@ -13,9 +13,7 @@ struct EraseDeletedTextFromSearch: AsyncMigration {
         guard let sql = database.sql(ifDialect: "sqlite") else { return }
         try await sql.raw("INSERT INTO message_search(message_search, rank) VALUES ('secure-delete', 1)").run()
         try await sql.raw("INSERT INTO message_search(message_search) VALUES ('delete-all')").run()
-        try await sql.raw(
-            "INSERT INTO message_search(rowid, text) SELECT rowid, text FROM messages WHERE kind = 'message'"
-        ).run()
+        try await sql.raw(SQLQueryString(SQLiteMessageSearch.indexExisting)).run()
     }
 
     func revert(on database: any Database) async throws {

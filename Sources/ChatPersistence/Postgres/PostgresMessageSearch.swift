@@ -49,11 +49,11 @@ public struct PostgresMessageSearch: MessageSearch {
         return try SearchMatch.decoded(from: try await self.database.raw(query).all())
     }
 
-    /// Each word as a quoted lexeme, the last one also as a prefix, all required.
+    /// Each word as a quoted lexeme, the last one also as a prefix when it is long enough, all required.
     static func tsquery(_ terms: SearchTerms) -> String {
         terms.words.enumerated().map { index, word in
             let quoted = "'" + word.replacingOccurrences(of: "'", with: "''") + "'"
-            return index == terms.words.count - 1 ? quoted + ":*" : quoted
+            return terms.lastMatchesAsPrefix && index == terms.words.count - 1 ? quoted + ":*" : quoted
         }.joined(separator: " & ")
     }
 }
