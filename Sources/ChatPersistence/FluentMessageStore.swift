@@ -11,6 +11,9 @@ import SQLKit
 public struct FluentMessageStore: MessageStore {
     private let sql: any SQLDatabase
     private let writer: any EventWriter
+    /// How a row becomes an event: straight from SQLite's values on SQLite (``SQLiteEventColumns``), through SQLKit's
+    /// decoder elsewhere.
+    private let decodeEvent: @Sendable (any SQLRow) throws -> StoredMessage
 
     /// - Parameters:
     ///   - database: Fluent's handle, for reads.
@@ -19,6 +22,9 @@ public struct FluentMessageStore: MessageStore {
     public init(database: any Database, writer: any EventWriter) {
         self.sql = database.requiredSQL(by: "FluentMessageStore")
         self.writer = writer
+        self.decodeEvent =
+            self.sql.dialect.name == "sqlite"
+            ? MessageRecord.storedMessage(fromSQLite:) : MessageRecord.storedMessage(from:)
     }
 
     @discardableResult
@@ -77,7 +83,7 @@ public struct FluentMessageStore: MessageStore {
     /// The events of the rows that match `condition` (what follows `WHERE`, ordering and limit included).
     private func events(_ condition: SQLQueryString) async throws -> [StoredMessage] {
         try await self.sql.raw("SELECT \(MessageRecord.selected) FROM messages WHERE \(condition)").all()
-            .map(MessageRecord.storedMessage(from:))
+            .map(self.decodeEvent)
     }
 
     /// The events with each message's reactions filled in (text, tombstones and quotes are kept current in the

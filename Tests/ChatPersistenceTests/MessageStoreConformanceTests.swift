@@ -92,6 +92,43 @@ struct MessageStoreConformanceTests {
         await close()
     }
 
+    @Test(
+        "every column of an event reads back as it was written: quotes, attachments, reactions, edits",
+        arguments: fixtures)
+    func everyColumn(fixture: StoreFixture) async throws {
+        let (store, close) = try await fixture.make()
+        let tutorial = Sender(name: "tom", id: UUID(), via: .chat)
+        let ann = Sender(name: "ann", id: UUID())
+        let date = Date(timeIntervalSinceReferenceDate: 800_000_000.25)
+        let first = StoredMessage(room: "r", seq: 1, id: UUID(), sender: tutorial, text: "hello from /chat", date: date)
+        let attachment = Attachment(
+            id: UUID(), name: "cat.png", contentType: "image/png", size: 10, width: 3, height: 4)
+        let reply = StoredMessage(
+            room: "r", seq: 2, id: UUID(), sender: ann, text: "a reply", date: date.addingTimeInterval(1),
+            clientMsgID: "c-2", replyTo: Quote(seq: 1, sender: tutorial, text: "hello from /chat"),
+            attachments: [attachment])
+        let reaction = StoredMessage(
+            room: "r", seq: 3, id: UUID(), sender: ann, kind: .reaction, text: "", date: date.addingTimeInterval(2),
+            clientMsgID: "c-3", target: 2, emoji: "👍", added: true)
+        let edit = StoredMessage(
+            room: "r", seq: 4, id: UUID(), sender: ann, kind: .edit, text: "an edited reply",
+            date: date.addingTimeInterval(3), clientMsgID: "c-4", target: 2)
+        try await store.append([first, reply, reaction, edit], isolation: nil)
+        let read = try await store.latest(in: "r", limit: 10)
+        try #require(read.count == 4)
+        #expect(read[0] == first)
+        var edited = reply
+        edited.text = "an edited reply"
+        edited.editedAt = edit.date
+        #expect(read[1].reactions.map(\.emoji) == ["👍"])
+        var readReply = read[1]
+        readReply.reactions = []
+        #expect(readReply == edited)
+        #expect(read[2] == reaction)
+        #expect(read[3] == edit)
+        await close()
+    }
+
     @Test("pages read backwards from a sequence number", arguments: fixtures)
     func paging(fixture: StoreFixture) async throws {
         let (store, close) = try await fixture.make()

@@ -74,36 +74,45 @@ final class MessageRecord: Model, @unchecked Sendable {
     /// Decoded column by column rather than as a Fluent model: history pages, resumes and another node's commits
     /// read events by the thousand, and Fluent's property wrappers cost several times the decoding itself.
     static func storedMessage(from row: any SQLRow) throws -> StoredMessage {
+        try self.storedMessage(from: DecodedEventColumns(row: row))
+    }
+
+    /// ``storedMessage(from:)`` for a row of SQLite, read from its values directly (``SQLiteEventColumns``).
+    static func storedMessage(fromSQLite row: any SQLRow) throws -> StoredMessage {
+        try self.storedMessage(from: SQLiteEventColumns(row: row))
+    }
+
+    private static func storedMessage(from row: some EventColumns) throws -> StoredMessage {
         func via(_ column: String) throws -> TutorialProtocol? {
-            try row.decode(column: column, as: String?.self).flatMap(TutorialProtocol.init(rawValue:))
+            try row.valueIfPresent(column, as: String.self).flatMap(TutorialProtocol.init(rawValue:))
         }
         var quote: Quote?
-        if let seq = try row.decode(column: "reply_seq", as: Int64?.self),
-            let id = try row.decode(column: "reply_sender_id", as: UUID?.self)
+        if let seq = try row.valueIfPresent("reply_seq", as: Int64.self),
+            let id = try row.valueIfPresent("reply_sender_id", as: UUID.self)
         {
-            let name = try row.decode(column: "reply_sender_name", as: String?.self) ?? ""
-            let text = try row.decode(column: "reply_text", as: String?.self) ?? ""
+            let name = try row.valueIfPresent("reply_sender_name", as: String.self) ?? ""
+            let text = try row.valueIfPresent("reply_text", as: String.self) ?? ""
             quote = Quote(seq: seq, sender: Sender(name: name, id: id, via: try via("reply_sender_via")), text: text)
         }
         let attachments =
-            try row.decode(column: "attachments", as: String?.self).map {
+            try row.valueIfPresent("attachments", as: String.self).map {
                 try JSONDecoder().decode([Attachment].self, from: Data($0.utf8))
             } ?? []
         return StoredMessage(
-            room: RoomID(try row.decode(column: "room", as: String.self)),
-            seq: try row.decode(column: "seq", as: Int64.self),
-            id: try row.decode(column: "id", as: UUID.self),
+            room: RoomID(try row.value("room", as: String.self)),
+            seq: try row.value("seq", as: Int64.self),
+            id: try row.value("id", as: UUID.self),
             sender: Sender(
-                name: try row.decode(column: "sender_name", as: String.self),
-                id: try row.decode(column: "sender_id", as: UUID.self), via: try via("sender_via")),
-            kind: EventKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .message,
-            text: try row.decode(column: "text", as: String.self),
-            date: try row.decode(column: "created_at", as: Date.self),
-            clientMsgID: try row.decode(column: "client_msg_id", as: String?.self),
-            target: try row.decode(column: "target_seq", as: Int64?.self),
-            emoji: try row.decode(column: "emoji", as: String?.self),
-            added: try row.decode(column: "added", as: Bool?.self), replyTo: quote, attachments: attachments,
-            editedAt: try row.decode(column: "edited_at", as: Date?.self),
-            deleted: try row.decode(column: "deleted", as: Bool.self))
+                name: try row.value("sender_name", as: String.self),
+                id: try row.value("sender_id", as: UUID.self), via: try via("sender_via")),
+            kind: EventKind(rawValue: try row.value("kind", as: String.self)) ?? .message,
+            text: try row.value("text", as: String.self),
+            date: try row.value("created_at", as: Date.self),
+            clientMsgID: try row.valueIfPresent("client_msg_id", as: String.self),
+            target: try row.valueIfPresent("target_seq", as: Int64.self),
+            emoji: try row.valueIfPresent("emoji", as: String.self),
+            added: try row.valueIfPresent("added", as: Bool.self), replyTo: quote, attachments: attachments,
+            editedAt: try row.valueIfPresent("edited_at", as: Date.self),
+            deleted: try row.value("deleted", as: Bool.self))
     }
 }
