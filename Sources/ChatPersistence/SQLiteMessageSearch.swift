@@ -70,7 +70,7 @@ public struct SQLiteMessageSearch: MessageSearch {
         // The words without the last one's prefix match no more than with it: when they are already common, the
         // costlier count of the prefix form is not needed.
         var common = try await self.matchesMore(than: self.candidates, Self.match(terms, lastAsPrefix: false))
-        if !common {
+        if !common && terms.lastMatchesAsPrefix {
             common = try await self.matchesMore(than: self.candidates, match)
         }
         let roomFilter = SearchMatch.roomCondition(room)

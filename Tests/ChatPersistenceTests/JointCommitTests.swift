@@ -137,6 +137,10 @@ struct JointCommitTests {
                 [self.message("c", text: "c1", clientMsgID: "3"), self.message("c", text: "c2")],
             ])
         #expect(try outcomes.map { try $0.get().map(\.seq) } == [[1, 2], [1, 2]])
+        // One transaction wrote both rooms' messages (the case this test is for).
+        let writers = try await database.client.query(
+            "SELECT count(DISTINCT xmin::text) FROM messages WHERE room IN ('b', 'c')", logger: .init(label: "probe"))
+        for try await count in writers.decode(Int64.self) { #expect(count == 1) }
         let rows = try await database.client.query(
             "SELECT room_id, last_read_seq FROM memberships WHERE user_id = \(self.ann.id)",
             logger: .init(label: "probe"))

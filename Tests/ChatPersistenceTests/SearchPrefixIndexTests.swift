@@ -15,9 +15,6 @@ struct SearchPrefixIndexTests {
         let file = try await MigratedSQLiteFile.open()
         let sql = try #require(file.database as? any SQLDatabase)
         let migration = try #require(ChatMigrations.all.first { $0.name.hasSuffix("AddSearchPrefixIndex") })
-        // arrange: a database from before the migration, with messages already indexed
-        try await migration.revert(on: file.database).get()
-        #expect(try await Self.definition(sql).contains("prefix") == false)
         let ann = Sender(name: "ann", id: UUID())
         let date = Date(timeIntervalSinceReferenceDate: 800_000_000)
         try await file.store.append(
@@ -28,6 +25,10 @@ struct SearchPrefixIndexTests {
                 StoredMessage(
                     room: "r", seq: 3, id: UUID(), sender: ann, kind: .edit, text: "ordinal", date: date, target: 1),
             ], isolation: nil)
+        // arrange: a database from before the migration (its revert remakes the old index from the messages)
+        try await migration.revert(on: file.database).get()
+        #expect(try await Self.definition(sql).contains("prefix") == false)
+        #expect(try await Self.matches("ordinal", sql) == 1)
         // act
         try await migration.prepare(on: file.database).get()
         // validate: prefixes indexed, every message found again (the edit rewrote the first), edit events not indexed

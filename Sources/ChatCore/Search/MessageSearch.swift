@@ -61,16 +61,19 @@ public struct SearchTerms: Sendable, Equatable {
     /// (``lastMatchesAsPrefix``).
     public let words: [String]
 
-    /// The shortest last word that also matches as a prefix.
+    /// The shortest last word, in bytes of UTF-8, that also matches as a prefix: three Latin letters or digits, or
+    /// one character of a script whose words are not separated by spaces (Chinese, Japanese), where the index keeps
+    /// a whole run of characters as one word and a prefix is how a word inside it is found.
     ///
-    /// *Why not one or two characters:* a prefix that short names a large part of the vocabulary (every word that
+    /// *Why not one or two Latin letters:* a prefix that short names a large part of the vocabulary (every word that
     /// starts with `o`), which says little, and the index must gather every occurrence of all those words before it
     /// reads the first match: 184 ms for `o` on a lobby of 1,000,000 messages, against 3 ms for `ord`, whose
     /// prefixes SQLite's index keeps (BENCHMARKS.md, "How cost grows with work"). Such a word matches whole.
-    public static let minimumPrefixCharacters = 3
+    public static let minimumPrefixBytes = 3
 
-    /// Whether the last word also matches as a prefix (`hel` finds `hello`; `he` finds `he` only).
-    public var lastMatchesAsPrefix: Bool { (self.words.last?.count ?? 0) >= Self.minimumPrefixCharacters }
+    /// Whether the last word also matches as a prefix (`hel` finds `hello`, `你好` finds `你好吗`; `he` finds `he`
+    /// only).
+    public var lastMatchesAsPrefix: Bool { (self.words.last?.utf8.count ?? 0) >= Self.minimumPrefixBytes }
 
     /// The longest query accepted, in characters.
     public static let maxCharacters = 200

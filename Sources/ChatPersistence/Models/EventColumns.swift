@@ -62,9 +62,9 @@ struct DecodedEventColumns: EventColumns {
     }
 }
 
-/// An SQLite row's values converted directly: SQLKit's decoder goes through `Decodable`, with a decoder object for
-/// every optional column and a type lookup for every value, which cost as much as SQLite's own reading when a
-/// resume reads a thousand events (BENCHMARKS.md, "How cost grows with work").
+/// An SQLite row's values converted directly: SQLKit's decoder goes through `Decodable` for every optional column
+/// (a decoder object each time) and Foundation's `sscanf` for every UUID, which together cost as much as SQLite's
+/// own reading when a resume reads a thousand events (BENCHMARKS.md, "How cost grows with work").
 struct SQLiteEventColumns: EventColumns {
     let row: any SQLRow
 
