@@ -53,6 +53,25 @@ struct BatchQueueTests {
         #expect(queue.waiting == 0)
     }
 
+    @Test("drained() returns once every queued request has been handled, and at once on an idle queue")
+    func drainedWaitsForTheLastBatch() async throws {
+        let handler = HeldHandler()
+        let queue = BatchQueue<Int, Int>(maxBatch: 3, handler: handler.handle)
+        await queue.drained()
+        let first = Task { try await queue.submit(1) }
+        while handler.seen.isEmpty { await Task.yield() }
+        queue.enqueue(2)
+        // What the handler had seen when drained() returned: both batches, never only the held first one.
+        let seenWhenDrained = Task { () -> [[Int]] in
+            await queue.drained()
+            return handler.seen
+        }
+        for _ in 0..<100 { await Task.yield() }
+        handler.release()
+        #expect(await seenWhenDrained.value == [[1], [2]])
+        #expect(try await first.value == 2)
+    }
+
     @Test("an idle queue handles a request at once, alone, and again after it drained")
     func idleQueueGoesAtOnce() async throws {
         let batches = NIOLockedValueBox<[[Int]]>([])

@@ -20,6 +20,8 @@ public final class BatchQueue<Request: Sendable, Answer: Sendable>: Sendable {
     private struct State {
         var waiting: [Waiting] = []
         var running = false
+        /// Who waits for the queue to be empty (``drained()``).
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let maxBatch: Int
@@ -35,6 +37,19 @@ public final class BatchQueue<Request: Sendable, Answer: Sendable>: Sendable {
     /// How many requests wait for the batch after the one running.
     public var waiting: Int {
         self.state.withLockedValue { $0.waiting.count }
+    }
+
+    /// Returns once no batch runs and no request waits: for a caller that stops what the handler uses (a database
+    /// at shutdown) after the last request has been queued.
+    public func drained() async {
+        await withCheckedContinuation { continuation in
+            let idle = self.state.withLockedValue { state in
+                guard state.running else { return true }
+                state.idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
     }
 
     /// Queues the request and returns its answer once its batch has been handled.
@@ -65,13 +80,19 @@ public final class BatchQueue<Request: Sendable, Answer: Sendable>: Sendable {
     /// Handles batches until no request waits.
     private func drain() async {
         while true {
-            let batch = self.state.withLockedValue { state -> [Waiting] in
+            let (batch, idleWaiters) = self.state.withLockedValue {
+                state -> ([Waiting], [CheckedContinuation<Void, Never>]) in
                 let taken = Array(state.waiting.prefix(self.maxBatch))
                 state.waiting.removeFirst(taken.count)
-                if taken.isEmpty { state.running = false }
-                return taken
+                guard taken.isEmpty else { return (taken, []) }
+                state.running = false
+                defer { state.idleWaiters = [] }
+                return ([], state.idleWaiters)
             }
-            guard !batch.isEmpty else { return }
+            guard !batch.isEmpty else {
+                for waiter in idleWaiters { waiter.resume() }
+                return
+            }
             let answers = await self.handler(batch.map(\.request))
             for (index, waiting) in batch.enumerated() {
                 waiting.continuation?.resume(

@@ -82,6 +82,12 @@ final class PresenceBroadcaster: Sendable {
     func sendSnapshot(_ request: SnapshotRequest) async {
         _ = try? await self.queue.submit(.snapshot(request))
     }
+
+    /// Returns once every change and snapshot queued so far has been sent: their flushes read the database, which
+    /// must stay open until then.
+    func drained() async {
+        await self.queue.drained()
+    }
 }
 
 /// One flush of ``PresenceBroadcaster``'s queue.

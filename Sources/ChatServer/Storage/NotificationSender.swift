@@ -32,7 +32,7 @@ final class NotificationSender: Sendable {
         background.run {
             for await text in texts {
                 do {
-                    try await Deadline.run(within: Self.sendDeadline) {
+                    _ = try await Deadline.run(within: Self.sendDeadline) {
                         try await client.query("SELECT pg_notify(\(channel), \(text))", logger: logger)
                     }
                 } catch {

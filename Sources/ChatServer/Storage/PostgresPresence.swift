@@ -57,6 +57,8 @@ final class PostgresPresence: PresenceAnnouncer {
     func changed(_ user: UUID, online: Bool, lastSeen: Date?) async {
         do {
             try await Deadline.run(within: Self.writeDeadline) { try await self.reconcile(user, lastSeen: lastSeen) }
+        } catch is CancellationError {
+            // The node is stopping: its rows stay until they expire, as a stopped node's do (see the type's comment).
         } catch {
             self.logger.warning(
                 "could not record that \(user) went \(online ? "online" : "offline") here (the heartbeat will): \(String(reflecting: error))"
@@ -75,6 +77,8 @@ final class PostgresPresence: PresenceAnnouncer {
                 for try await account in rows.decode(UUID.self) { online.insert(account) }
                 return online
             }
+        } catch is CancellationError {
+            return here
         } catch {
             self.logger.warning("could not read who is online on other nodes: \(String(reflecting: error))")
             return here
@@ -88,8 +92,11 @@ final class PostgresPresence: PresenceAnnouncer {
         self.broadcaster.push(payload.user, online: payload.online, lastSeen: lastSeen)
     }
 
+    /// Stops the heartbeat, then waits for the broadcaster's last flush, which reads the database: the storage closes
+    /// the pool after this, and the listener that feeds the broadcaster has stopped before it.
     func close() async {
         await self.tasks.close()
+        await self.broadcaster.drained()
     }
 
     /// Makes this process's row of `user` say what the tracker says now, under the account's lock, and announces
