@@ -104,7 +104,7 @@ public struct SQLiteMessageSearch: MessageSearch {
     static func match(_ terms: SearchTerms, lastAsPrefix: Bool = true) -> String {
         terms.words.enumerated().map { index, word in
             let quoted = "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            return lastAsPrefix && terms.lastMatchesAsPrefix && index == terms.words.count - 1 ? quoted + "*" : quoted
+            return lastAsPrefix && terms.matchesAsPrefix(at: index) ? quoted + "*" : quoted
         }.joined(separator: " ")
     }
 }

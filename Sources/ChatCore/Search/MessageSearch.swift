@@ -75,6 +75,12 @@ public struct SearchTerms: Sendable, Equatable {
     /// only).
     public var lastMatchesAsPrefix: Bool { (self.words.last?.utf8.count ?? 0) >= Self.minimumPrefixBytes }
 
+    /// Whether the word at `index` of ``words`` also matches as a prefix: the last one, when long enough. Both search
+    /// engines build their queries from this.
+    public func matchesAsPrefix(at index: Int) -> Bool {
+        index == self.words.count - 1 && self.lastMatchesAsPrefix
+    }
+
     /// The longest query accepted, in characters.
     public static let maxCharacters = 200
 

@@ -53,7 +53,7 @@ public struct PostgresMessageSearch: MessageSearch {
     static func tsquery(_ terms: SearchTerms) -> String {
         terms.words.enumerated().map { index, word in
             let quoted = "'" + word.replacingOccurrences(of: "'", with: "''") + "'"
-            return terms.lastMatchesAsPrefix && index == terms.words.count - 1 ? quoted + ":*" : quoted
+            return terms.matchesAsPrefix(at: index) ? quoted + ":*" : quoted
         }.joined(separator: " & ")
     }
 }
