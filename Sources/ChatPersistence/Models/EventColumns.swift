@@ -14,22 +14,15 @@ protocol EventColumnValue: Decodable {
     init?(sqlite: SQLiteData)
 }
 
-extension String: EventColumnValue {
+extension EventColumnValue where Self: SQLiteDataConvertible {
+    /// SQLiteNIO's own conversion, the one SQLKit's decoder uses (a `Date` rounded to the microsecond).
     init?(sqlite: SQLiteData) { self.init(sqliteData: sqlite) }
 }
 
-extension Int64: EventColumnValue {
-    init?(sqlite: SQLiteData) { self.init(sqliteData: sqlite) }
-}
-
-extension Bool: EventColumnValue {
-    init?(sqlite: SQLiteData) { self.init(sqliteData: sqlite) }
-}
-
-extension Date: EventColumnValue {
-    /// SQLiteNIO's own conversion, rounded to the microsecond as every other read of the column is.
-    init?(sqlite: SQLiteData) { self.init(sqliteData: sqlite) }
-}
+extension String: EventColumnValue {}
+extension Int64: EventColumnValue {}
+extension Bool: EventColumnValue {}
+extension Date: EventColumnValue {}
 
 extension UUID: EventColumnValue {
     /// Written as text by Fluent; parsed by ``init(hexString:)`` instead of Foundation's parser, which goes through
