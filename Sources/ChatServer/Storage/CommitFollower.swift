@@ -112,7 +112,7 @@ final class CommitFollower: Sendable {
         }
     }
 
-    /// Listens on `channels` on a pooled connection of its own, runs `connected` each time the connection is up,
+    /// Listens on `channels` on a pooled connection of its own (closed afterwards), runs `connected` each time the connection is up,
     /// and hands every notification to `handle` (channel, payload), one after the other, in the order they came;
     /// opens the connection again after a short wait when it fails.
     private static func listen(
@@ -122,51 +122,18 @@ final class CommitFollower: Sendable {
         while !Task.isCancelled {
             do {
                 try await client.withConnection { connection in
-                    let (events, arrived) = AsyncStream.makeStream(
-                        of: ListenerEvent.self, bufferingPolicy: .bufferingOldest(Self.maxWaitingNotifications))
-                    let dropped = NIOLockedValueBox(0)
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        for channel in channels {
-                            group.addTask {
-                                try await connection.listen(on: channel) { notifications in
-                                    arrived.yield(.listening)
-                                    for try await notification in notifications {
-                                        let event = ListenerEvent.notification(
-                                            channel: channel, payload: notification.payload)
-                                        if case .dropped = arrived.yield(event) {
-                                            dropped.withLockedValue { $0 += 1 }
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                        group.addTask {
-                            var waitingFor = channels.count
-                            for await event in events {
-                                switch event {
-                                case .listening:
-                                    waitingFor -= 1
-                                    guard waitingFor == 0 else { continue }
-                                    listening.withLockedValue { $0 = true }
-                                    await connected()
-                                case .notification(let channel, let payload):
-                                    let lost = dropped.withLockedValue { count in
-                                        defer { count = 0 }
-                                        return count
-                                    }
-                                    if lost > 0 {
-                                        logger.warning(
-                                            "dropped \(lost) notifications on \(channels.joined(separator: ", ")): this node is behind"
-                                        )
-                                    }
-                                    await handle(channel, payload)
-                                }
-                            }
-                        }
-                        // The first listener to fail (its connection lost) takes the others down with it.
-                        try await group.next()
-                        group.cancelAll()
+                    // Never given back to the pool: when the database ends a listening connection, the pool could
+                    // lease it again before it saw it close, and PostgresNIO may never answer a query sent on it
+                    // (a membership check then waited out its 15 s deadline).
+                    do {
+                        try await Self.listen(
+                            on: channels, connection: connection, listening: listening, logger: logger,
+                            connected: connected, handle: handle)
+                    } catch {
+                        try? await connection.close()
+                        throw error
                     }
+                    try? await connection.close()
                 }
             } catch {
                 if Task.isCancelled { break }
@@ -176,6 +143,58 @@ final class CommitFollower: Sendable {
             }
             listening.withLockedValue { $0 = false }
             try? await Task.sleep(for: .milliseconds(250))
+        }
+    }
+
+    /// Listens on `channels` on `connection` until one of them fails or ends.
+    private static func listen(
+        on channels: [String], connection: PostgresConnection, listening: NIOLockedValueBox<Bool>, logger: Logger,
+        connected: @escaping @Sendable () async -> Void, handle: @escaping @Sendable (String, String) async -> Void
+    ) async throws {
+        let (events, arrived) = AsyncStream.makeStream(
+            of: ListenerEvent.self, bufferingPolicy: .bufferingOldest(Self.maxWaitingNotifications))
+        let dropped = NIOLockedValueBox(0)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for channel in channels {
+                group.addTask {
+                    try await connection.listen(on: channel) { notifications in
+                        arrived.yield(.listening)
+                        for try await notification in notifications {
+                            let event = ListenerEvent.notification(
+                                channel: channel, payload: notification.payload)
+                            if case .dropped = arrived.yield(event) {
+                                dropped.withLockedValue { $0 += 1 }
+                            }
+                        }
+                    }
+                }
+            }
+            group.addTask {
+                var waitingFor = channels.count
+                for await event in events {
+                    switch event {
+                    case .listening:
+                        waitingFor -= 1
+                        guard waitingFor == 0 else { continue }
+                        listening.withLockedValue { $0 = true }
+                        await connected()
+                    case .notification(let channel, let payload):
+                        let lost = dropped.withLockedValue { count in
+                            defer { count = 0 }
+                            return count
+                        }
+                        if lost > 0 {
+                            logger.warning(
+                                "dropped \(lost) notifications on \(channels.joined(separator: ", ")): this node is behind"
+                            )
+                        }
+                        await handle(channel, payload)
+                    }
+                }
+            }
+            // The first listener to fail (its connection lost) takes the others down with it.
+            try await group.next()
+            group.cancelAll()
         }
     }
 
