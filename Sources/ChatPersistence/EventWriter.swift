@@ -7,4 +7,18 @@ public protocol EventWriter: Sendable {
     /// Stores the events of one room in one transaction, with what they change (``EventEffects``), and returns them
     /// as ``MessageStore/append(_:isolation:)`` does.
     func append(_ events: [StoredMessage], isolation: isolated (any Actor)?) async throws -> [StoredMessage]
+
+    /// Stores them as ``MessageStore/appendEach(_:isolation:)`` does.
+    func appendEach(
+        _ events: [StoredMessage], isolation: isolated (any Actor)?
+    ) async throws -> [Result<StoredMessage, RoomRejection>]
+}
+
+extension EventWriter {
+    /// A writer that does not check senders (SQLite's: one node checks them before the room).
+    public func appendEach(
+        _ events: [StoredMessage], isolation: isolated (any Actor)?
+    ) async throws -> [Result<StoredMessage, RoomRejection>] {
+        try await self.append(events, isolation: isolation).map { .success($0) }
+    }
 }

@@ -34,6 +34,12 @@ public struct FluentMessageStore: MessageStore {
         try await self.writer.append(messages, isolation: isolation)
     }
 
+    public func appendEach(
+        _ messages: [StoredMessage], isolation: isolated (any Actor)? = #isolation
+    ) async throws -> [Result<StoredMessage, RoomRejection>] {
+        try await self.writer.appendEach(messages, isolation: isolation)
+    }
+
     public func latest(in room: RoomID, limit: Int) async throws -> [StoredMessage] {
         try await self.page(in: room, before: nil, limit: limit)
     }

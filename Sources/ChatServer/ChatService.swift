@@ -279,7 +279,7 @@ public final class ChatService: Sendable {
                 hub: hub, directory: directory, attachments: attachments, sessions: sessions,
                 presence: presence, presenceBroadcaster: broadcaster, background: background, summaries: summaries,
                 history: history, reads: reads,
-                sendLimit: storage.sendLimit(burst: configuration.sendBurst, rate: configuration.sendRate),
+                sendChecks: storage.sendChecks,
                 maxMessageBytes: configuration.maxMessageBytes, maxReplay: configuration.maxReplay,
                 maxSocketsPerAccount: configuration.maxSocketsPerAccount, metrics: application.serverMetrics))
     }
@@ -307,7 +307,10 @@ public final class ChatService: Sendable {
         }
         if let url = configuration.databaseURL {
             try DataDirectory.prepare(configuration.dataDirectory)
-            storage = try await PostgresStorage.open(application, url: url, logger: Self.frameworkLogger(logger))
+            storage = try await PostgresStorage.open(
+                application, url: url,
+                sendLimit: SendLimitRule(burst: configuration.sendBurst, rate: configuration.sendRate),
+                logger: Self.frameworkLogger(logger))
         } else {
             storage = try await SQLiteStorage.open(
                 application, configuration: configuration, metrics: metrics, logger: Self.frameworkLogger(logger))

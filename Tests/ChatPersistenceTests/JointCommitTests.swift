@@ -149,4 +149,37 @@ struct JointCommitTests {
         #expect(positions == ["a": 0, "b": 2, "c": 1])
         await database.close()
     }
+
+    @Test("in a joint batch, senders are checked per room: a non-member's room is refused, one send limit is shared")
+    func senderChecksOfAJointBatch() async throws {
+        let database = try await MigratedPostgresDatabase.open(sendLimit: SendLimitRule(burst: 1, rate: 1))
+        let account = Account(
+            id: self.ann.id, username: "ann", displayName: "ann", avatarColor: "#000000", passwordHash: "")
+        _ = try await FluentAccountStore(database: database.database).create(account)
+        let directory = FluentRoomDirectory(database: database.database)
+        for room in ["b", "c"] {
+            try await directory.create(
+                RoomInfo(id: RoomID(room), kind: .channel, name: room, createdBy: self.ann.id), members: [self.ann.id])
+        }
+        var stranger = self.message("d", text: "not a member", clientMsgID: "3")
+        stranger.sender = Sender(name: "bob", id: UUID())
+        let outcomes = try await self.whileBusy(
+            database, blocker: "a",
+            [
+                [self.message("b", text: "b1", clientMsgID: "1")],
+                [self.message("c", text: "c1", clientMsgID: "2")],
+                [stranger],
+            ])
+        // ann's burst of one went to whichever of b and c came first; the other is told to wait.
+        let stored = outcomes[0..<2].compactMap { try? $0.get() }
+        #expect(stored.map { $0.map(\.seq) } == [[1]])
+        let limited = outcomes[0..<2].filter {
+            if case .failure(RoomRejection.rateLimited) = $0 { true } else { false }
+        }
+        #expect(limited.count == 1)
+        #expect(throws: RoomRejection.forbidden) { try outcomes[2].get() }
+        #expect(try await database.store.lastSequence(in: "b") + database.store.lastSequence(in: "c") == 1)
+        #expect(try await database.store.lastSequence(in: "d") == 0)
+        await database.close()
+    }
 }

@@ -15,7 +15,8 @@ struct MigratedPostgresDatabase: Sendable {
     let database: any Database
     let close: @Sendable () async -> Void
 
-    static func open() async throws -> MigratedPostgresDatabase {
+    /// - Parameter sendLimit: when given, the writer checks every account's send as it commits, as a server's does.
+    static func open(sendLimit: SendLimitRule? = nil) async throws -> MigratedPostgresDatabase {
         let server = try await TestPostgres.shared()
         let (_, url) = try await server.makeDatabase()
         let logger = Logger(label: "store-test")
@@ -27,7 +28,9 @@ struct MigratedPostgresDatabase: Sendable {
             of: databases, logger: logger, on: MultiThreadedEventLoopGroup.singleton.next())
         return MigratedPostgresDatabase(
             store: FluentMessageStore(
-                database: database, writer: PostgresEventWriter(client: client, logger: logger, deadline: .seconds(15))),
+                database: database,
+                writer: PostgresEventWriter(
+                    client: client, logger: logger, deadline: .seconds(15), sendLimit: sendLimit)),
             client: client, database: database
         ) {
             await databases.shutdownAsync()

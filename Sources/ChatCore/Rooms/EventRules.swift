@@ -1,12 +1,17 @@
 import ChatProtocol
 import Foundation
 
-/// Why a room refused a draft that refers to another message (PROTOCOL.md §9.2).
+/// Why a room refused a draft: one that refers to another message (PROTOCOL.md §9.2), or, on a store that checks
+/// senders as it commits (``MessageStore/appendEach(_:isolation:)``), one its sender may not send now.
 public enum RoomRejection: Error, Equatable, Sendable {
     /// The target is not a message of this room, or it is deleted.
     case badTarget
     /// Editing or deleting someone else's message.
     case notYours
+    /// The sender is not a member of the room (or the room does not exist).
+    case forbidden
+    /// The sender's send limit is spent: the next send passes after `retryAfter`.
+    case rateLimited(retryAfter: Duration)
 }
 
 extension MessageDraft {

@@ -392,12 +392,9 @@ public actor Room {
         }
         guard !messages.isEmpty else { return }
         let started = ContinuousClock.now
-        let stored: [StoredMessage]
+        let outcomes: [Result<StoredMessage, RoomRejection>]
         do {
-            stored = try await self.fromStore { try await self.store.append(messages, isolation: self) }
-            self.metrics.commitDuration.record(duration: ContinuousClock.now - started)
-            self.metrics.batchSize.record(messages.count)
-            self.metrics.committed.increment(by: messages.count)
+            outcomes = try await self.fromStore { try await self.store.appendEach(messages, isolation: self) }
         } catch let refusal as RoomRejection {
             // The store found the target changed since it was read (another node deleted it): the draft is refused
             // as it would have been here, unless it is a retry of one stored before.
@@ -414,10 +411,27 @@ public actor Room {
             for (_, completion) in repeats { completion?(.failure(error)) }
             return
         }
+        // A store that checks senders as it commits may have refused some drafts (not a member, send limit spent):
+        // they are answered so, and the rest was stored.
+        var stored: [(proposed: StoredMessage, stored: StoredMessage, completion: Completion?)] = []
+        var refusals: [String: RoomRejection] = [:]
+        for ((proposed, (draft, completion)), outcome) in zip(zip(messages, committing), outcomes) {
+            switch outcome {
+            case .success(let message): stored.append((proposed, message, completion))
+            case .failure(let refusal):
+                if let key = RecentAcks.key(draft) { refusals[key] = refusal }
+                completion?(.failure(refusal))
+            }
+        }
+        if !stored.isEmpty {
+            self.metrics.commitDuration.record(duration: ContinuousClock.now - started)
+            self.metrics.batchSize.record(stored.count)
+            self.metrics.committed.increment(by: stored.count)
+        }
         // What comes back with another id is an original the store found (a retry committed through another node):
         // it was delivered when it was committed.
-        let new = zip(messages, stored).filter { $0.0.id == $0.1.id }.map(\.1)
-        for (proposed, original) in zip(messages, stored) where proposed.id != original.id {
+        let new = stored.filter { $0.proposed.id == $0.stored.id }.map(\.stored)
+        for (proposed, original, _) in stored where proposed.id != original.id {
             self.recentAcks.remember(original)
         }
         if new.first?.seq == self.nextSeq && self.held.isEmpty {
@@ -426,9 +440,11 @@ public actor Room {
             for message in new { self.held[message.seq] = message }
             await self.deliverStored(upTo: last.seq)
         }
-        for (message, (_, completion)) in zip(stored, committing) { completion?(.success(message)) }
+        for (_, message, completion) in stored { completion?(.success(message)) }
         for (key, completion) in repeats {
-            completion?(self.recentAcks[key].map { .success($0) } ?? .failure(Errors.lostRetry))
+            let answer: Result<StoredMessage, any Error>? =
+                self.recentAcks[key].map { .success($0) } ?? refusals[key].map { .failure($0) }
+            completion?(answer ?? .failure(Errors.lostRetry))
         }
     }
 

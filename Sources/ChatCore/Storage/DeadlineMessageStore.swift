@@ -23,6 +23,12 @@ public struct DeadlineMessageStore: MessageStore {
         try await self.call { try await $0.append(messages, isolation: nil) }
     }
 
+    public func appendEach(
+        _ messages: [StoredMessage], isolation: isolated (any Actor)?
+    ) async throws -> [Result<StoredMessage, RoomRejection>] {
+        try await self.call { try await $0.appendEach(messages, isolation: nil) }
+    }
+
     public func latest(in room: RoomID, limit: Int) async throws -> [StoredMessage] {
         try await self.call { try await $0.latest(in: room, limit: limit) }
     }

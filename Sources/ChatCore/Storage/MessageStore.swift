@@ -33,6 +33,16 @@ public protocol MessageStore: Sendable {
     @discardableResult
     func append(_ messages: [StoredMessage], isolation: isolated (any Actor)?) async throws -> [StoredMessage]
 
+    /// ``append(_:isolation:)``, answering each event on its own. A store that checks senders as it commits
+    /// (PostgreSQL behind several nodes: membership and the shared send limit are decided in the transaction that
+    /// commits, with no round trip of their own) leaves out each account's send (``StoredMessage/isAccountSend``)
+    /// whose sender is not a member of the room (``RoomRejection/forbidden``) or has spent their send limit
+    /// (``RoomRejection/rateLimited(retryAfter:)``), and stores the others as one batch, numbered without gaps.
+    /// A store that does not check (its callers checked before) stores them all, as ``append(_:isolation:)``.
+    func appendEach(
+        _ messages: [StoredMessage], isolation: isolated (any Actor)?
+    ) async throws -> [Result<StoredMessage, RoomRejection>]
+
     /// The last `limit` events of a room, oldest first.
     func latest(in room: RoomID, limit: Int) async throws -> [StoredMessage]
 
@@ -59,4 +69,13 @@ public protocol MessageStore: Sendable {
 
     /// The highest sequence number stored in a room, or 0 when it has none.
     func lastSequence(in room: RoomID) async throws -> Int64
+}
+
+extension MessageStore {
+    /// A store that does not check senders: every event is stored, or the batch fails.
+    public func appendEach(
+        _ messages: [StoredMessage], isolation: isolated (any Actor)? = #isolation
+    ) async throws -> [Result<StoredMessage, RoomRejection>] {
+        try await self.append(messages, isolation: isolation).map { .success($0) }
+    }
 }

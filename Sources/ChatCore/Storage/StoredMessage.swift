@@ -157,7 +157,11 @@ public struct StoredMessage: Hashable, Sendable {
     /// Whether storing it moves its sender's read position to it (PROTOCOL.md §8.5, what I write I have read): a
     /// message, not an edit, delete or reaction, sent with a `clientMsgID`, that is over the modern protocol (the
     /// tutorial protocols' senders have no read position). Derived from what is stored, so every node agrees.
-    public var marksRead: Bool { self.kind == .message && self.clientMsgID != nil }
+    public var marksRead: Bool { self.kind == .message && self.isAccountSend }
+
+    /// Whether an account sent it over the modern protocol (it has a `clientMsgID`; the tutorial protocols' senders
+    /// have no account): what a store that checks senders as it commits checks (``MessageStore/appendEach(_:isolation:)``).
+    public var isAccountSend: Bool { self.clientMsgID != nil }
 
     public init(
         room: RoomID, seq: Int64, id: UUID, sender: Sender, kind: EventKind = .message, text: String, date: Date,

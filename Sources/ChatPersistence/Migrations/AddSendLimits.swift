@@ -2,7 +2,7 @@ import FluentKit
 import SQLKit
 
 /// Adds `send_limits` on PostgreSQL: per account, when its send bucket is full again, shared by every node
-/// (the server's `PostgresSendLimit`). One node keeps its limiter in memory, so SQLite gets no such table.
+/// (``PostgresSenderChecks``). One node keeps its limiter in memory, so SQLite gets no such table.
 struct AddSendLimits: AsyncMigration {
     func prepare(on database: any Database) async throws {
         guard let sql = database.sql(ifDialect: "postgresql") else { return }

@@ -11,6 +11,10 @@ import SQLKit
 /// transaction, under a lock on the room's row of `room_sequences`, so sequence numbers are gap-free and follow
 /// commit order whichever node commits (never a PostgreSQL `SEQUENCE`, which is not transactional and leaves gaps).
 ///
+/// The server's writer first checks, in the same transaction, every account's send of the batch
+/// (``PostgresSenderChecks``: membership and the shared send limit); the sends refused there are answered on their
+/// own (``MessageStore/appendEach(_:isolation:)``) and the rest is written as below.
+///
 /// A plain batch is written in one transaction of two statements: move the room's counter by the batch's size
 /// (which locks its row until commit, so the next batch of this room, on any node, waits there) and `NOTIFY` the
 /// other nodes with the room's new last `seq` (delivered at commit, so no node reads before the rows are visible);
@@ -36,20 +40,33 @@ public struct PostgresEventWriter: EventWriter {
     /// many rooms' locks for long.
     static let maxRoomsPerTransaction = 64
 
-    private let queue: BatchQueue<[StoredMessage], [StoredMessage]>
+    private let queue: BatchQueue<[StoredMessage], [Result<StoredMessage, RoomRejection>]>
 
-    /// - Parameter deadline: how long one transaction may take before its rooms are answered with
-    ///   ``DeadlineExceeded`` and the writer goes on (PostgresNIO can leave a query on a dead connection unanswered).
-    public init(client: PostgresClient, logger: Logger, deadline: Duration) {
-        let transactions = RoomTransactions(client: client, logger: logger, deadline: deadline)
+    /// - Parameters:
+    ///   - deadline: how long one transaction may take before its rooms are answered with ``DeadlineExceeded`` and
+    ///     the writer goes on (PostgresNIO can leave a query on a dead connection unanswered).
+    ///   - sendLimit: when given, every account's send is checked as it commits (``PostgresSenderChecks``):
+    ///     membership of its room and this shared send limit. The server's writer; a bare store's has none.
+    public init(client: PostgresClient, logger: Logger, deadline: Duration, sendLimit: SendLimitRule? = nil) {
+        let transactions = RoomTransactions(
+            client: client, logger: logger, deadline: deadline,
+            checks: sendLimit.map { PostgresSenderChecks(rule: $0, logger: logger) })
         self.queue = BatchQueue(maxBatch: Self.maxRoomsPerTransaction) { batches in
             await transactions.write(batches)
         }
     }
 
+    /// Every event stored, or the first refusal thrown. With sender checks, use ``appendEach(_:isolation:)``: the
+    /// events that passed are stored even when this throws for one that did not.
     public func append(
         _ events: [StoredMessage], isolation: isolated (any Actor)? = #isolation
     ) async throws -> [StoredMessage] {
+        try await self.appendEach(events, isolation: isolation).map { try $0.get() }
+    }
+
+    public func appendEach(
+        _ events: [StoredMessage], isolation: isolated (any Actor)? = #isolation
+    ) async throws -> [Result<StoredMessage, RoomRejection>] {
         guard !events.isEmpty else { return [] }
         return try await self.queue.submit(events)
     }
@@ -57,14 +74,27 @@ public struct PostgresEventWriter: EventWriter {
 
 /// The transactions of ``PostgresEventWriter``: one room's batch, or several rooms' together.
 private struct RoomTransactions: Sendable {
+    typealias Outcomes = [Result<StoredMessage, RoomRejection>]
+
     let client: PostgresClient
     let logger: Logger
     /// For each transaction on its own: a room's answer never waits for another room's transaction.
     let deadline: Duration
+    /// What decides, in each transaction, which accounts' sends may be stored; none when every event may.
+    let checks: PostgresSenderChecks?
 
     /// Each room's batch as stored, in the batches' order: together when there are several, each on its own when the
     /// joint transaction is refused for one of them.
-    func write(_ batches: [[StoredMessage]]) async -> [Result<[StoredMessage], any Error>] {
+    func write(_ batches: [[StoredMessage]]) async -> [Result<Outcomes, any Error>] {
+        if let checks {
+            do {
+                try await Deadline.run(within: self.deadline) { [client] in
+                    try await checks.prepareBuckets(for: batches.flatMap { $0 }, on: client)
+                }
+            } catch {
+                return batches.map { _ in .failure(error) }
+            }
+        }
         // A room twice (its first call abandoned at the deadline, say) cannot move its counter twice in one statement.
         if batches.count > 1, Set(batches.map { $0[0].room }).count == batches.count {
             do {
@@ -75,7 +105,7 @@ private struct RoomTransactions: Sendable {
                 return batches.map { _ in .failure(error) }
             }
         }
-        var results: [Result<[StoredMessage], any Error>] = []
+        var results: [Result<Outcomes, any Error>] = []
         for batch in batches {
             do {
                 results.append(.success(try await self.append(batch)))
@@ -95,14 +125,16 @@ private struct RoomTransactions: Sendable {
     }
 
     /// One room's batch in one transaction.
-    func append(_ events: [StoredMessage]) async throws -> [StoredMessage] {
+    func append(_ events: [StoredMessage]) async throws -> Outcomes {
         guard let room = events.first?.room else { return [] }
         do {
             return try await self.transaction { connection in
-                let sql = connection.sql(queryLogLevel: nil)
-                let newLast = try await self.advance(room, by: events.count, on: connection)
-                let numbered = RetriedEvents.none.numbering(events, from: newLast - Int64(events.count) + 1).fresh
-                return try await Self.store(numbered, on: sql)
+                let batch = try await self.checked(events, on: connection)
+                guard !batch.passing.isEmpty else { return batch.outcomes(storing: []) }
+                let newLast = try await self.advance(room, by: batch.passing.count, on: connection)
+                let first = newLast - Int64(batch.passing.count) + 1
+                let numbered = RetriedEvents.none.numbering(batch.passing, from: first).fresh
+                return batch.outcomes(storing: try await Self.store(numbered, on: connection.sql(queryLogLevel: nil)))
             }
         } catch let error as PostgresTransactionError
             where (error.closureError as? any DatabaseError)?.isConstraintFailure == true
@@ -112,22 +144,44 @@ private struct RoomTransactions: Sendable {
         }
     }
 
-    /// Several rooms' batches (one per room) in one transaction: every counter moved by one statement, in the rooms'
-    /// order, every event inserted by one statement. Throws what refused any of them, and nothing is kept then.
-    private func appendTogether(_ batches: [[StoredMessage]]) async throws -> [[StoredMessage]] {
-        let rooms = batches.map { $0[0].room.rawValue }
-        let counts = batches.map { Int64($0.count) }
-        return try await self.transaction { connection in
-            let lastSeqs = try await self.advance(rooms, by: counts, on: connection)
-            var numbered: [StoredMessage] = []
+    /// Several rooms' batches (one per room) in one transaction: every sender checked by one statement, every
+    /// counter moved by one statement, in the rooms' order, every event inserted by one statement. Throws what
+    /// refused any of them, and nothing is kept then.
+    private func appendTogether(_ batches: [[StoredMessage]]) async throws -> [Outcomes] {
+        try await self.transaction { connection in
+            let refusals = try await self.refusals(of: batches.flatMap { $0 }, on: connection)
+            var checked: [CheckedBatch] = []
             for batch in batches {
-                guard let last = lastSeqs[batch[0].room.rawValue] else { throw Errors.noSequence(batch[0].room) }
-                numbered += RetriedEvents.none.numbering(batch, from: last - Int64(batch.count) + 1).fresh
+                let offset = checked.reduce(0) { $0 + $1.events.count }
+                checked.append(CheckedBatch(batch, refusals: Array(refusals[offset..<offset + batch.count])))
+            }
+            let advancing = checked.filter { !$0.passing.isEmpty }
+            guard !advancing.isEmpty else { return checked.map { $0.outcomes(storing: []) } }
+            let lastSeqs = try await self.advance(
+                advancing.map(\.room.rawValue), by: advancing.map { Int64($0.passing.count) }, on: connection)
+            var numbered: [StoredMessage] = []
+            for batch in advancing {
+                guard let last = lastSeqs[batch.room.rawValue] else { throw Errors.noSequence(batch.room) }
+                numbered +=
+                    RetriedEvents.none.numbering(batch.passing, from: last - Int64(batch.passing.count) + 1)
+                    .fresh
             }
             let stored = try await Self.store(numbered, on: connection.sql(queryLogLevel: nil))
             let byRoom = Dictionary(grouping: stored, by: \.room)
-            return batches.map { byRoom[$0[0].room] ?? [] }
+            return checked.map { $0.outcomes(storing: byRoom[$0.room] ?? []) }
         }
+    }
+
+    /// The batch's events with what refuses each (``PostgresSenderChecks``), in the caller's transaction.
+    private func checked(_ events: [StoredMessage], on connection: PostgresConnection) async throws -> CheckedBatch {
+        CheckedBatch(events, refusals: try await self.refusals(of: events, on: connection))
+    }
+
+    private func refusals(of events: [StoredMessage], on connection: PostgresConnection) async throws
+        -> [RoomRejection?]
+    {
+        guard let checks else { return Array(repeating: nil, count: events.count) }
+        return try await checks.refusals(of: events, on: connection)
     }
 
     /// One transaction; a refusal thrown in it (``RoomRejection``) comes out as itself: it is the sender's answer,
@@ -148,16 +202,18 @@ private struct RoomTransactions: Sendable {
 
     /// The batch again after the unique index refused it: its retries get their originals back, read under the room's
     /// lock; the rest is numbered and stored.
-    private func appendWithRetries(_ events: [StoredMessage], room: RoomID) async throws -> [StoredMessage] {
+    private func appendWithRetries(_ events: [StoredMessage], room: RoomID) async throws -> Outcomes {
         try await self.transaction { connection in
             let sql = connection.sql(queryLogLevel: nil)
+            let batch = try await self.checked(events, on: connection)
+            guard !batch.passing.isEmpty else { return batch.outcomes(storing: []) }
             let last = try await self.advance(room, by: 0, on: connection)
-            let retried = try await RetriedEvents.read(for: events, on: sql)
-            let (stored, fresh) = retried.numbering(events, from: last + 1)
-            guard !fresh.isEmpty else { return stored }
+            let retried = try await RetriedEvents.read(for: batch.passing, on: sql)
+            let (stored, fresh) = retried.numbering(batch.passing, from: last + 1)
+            guard !fresh.isEmpty else { return batch.outcomes(storing: stored) }
             _ = try await self.advance(room, by: fresh.count, on: connection)
             let written = try await Self.store(fresh, on: sql)
-            return stored.map { event in written.first { $0.id == event.id } ?? event }
+            return batch.outcomes(storing: stored.map { event in written.first { $0.id == event.id } ?? event })
         }
     }
 
@@ -219,5 +275,33 @@ private struct RoomTransactions: Sendable {
             checked.append(event)
         }
         return checked
+    }
+}
+
+/// One room's batch after its senders were checked: the events that may be stored, and each event's answer once
+/// they are.
+private struct CheckedBatch {
+    let events: [StoredMessage]
+    let refusals: [RoomRejection?]
+    /// The events with no refusal, in order.
+    let passing: [StoredMessage]
+
+    init(_ events: [StoredMessage], refusals: [RoomRejection?]) {
+        self.events = events
+        self.refusals = refusals
+        self.passing = zip(events, refusals).filter { $0.1 == nil }.map(\.0)
+    }
+
+    var room: RoomID { self.events[0].room }
+
+    /// Each event's answer: its refusal, or what was stored for it (`stored`, one per passing event, in order).
+    func outcomes(storing stored: [StoredMessage]) -> [Result<StoredMessage, RoomRejection>] {
+        var next = stored.makeIterator()
+        return self.refusals.map { refusal in
+            if let refusal { return .failure(refusal) }
+            // One stored event per passing one, by construction.
+            guard let event = next.next() else { preconditionFailure("fewer events stored than passed") }
+            return .success(event)
+        }
     }
 }

@@ -99,7 +99,11 @@ public enum PostgresMigration {
         application.logger.logLevel = .warning
         var storage: PostgresStorage?
         do {
-            let opened = try await PostgresStorage.open(application, url: target, logger: application.logger)
+            // Nothing is sent through it: the send limit is the default's.
+            let defaults = ServerConfiguration()
+            let opened = try await PostgresStorage.open(
+                application, url: target, sendLimit: SendLimitRule(burst: defaults.sendBurst, rate: defaults.sendRate),
+                logger: application.logger)
             storage = opened
             let counts = try await Self.copy(
                 from: sqlite.sql(), into: application.db, attachmentFiles: attachmentFiles)

@@ -15,7 +15,7 @@ struct ModernContext: Sendable {
     let summaries: RoomSummaries
     let history: History
     let reads: Reads
-    let sendLimit: any SendLimit
+    let sendChecks: SendChecks
     let maxMessageBytes: Int
     /// The most messages replayed on resume; a larger gap answers `resumed` with `complete: false`.
     let maxReplay: Int

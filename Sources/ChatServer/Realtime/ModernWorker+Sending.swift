@@ -29,15 +29,15 @@ extension ModernWorker {
                         ref: clientMsgID))
             }
         }
-        let room = RoomID(raw)
-        guard await self.mayUse(room, ref: clientMsgID) else { return }
+        let roomID = RoomID(raw)
+        guard let room = await self.roomToSend(roomID, ref: clientMsgID) else { return }
         var attachments: [Attachment] = []
         for id in ids {
             let readable: Attachment?
             do {
                 readable = try await self.readableAttachment(id)
             } catch {
-                return self.unavailable("attachment could not be read", room: room, error: error, ref: clientMsgID)
+                return self.unavailable("attachment could not be read", room: roomID, error: error, ref: clientMsgID)
             }
             guard let attachment = readable else {
                 return self.reply(
@@ -55,14 +55,14 @@ extension ModernWorker {
         guard let clientMsgID = self.clientMsgID(frame.clientMsgID, of: .edit) else { return }
         let text = MessageText.removingControlCharacters(frame.text)
         guard self.checkText(text, ref: clientMsgID) else { return }
-        guard await self.mayUse(RoomID(frame.room), ref: clientMsgID) else { return }
-        await self.submit(.edit(target: frame.target, text: text), to: RoomID(frame.room), clientMsgID: clientMsgID)
+        guard let room = await self.roomToSend(RoomID(frame.room), ref: clientMsgID) else { return }
+        await self.submit(.edit(target: frame.target, text: text), to: room, clientMsgID: clientMsgID)
     }
 
     func delete(_ frame: DeleteRequest) async {
         guard let clientMsgID = self.clientMsgID(frame.clientMsgID, of: .delete) else { return }
-        guard await self.mayUse(RoomID(frame.room), ref: clientMsgID) else { return }
-        await self.submit(.delete(target: frame.target), to: RoomID(frame.room), clientMsgID: clientMsgID)
+        guard let room = await self.roomToSend(RoomID(frame.room), ref: clientMsgID) else { return }
+        await self.submit(.delete(target: frame.target), to: room, clientMsgID: clientMsgID)
     }
 
     func react(_ frame: ReactRequest) async {
@@ -71,9 +71,8 @@ extension ModernWorker {
             return self.reply(
                 ErrorFrame(code: .badEmoji, message: "A reaction is exactly one emoji.", ref: clientMsgID))
         }
-        guard await self.mayUse(RoomID(frame.room), ref: clientMsgID) else { return }
-        await self.submit(
-            .reaction(target: frame.target, emoji: emoji), to: RoomID(frame.room), clientMsgID: clientMsgID)
+        guard let room = await self.roomToSend(RoomID(frame.room), ref: clientMsgID) else { return }
+        await self.submit(.reaction(target: frame.target, emoji: emoji), to: room, clientMsgID: clientMsgID)
     }
 
     /// `read {room, seq}`: moves my last-read seq forward and tells every member, my other devices included.
@@ -146,19 +145,24 @@ extension ModernWorker {
         return stored.attachment
     }
 
-    /// Hands a checked draft to its room (after the send rate limit) and answers with the ack or the error.
-    private func submit(_ body: DraftBody, to id: RoomID, clientMsgID: String) async {
+    /// The room a draft goes to, once the account may send there (``SendChecks``): asked of the directory first,
+    /// unless the commit checks it and this connection follows the room already. A room it does not follow is
+    /// asked about first even then, so that no one opens a room they do not belong to.
+    private func roomToSend(_ id: RoomID, ref: String) async -> Room? {
+        if case .atCommit = self.context.sendChecks, let room = self.followedRoom(id) { return room }
+        guard await self.mayUse(id, ref: ref) else { return nil }
+        return await self.openRoom(id, ref: ref)
+    }
+
+    /// Hands a checked draft to its room (after the send limit, when it is checked here) and answers with the ack
+    /// or the error.
+    private func submit(_ body: DraftBody, to room: Room, clientMsgID: String) async {
         let received = ContinuousClock.now
         let metrics = self.context.metrics
-        if let wait = await self.context.sendLimit.attempt(self.account.id) {
+        if case .beforeCommit(let sendLimit) = self.context.sendChecks, let wait = sendLimit.attempt(self.account.id) {
             metrics.refused(.send)
-            let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
-            return self.reply(
-                ErrorFrame(
-                    code: .rateLimited, message: "Too many messages; wait \(String(format: "%.1f", seconds)) s.",
-                    ref: clientMsgID))
+            return self.reply(Self.rateLimited(wait, ref: clientMsgID))
         }
-        guard let room = await self.openRoom(id, ref: clientMsgID) else { return }
         let connection = self.connection
         // What I wrote, I have read: the message moves my read position in its own transaction, and every member,
         // my other devices included, gets its receipt with it (StoredMessage.marksRead).
@@ -179,6 +183,10 @@ extension ModernWorker {
                     case .failure(RoomRejection.notYours):
                         ErrorFrame(
                             code: .notYours, message: "Only the sender may edit or delete a message.", ref: clientMsgID)
+                    case .failure(RoomRejection.forbidden):
+                        Self.forbidden(clientMsgID)
+                    case .failure(RoomRejection.rateLimited(let wait)):
+                        Self.rateLimited(wait, ref: clientMsgID)
                     case .failure:
                         ErrorFrame(
                             code: .unavailable,
@@ -186,8 +194,19 @@ extension ModernWorker {
                             ref: clientMsgID)
                     }
                 ModernSession.send(answer, on: connection)
-                if case .success = result { metrics.ackLatency.record(duration: ContinuousClock.now - received) }
+                switch result {
+                case .success: metrics.ackLatency.record(duration: ContinuousClock.now - received)
+                case .failure(RoomRejection.rateLimited): metrics.refused(.send)
+                case .failure: break
+                }
             }
         }
+    }
+
+    /// The `rate_limited` error of a send refused for `wait`.
+    private static func rateLimited(_ wait: Duration, ref: String) -> ErrorFrame {
+        let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
+        return ErrorFrame(
+            code: .rateLimited, message: "Too many messages; wait \(String(format: "%.1f", seconds)) s.", ref: ref)
     }
 }

@@ -103,6 +103,9 @@ actor ModernWorker {
         self.joined[id] = room
     }
 
+    /// The room, when this connection receives its live events.
+    func followedRoom(_ id: RoomID) -> Room? { self.joined[id] }
+
     /// The room's live state, or `nil` after answering `unavailable` (logged) when it could not be loaded.
     func openRoom(_ id: RoomID, ref: String?) async -> Room? {
         do {

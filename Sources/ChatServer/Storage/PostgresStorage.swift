@@ -32,7 +32,10 @@ final class PostgresStorage: ServerStorage {
     /// The advisory lock of the node that runs the demo bot.
     static let oneNodeLock: Int64 = 0x5377_6966_7442_6F74  // "SwiftBot"
 
-    private init(client: PostgresClient, running: Task<Void, Never>, database: any Database, logger: Logger) throws {
+    private init(
+        client: PostgresClient, running: Task<Void, Never>, database: any Database, sendLimit: SendLimitRule,
+        logger: Logger
+    ) throws {
         guard let sql = database as? any SQLDatabase else { throw ChatServiceError.searchNeedsSQL }
         self.client = client
         self.running = running
@@ -42,15 +45,15 @@ final class PostgresStorage: ServerStorage {
         self.messages = DeadlineMessageStore(
             FluentMessageStore(
                 database: database,
-                writer: PostgresEventWriter(client: client, logger: logger, deadline: Self.storeDeadline)),
+                writer: PostgresEventWriter(
+                    client: client, logger: logger, deadline: Self.storeDeadline, sendLimit: sendLimit)),
             limit: Self.storeDeadline)
         self.search = PostgresMessageSearch(database: sql)
         self.signals = PostgresSignalRelay(client: client, background: self.notifications, logger: logger)
     }
 
-    func sendLimit(burst: Int, rate: Int) -> any SendLimit {
-        PostgresSendLimit(client: self.client, burst: burst, rate: rate, logger: self.logger)
-    }
+    /// Checked by ``PostgresEventWriter`` as each batch commits, against the rule it was opened with.
+    var sendChecks: SendChecks { .atCommit }
 
     /// Every call within the store's deadline (``DeadlineRoomDirectory``), for the reason the message store has one.
     func roomDirectory(_ database: any Database) -> any RoomDirectory {
@@ -64,8 +67,10 @@ final class PostgresStorage: ServerStorage {
     }
 
     /// Connects once to say clearly why the database cannot be used (unreachable, refused, wrong password), then
-    /// starts the pool, registers it with Fluent and migrates.
-    static func open(_ application: Application, url: DatabaseURL, logger: Logger) async throws -> PostgresStorage {
+    /// starts the pool, registers it with Fluent and migrates. `sendLimit` is every account's, shared by the nodes.
+    static func open(
+        _ application: Application, url: DatabaseURL, sendLimit: SendLimitRule, logger: Logger
+    ) async throws -> PostgresStorage {
         try await Self.check(url, on: application.eventLoopGroup.next(), logger: logger)
         let client = PostgresClient(configuration: url.clientConfiguration(), backgroundLogger: logger)
         let running = Task { await client.run() }
@@ -84,7 +89,8 @@ final class PostgresStorage: ServerStorage {
                 }
                 try await connection.query("SELECT pg_advisory_unlock(\(Self.migrationLock))", logger: logger)
             }
-            return try PostgresStorage(client: client, running: running, database: application.db, logger: logger)
+            return try PostgresStorage(
+                client: client, running: running, database: application.db, sendLimit: sendLimit, logger: logger)
         } catch {
             running.cancel()
             await running.value

@@ -10,6 +10,7 @@ import Vapor
 struct SQLiteStorage: ServerStorage {
     let messages: any MessageStore
     let search: any MessageSearch
+    let sendChecks: SendChecks
     private let writer: SQLiteWriteConnection
     private let lock: DataDirectoryLock
 
@@ -17,8 +18,6 @@ struct SQLiteStorage: ServerStorage {
 
     func attachmentBytes(_ files: AttachmentFiles, configuration: ServerConfiguration) -> any AttachmentBytes { files }
     var relay: any RoomSignalRelay { NoRelay() }
-
-    func sendLimit(burst: Int, rate: Int) -> any SendLimit { LocalSendLimit(burst: burst, rate: rate) }
 
     func roomDirectory(_ database: any Database) -> any RoomDirectory { FluentRoomDirectory(database: database) }
 
@@ -41,7 +40,9 @@ struct SQLiteStorage: ServerStorage {
             guard let sql = application.db as? any SQLDatabase else { throw ChatServiceError.searchNeedsSQL }
             return SQLiteStorage(
                 messages: FluentMessageStore(database: application.db, writer: writer.writer),
-                search: SQLiteMessageSearch(database: sql), writer: writer, lock: lock)
+                search: SQLiteMessageSearch(database: sql),
+                sendChecks: .beforeCommit(LocalSendLimit(burst: configuration.sendBurst, rate: configuration.sendRate)),
+                writer: writer, lock: lock)
         } catch {
             lock.release()
             throw error

@@ -12,8 +12,8 @@ protocol ServerStorage: Sendable {
     var search: any MessageSearch { get }
     /// How rooms tell other nodes of receipts and typing (no one on SQLite).
     var relay: any RoomSignalRelay { get }
-    /// The per-account send limit: in memory for one node, shared through the database for several.
-    func sendLimit(burst: Int, rate: Int) -> any SendLimit
+    /// Where an account's send is checked: before the room on one node, as it commits on several.
+    var sendChecks: SendChecks { get }
     /// Rooms and memberships, on Fluent's handle of this database (`database`), with what this storage adds.
     func roomDirectory(_ database: any Database) -> any RoomDirectory
     /// What `/readyz` reports about it, beside the database answering a query: name → `ok` or what is wrong.
