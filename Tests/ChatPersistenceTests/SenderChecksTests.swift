@@ -45,8 +45,7 @@ struct SenderChecksTests {
             (5, 0, 3, .milliseconds(1_001)),
             (2, 1, 2, .milliseconds(1_001)),
             (2, 2.5, 0, .milliseconds(501)),
-            // Full again: what was used long ago counts for nothing.
-            (1, -30, 1, .milliseconds(1)),
+            (1, 3, 0, .milliseconds(1_001)),
         ]
         for (sends, used, passing, wait) in cases {
             let decided = rule.admit(sends, used: used)

@@ -411,16 +411,19 @@ public actor Room {
             for (_, completion) in repeats { completion?(.failure(error)) }
             return
         }
+        precondition(outcomes.count == messages.count, "a store answers every event")
         // A store that checks senders as it commits may have refused some drafts (not a member, send limit spent):
-        // they are answered so, and the rest was stored.
+        // they are answered so, unless one is a retry of a message stored before, and the rest was stored.
         var stored: [(proposed: StoredMessage, stored: StoredMessage, completion: Completion?)] = []
-        var refusals: [String: RoomRejection] = [:]
+        var refused: [String: Result<StoredMessage, any Error>] = [:]
         for ((proposed, (draft, completion)), outcome) in zip(zip(messages, committing), outcomes) {
             switch outcome {
             case .success(let message): stored.append((proposed, message, completion))
             case .failure(let refusal):
-                if let key = RecentAcks.key(draft) { refusals[key] = refusal }
-                completion?(.failure(refusal))
+                let answer: Result<StoredMessage, any Error> =
+                    await self.original(of: draft).map { .success($0) } ?? .failure(refusal)
+                if let key = RecentAcks.key(draft) { refused[key] = answer }
+                completion?(answer)
             }
         }
         if !stored.isEmpty {
@@ -442,9 +445,7 @@ public actor Room {
         }
         for (_, message, completion) in stored { completion?(.success(message)) }
         for (key, completion) in repeats {
-            let answer: Result<StoredMessage, any Error>? =
-                self.recentAcks[key].map { .success($0) } ?? refusals[key].map { .failure($0) }
-            completion?(answer ?? .failure(Errors.lostRetry))
+            completion?(self.recentAcks[key].map { .success($0) } ?? refused[key] ?? .failure(Errors.lostRetry))
         }
     }
 

@@ -8,12 +8,18 @@ import PostgresNIO
 /// token bucket of ``AttemptLimiter`` (GCRA: per account only the moment its bucket is full again, in
 /// `send_limits`).
 public struct SendLimitRule: Sendable, Equatable {
+    /// Sends at once.
+    public let burst: Int
+    /// Sends per second once the burst is spent.
+    public let rate: Int
     /// Seconds between two sends once the burst is spent.
     let refill: Double
     /// Seconds of sends the bucket holds (`burst × refill`).
     let capacity: Double
 
     public init(burst: Int, rate: Int) {
+        self.burst = burst
+        self.rate = rate
         self.refill = 1 / Double(rate)
         self.capacity = Double(burst) / Double(rate)
     }
@@ -21,8 +27,8 @@ public struct SendLimitRule: Sendable, Equatable {
     /// Which of an account's sends, in order, pass when its bucket is `used` seconds full: the first ones that fit
     /// (each takes `refill`); the others are refused with how long until the first of them would pass.
     func admit(_ count: Int, used: Double) -> (passing: Int, retryAfter: Duration) {
-        // A microsecond of slack: PostgreSQL keeps times to the microsecond, so `used` is rounded.
-        let fitting = Int(((self.capacity - max(used, 0)) / self.refill + 1e-6).rounded(.down))
+        // Slack of a microsecond: PostgreSQL keeps times to the microsecond, so `used` is rounded.
+        let fitting = Int(((self.capacity - max(used, 0) + 1e-6) / self.refill).rounded(.down))
         let passing = min(max(fitting, 0), count)
         let wait = max(used, 0) + Double(passing + 1) * self.refill - self.capacity
         return (passing, .microseconds(Int64((max(wait, 0) * 1e6).rounded(.up)) + 1000))
@@ -33,7 +39,7 @@ public struct SendLimitRule: Sendable, Equatable {
 /// sender is a member of the room, and whether their shared send limit has room. *Why there:* asked before the
 /// room, each would be a round trip and a transaction of its own for every message (half of PostgreSQL's cost per
 /// message, BENCHMARKS.md series J); in the commit, two statements answer a whole batch of rooms. Membership is
-/// read as the batch commits, so a member removed a moment before cannot send.
+/// read by the committing transaction (as of its statement), not earlier by the worker.
 ///
 /// The buckets of the batch's senders are locked in the order of their accounts, before the rooms' counters
 /// (``PostgresStatements/AdvanceRooms``) are: every transaction takes its locks in that order, so two nodes'

@@ -30,7 +30,7 @@ extension ModernWorker {
             }
         }
         let roomID = RoomID(raw)
-        guard let room = await self.roomToSend(roomID, ref: clientMsgID) else { return }
+        guard let room = await self.roomToSend(roomID, target: frame.replyTo, ref: clientMsgID) else { return }
         var attachments: [Attachment] = []
         for id in ids {
             let readable: Attachment?
@@ -55,13 +55,17 @@ extension ModernWorker {
         guard let clientMsgID = self.clientMsgID(frame.clientMsgID, of: .edit) else { return }
         let text = MessageText.removingControlCharacters(frame.text)
         guard self.checkText(text, ref: clientMsgID) else { return }
-        guard let room = await self.roomToSend(RoomID(frame.room), ref: clientMsgID) else { return }
+        guard let room = await self.roomToSend(RoomID(frame.room), target: frame.target, ref: clientMsgID) else {
+            return
+        }
         await self.submit(.edit(target: frame.target, text: text), to: room, clientMsgID: clientMsgID)
     }
 
     func delete(_ frame: DeleteRequest) async {
         guard let clientMsgID = self.clientMsgID(frame.clientMsgID, of: .delete) else { return }
-        guard let room = await self.roomToSend(RoomID(frame.room), ref: clientMsgID) else { return }
+        guard let room = await self.roomToSend(RoomID(frame.room), target: frame.target, ref: clientMsgID) else {
+            return
+        }
         await self.submit(.delete(target: frame.target), to: room, clientMsgID: clientMsgID)
     }
 
@@ -71,7 +75,9 @@ extension ModernWorker {
             return self.reply(
                 ErrorFrame(code: .badEmoji, message: "A reaction is exactly one emoji.", ref: clientMsgID))
         }
-        guard let room = await self.roomToSend(RoomID(frame.room), ref: clientMsgID) else { return }
+        guard let room = await self.roomToSend(RoomID(frame.room), target: frame.target, ref: clientMsgID) else {
+            return
+        }
         await self.submit(.reaction(target: frame.target, emoji: emoji), to: room, clientMsgID: clientMsgID)
     }
 
@@ -146,20 +152,21 @@ extension ModernWorker {
     }
 
     /// The room a draft goes to, once the account may send there (``SendChecks``): asked of the directory first,
-    /// unless the commit checks it and this connection follows the room already. A room it does not follow is
-    /// asked about first even then, so that no one opens a room they do not belong to.
-    private func roomToSend(_ id: RoomID, ref: String) async -> Room? {
-        if case .atCommit = self.context.sendChecks, let room = self.followedRoom(id) { return room }
+    /// unless the commit checks it, this connection follows the room already, and the draft refers to no message.
+    /// A room the connection does not follow is asked about even then, so that no one opens a room they do not
+    /// belong to; and so is one that a draft's target is read from (a reply, edit, delete or reaction), so that a
+    /// member removed a moment ago learns nothing of the messages since from `bad_target` or `not_yours`.
+    private func roomToSend(_ id: RoomID, target: Int64?, ref: String) async -> Room? {
+        if self.context.sendChecks.atCommit, target == nil, let room = self.followedRoom(id) { return room }
         guard await self.mayUse(id, ref: ref) else { return nil }
         return await self.openRoom(id, ref: ref)
     }
 
-    /// Hands a checked draft to its room (after the send limit, when it is checked here) and answers with the ack
-    /// or the error.
+    /// Hands a checked draft to its room (after this node's send limit) and answers with the ack or the error.
     private func submit(_ body: DraftBody, to room: Room, clientMsgID: String) async {
         let received = ContinuousClock.now
         let metrics = self.context.metrics
-        if case .beforeCommit(let sendLimit) = self.context.sendChecks, let wait = sendLimit.attempt(self.account.id) {
+        if let wait = self.context.sendChecks.local.attempt(self.account.id) {
             metrics.refused(.send)
             return self.reply(Self.rateLimited(wait, ref: clientMsgID))
         }

@@ -48,12 +48,14 @@ final class PostgresStorage: ServerStorage {
                 writer: PostgresEventWriter(
                     client: client, logger: logger, deadline: Self.storeDeadline, sendLimit: sendLimit)),
             limit: Self.storeDeadline)
+        self.sendChecks = SendChecks(
+            local: LocalSendLimit(burst: sendLimit.burst, rate: sendLimit.rate), atCommit: true)
         self.search = PostgresMessageSearch(database: sql)
         self.signals = PostgresSignalRelay(client: client, background: self.notifications, logger: logger)
     }
 
     /// Checked by ``PostgresEventWriter`` as each batch commits, against the rule it was opened with.
-    var sendChecks: SendChecks { .atCommit }
+    let sendChecks: SendChecks
 
     /// Every call within the store's deadline (``DeadlineRoomDirectory``), for the reason the message store has one.
     func roomDirectory(_ database: any Database) -> any RoomDirectory {

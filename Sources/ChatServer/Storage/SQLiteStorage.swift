@@ -41,7 +41,9 @@ struct SQLiteStorage: ServerStorage {
             return SQLiteStorage(
                 messages: FluentMessageStore(database: application.db, writer: writer.writer),
                 search: SQLiteMessageSearch(database: sql),
-                sendChecks: .beforeCommit(LocalSendLimit(burst: configuration.sendBurst, rate: configuration.sendRate)),
+                sendChecks: SendChecks(
+                    local: LocalSendLimit(burst: configuration.sendBurst, rate: configuration.sendRate), atCommit: false
+                ),
                 writer: writer, lock: lock)
         } catch {
             lock.release()

@@ -1,15 +1,17 @@
 import ChatCore
 import Foundation
 
-/// Where an account's send (`send`, `edit`, `delete`, `react`) is checked: whether the account is a member of the
+/// How an account's send (`send`, `edit`, `delete`, `react`) is checked: whether the account is a member of the
 /// room, and how many messages it may send (`--send-burst` at once, then `--send-rate` per second).
-enum SendChecks: Sendable {
-    /// Before the room, on one node: the directory is asked, and the limit is kept in this process's memory.
-    case beforeCommit(LocalSendLimit)
-    /// By the transaction that commits the message, on several nodes (PostgreSQL's `PostgresSenderChecks`): one
-    /// limit shared by every node, so an account spread over N nodes cannot send N times the rate, and no round
-    /// trip of its own per message. The room answers `forbidden` or `rate_limited` for a draft refused there.
-    case atCommit
+struct SendChecks: Sendable {
+    /// This node's limit, taken before the room on every backend. On one node it is the limit. On several, the
+    /// shared limit decides, at commit; this one keeps an account's flood through this node away from the
+    /// database, and never refuses what the shared limit would pass (it counts only this node's sends).
+    let local: LocalSendLimit
+    /// Whether the transaction that commits a send checks membership and the shared limit (several nodes on
+    /// PostgreSQL, `PostgresSenderChecks`): one limit for every node, and no round trip of its own per message.
+    /// The room answers `forbidden` or `rate_limited` for a draft refused there.
+    let atCommit: Bool
 }
 
 /// The send limit kept in this process's memory.
