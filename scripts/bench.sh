@@ -278,6 +278,16 @@ bench() {
     return 0
 }
 
+# One modern scenario on a fresh server: LABEL CLIENTS ROOMS SENDERS RATE.
+many_rooms() {
+    local label=$1 clients=$2 rooms=$3 senders=$4 rate=$5
+    start_server
+    echo "# $label $clients clients in $rooms rooms of $((clients / rooms)), $senders senders, $rate msg/s"
+    bench --protocol modern --clients "$clients" --rooms "$rooms" --senders "$senders" --rate "$rate" \
+        --duration "$duration" --message-bytes 128
+    stop_server
+}
+
 # ---------------------------------------------------------------------------------------------------------------
 # Without --peers: SwiftChat alone, as before (one server for all runs of the 100-client scenario).
 # ---------------------------------------------------------------------------------------------------------------
@@ -310,11 +320,7 @@ if [[ $peers == false ]]; then
     # cost per message), at a rate no single room of people would reach.
     # (500 clients: with 1,000 the server fails to accept them all, see BENCHMARKS.md "The modern protocol".)
     for rate in ${BENCH_MANY_ROOMS_RATES:-500 1000}; do
-        start_server
-        echo "# /api/v1/ws: 500 clients in 50 rooms of 10, 50 senders, $rate msg/s"
-        bench --protocol modern --clients 500 --rooms 50 --senders 50 --rate "$rate" --duration "$duration" \
-            --message-bytes 128
-        stop_server
+        many_rooms "/api/v1/ws:" 500 50 50 "$rate"
     done
     if [[ $postgres == true && $two_nodes == false ]]; then
         # PostgreSQL's cost per message once it has a core of its own and batches grow with the load (issue 12's
@@ -322,11 +328,7 @@ if [[ $peers == false ]]; then
         # rooms of two, so that the node can drive thousands of messages per second.
         server_cpu=1
         for rate in ${BENCH_PG_CORE_RATES:-3000 4000}; do
-            start_server
-            echo "# PostgreSQL on a core of its own: 200 clients in 100 rooms of 2, 100 senders, $rate msg/s"
-            bench --protocol modern --clients 200 --rooms 100 --senders 100 --rate "$rate" --duration "$duration" \
-                --message-bytes 128
-            stop_server
+            many_rooms "PostgreSQL on a core of its own:" 200 100 100 "$rate"
         done
         server_cpu=0
     fi
