@@ -37,6 +37,13 @@ final class StallingStore: MessageStore {
         return try await self.base.append(messages, isolation: isolation)
     }
 
+    func appendEach(
+        _ messages: [StoredMessage], isolation: isolated (any Actor)?
+    ) async throws -> [Result<StoredMessage, RoomRejection>] {
+        try await self.arrive()
+        return try await self.base.appendEach(messages, isolation: isolation)
+    }
+
     func latest(in room: RoomID, limit: Int) async throws -> [StoredMessage] {
         try await self.arrive()
         return await self.base.latest(in: room, limit: limit)

@@ -54,6 +54,13 @@ public final class InMemoryMessageStore: MessageStore {
         }
     }
 
+    /// It checks no sender: every event is stored, or the batch fails.
+    public func appendEach(
+        _ batch: [StoredMessage], isolation: isolated (any Actor)? = #isolation
+    ) async throws -> [Result<StoredMessage, RoomRejection>] {
+        try await self.append(batch, isolation: isolation).map { .success($0) }
+    }
+
     public func latest(in room: RoomID, limit: Int) async -> [StoredMessage] {
         self.state.withLockedValue { Array(Self.current(state: $0, room: room).suffix(limit)) }
     }

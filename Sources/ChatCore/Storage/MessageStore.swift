@@ -39,6 +39,8 @@ public protocol MessageStore: Sendable {
     /// whose sender is not a member of the room (``RoomRejection/forbidden``) or has spent their send limit
     /// (``RoomRejection/rateLimited(retryAfter:)``), and stores the others as one batch, numbered without gaps.
     /// A store that does not check (its callers checked before) stores them all, as ``append(_:isolation:)``.
+    /// Every store implements it, a wrapper by forwarding it: a default answering from ``append(_:isolation:)``
+    /// would let a wrapper drop its base's checks unnoticed.
     func appendEach(
         _ messages: [StoredMessage], isolation: isolated (any Actor)?
     ) async throws -> [Result<StoredMessage, RoomRejection>]
@@ -69,13 +71,4 @@ public protocol MessageStore: Sendable {
 
     /// The highest sequence number stored in a room, or 0 when it has none.
     func lastSequence(in room: RoomID) async throws -> Int64
-}
-
-extension MessageStore {
-    /// A store that does not check senders: every event is stored, or the batch fails.
-    public func appendEach(
-        _ messages: [StoredMessage], isolation: isolated (any Actor)? = #isolation
-    ) async throws -> [Result<StoredMessage, RoomRejection>] {
-        try await self.append(messages, isolation: isolation).map { .success($0) }
-    }
 }

@@ -73,10 +73,11 @@ final class PostgresStorage: ServerStorage {
     static func open(
         _ application: Application, url: DatabaseURL, sendLimit: SendLimitRule, logger: Logger
     ) async throws -> PostgresStorage {
-        try await Self.check(url, on: application.eventLoopGroup.next(), logger: logger)
         let client = PostgresClient(configuration: url.clientConfiguration(), backgroundLogger: logger)
         let running = Task { await client.run() }
         do {
+            // First, so that the pool's `run()` has started by the first lease (PostgresNIO warns otherwise).
+            try await Self.check(url, on: application.eventLoopGroup.next(), logger: logger)
             application.databases.use(.postgres(client: client, sqlLogLevel: .trace, logger: logger), as: .psql)
             application.migrations.add(ChatMigrations.all)
             try await client.withConnection { connection in
