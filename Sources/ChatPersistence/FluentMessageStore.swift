@@ -11,9 +11,9 @@ import SQLKit
 public struct FluentMessageStore: MessageStore {
     private let sql: any SQLDatabase
     private let writer: any EventWriter
-    /// How a row becomes an event: straight from SQLite's values on SQLite (``SQLiteEventColumns``), through SQLKit's
-    /// decoder elsewhere.
-    private let decodeEvent: @Sendable (any SQLRow) throws -> StoredMessage
+    /// On SQLite, where events are read: on SQLite's thread, each row decoded straight from SQLite's values
+    /// (``SQLiteEventColumns``); elsewhere through SQLKit.
+    private let sqlite: SQLiteRows?
 
     /// - Parameters:
     ///   - database: Fluent's handle, for reads.
@@ -22,9 +22,7 @@ public struct FluentMessageStore: MessageStore {
     public init(database: any Database, writer: any EventWriter) {
         self.sql = database.requiredSQL(by: "FluentMessageStore")
         self.writer = writer
-        self.decodeEvent =
-            self.sql.dialect.name == "sqlite"
-            ? MessageRecord.storedMessage(fromSQLite:) : MessageRecord.storedMessage(from:)
+        self.sqlite = SQLiteRows(self.sql)
     }
 
     @discardableResult
@@ -88,8 +86,11 @@ public struct FluentMessageStore: MessageStore {
 
     /// The events of the rows that match `condition` (what follows `WHERE`, ordering and limit included).
     private func events(_ condition: SQLQueryString) async throws -> [StoredMessage] {
-        try await self.sql.raw("SELECT \(MessageRecord.selected) FROM messages WHERE \(condition)").all()
-            .map(self.decodeEvent)
+        let query: SQLQueryString = "SELECT \(MessageRecord.selected) FROM messages WHERE \(condition)"
+        guard let sqlite else {
+            return try await self.sql.raw(query).all().map { try MessageRecord.storedMessage(from: $0) }
+        }
+        return try await sqlite.all(query).map { try MessageRecord.storedMessage(fromSQLite: $0) }
     }
 
     /// The events with each message's reactions filled in (text, tombstones and quotes are kept current in the

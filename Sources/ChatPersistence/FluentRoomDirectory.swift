@@ -13,11 +13,14 @@ public struct FluentRoomDirectory: RoomDirectory {
     private let sql: any SQLDatabase
     /// The same PostgreSQL database's client, for the statements prepared once per connection; `nil` on SQLite.
     private let postgres: PostgresClient?
+    /// On SQLite, for the queries of many rows (a thousand members of the lobby).
+    private let sqlite: SQLiteRows?
 
     public init(database: any Database, postgres: PostgresClient? = nil) {
         self.database = database
         self.sql = database.requiredSQL(by: "FluentRoomDirectory")
         self.postgres = postgres
+        self.sqlite = SQLiteRows(self.sql)
     }
 
     public func ensureLobby() async throws {
@@ -113,16 +116,19 @@ public struct FluentRoomDirectory: RoomDirectory {
     /// can hold every account.
     public func members(ofRoomsOf users: Set<UUID>) async throws -> [RoomID: [UUID]] {
         guard !users.isEmpty else { return [:] }
-        let rows = try await self.sql.raw(
-            """
+        let query: SQLQueryString = """
             SELECT room_id, user_id FROM memberships
             WHERE room_id IN (SELECT room_id FROM memberships WHERE user_id IN (\(binds: Array(users))))
             """
-        ).all()
         var members: [RoomID: [UUID]] = [:]
-        for row in rows {
-            members[RoomID(try row.decode(column: "room_id", as: String.self)), default: []].append(
-                try row.decode(column: "user_id", as: UUID.self))
+        func add(_ row: some EventColumns) throws {
+            members[RoomID(try row.value("room_id", as: String.self)), default: []].append(
+                try row.value("user_id", as: UUID.self))
+        }
+        if let sqlite {
+            for row in try await sqlite.all(query) { try add(SQLiteEventColumns(row: row)) }
+        } else {
+            for row in try await self.sql.raw(query).all() { try add(DecodedEventColumns(row: row)) }
         }
         return members
     }

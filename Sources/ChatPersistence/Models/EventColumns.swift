@@ -2,8 +2,9 @@ import Foundation
 import SQLKit
 import SQLiteNIO
 
-/// How ``MessageRecord/storedMessage(from:)`` reads a row's columns: through SQLKit's `Decodable` path on any
-/// database, or straight from SQLite's values (``SQLiteEventColumns``).
+/// How a row's columns are read where many rows are (an event's, by ``MessageRecord/storedMessage(from:)``; the
+/// lobby's memberships): through SQLKit's `Decodable` path on any database, or straight from SQLite's values
+/// (``SQLiteEventColumns``).
 protocol EventColumns {
     func value<Value: EventColumnValue>(_ column: String, as type: Value.Type) throws -> Value
     func valueIfPresent<Value: EventColumnValue>(_ column: String, as type: Value.Type) throws -> Value?
@@ -59,7 +60,7 @@ struct DecodedEventColumns: EventColumns {
 /// (a decoder object each time) and Foundation's `sscanf` for every UUID, which together cost as much as SQLite's
 /// own reading when a resume reads a thousand events (BENCHMARKS.md, "How cost grows with work").
 struct SQLiteEventColumns: EventColumns {
-    let row: any SQLRow
+    let row: SQLiteRow
 
     func value<Value: EventColumnValue>(_ column: String, as type: Value.Type) throws -> Value {
         let raw = try self.raw(column)
@@ -74,28 +75,15 @@ struct SQLiteEventColumns: EventColumns {
         return value
     }
 
-    /// The column's value as SQLite holds it (SQLiteKit's decoder hands over an ``SQLiteValue`` unconverted).
+    /// The column's value as SQLite holds it.
     private func raw(_ column: String) throws -> SQLiteData {
-        try self.row.decode(column: column, as: SQLiteValue.self).data
+        guard let data = self.row.column(column) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no column \(column)"))
+        }
+        return data
     }
 
     private static func mismatch(_ column: String, _ type: Any.Type, _ raw: SQLiteData) -> DecodingError {
         .typeMismatch(type, .init(codingPath: [], debugDescription: "column \(column) holds \(raw)"))
-    }
-}
-
-/// An SQLite value as it is: SQLiteKit's decoder gives a type that converts itself from SQLite's values
-/// (`SQLiteDataConvertible`) the value unchanged, with no `Decodable` machinery.
-struct SQLiteValue: SQLiteDataConvertible, Decodable {
-    let data: SQLiteData
-
-    init?(sqliteData: SQLiteData) { self.data = sqliteData }
-
-    var sqliteData: SQLiteData? { self.data }
-
-    /// Never used by SQLiteKit, which converts first; any other database cannot give an SQLite value.
-    init(from decoder: any Decoder) throws {
-        throw DecodingError.typeMismatch(
-            SQLiteValue.self, .init(codingPath: decoder.codingPath, debugDescription: "not an SQLite row"))
     }
 }

@@ -3,6 +3,7 @@ import ChatProtocol
 import FluentKit
 import Foundation
 import SQLKit
+import SQLiteNIO
 
 /// A row of the `messages` table: one event of a room's sequence (PROTOCOL.md §9.1).
 ///
@@ -78,7 +79,7 @@ final class MessageRecord: Model, @unchecked Sendable {
     }
 
     /// ``storedMessage(from:)`` for a row of SQLite, read from its values directly (``SQLiteEventColumns``).
-    static func storedMessage(fromSQLite row: any SQLRow) throws -> StoredMessage {
+    static func storedMessage(fromSQLite row: SQLiteRow) throws -> StoredMessage {
         try self.storedMessage(from: SQLiteEventColumns(row: row))
     }
 

@@ -1,0 +1,62 @@
+import ChatCore
+import ChatProtocol
+import FluentKit
+import Foundation
+import SQLKit
+import Testing
+
+@testable import ChatPersistence
+
+/// ``FluentRoomDirectory/members(ofRoomsOf:)``, which presence asks for every batch of arrivals and departures, read
+/// on SQLite on SQLite's thread (`SQLiteRows`) and on PostgreSQL through SQLKit.
+@Suite("Room directory: the members of the rooms of some users")
+struct RoomMembersTests {
+    /// A database opened by name, with what closes it.
+    static let databases: [String] = ["SQLite", "PostgreSQL"]
+
+    func open(_ name: String) async throws -> (any Database, @Sendable () async -> Void) {
+        if name == "SQLite" {
+            let file = try await MigratedSQLiteFile.open()
+            return (file.database, file.close)
+        }
+        let database = try await MigratedPostgresDatabase.open()
+        return (database.database, database.close)
+    }
+
+    @Test("each room of the users, with every member of it; no users, no rooms", arguments: databases)
+    func roommates(database name: String) async throws {
+        let (database, close) = try await self.open(name)
+        let accounts = FluentAccountStore(database: database)
+        var ids: [String: UUID] = [:]
+        for name in ["ann", "bob", "cy"] {
+            let id = UUID()
+            _ = try await accounts.create(
+                Account(id: id, username: name, displayName: name, avatarColor: "#000000", passwordHash: ""))
+            ids[name] = id
+        }
+        let directory = FluentRoomDirectory(database: database)
+        let rooms: [(RoomID, [String])] = [("r1", ["ann", "bob"]), ("r2", ["bob", "cy"]), ("r3", ["cy"])]
+        for (room, members) in rooms {
+            try await directory.create(
+                RoomInfo(id: room, kind: .group, name: room.rawValue, createdBy: ids["ann"]!),
+                members: members.map { ids[$0]! })
+        }
+        func members(of names: [String]) async throws -> [RoomID: Set<UUID>] {
+            try await directory.members(ofRoomsOf: Set(names.map { ids[$0]! })).mapValues(Set.init)
+        }
+        #expect(try await members(of: ["ann"]) == ["r1": [ids["ann"]!, ids["bob"]!]])
+        #expect(
+            try await members(of: ["bob"]) == ["r1": [ids["ann"]!, ids["bob"]!], "r2": [ids["bob"]!, ids["cy"]!]])
+        #expect(try await members(of: ["ann", "cy"]).keys.sorted { $0.rawValue < $1.rawValue } == ["r1", "r2", "r3"])
+        #expect(try await members(of: []).isEmpty)
+        await close()
+    }
+
+    @Test("Fluent's SQLite database is read through SQLiteRows, a connection's own query")
+    func sqliteReads() async throws {
+        let file = try await MigratedSQLiteFile.open()
+        let sql = try #require(file.database as? any SQLDatabase)
+        #expect(SQLiteRows(sql) != nil)
+        await file.close()
+    }
+}
