@@ -9,23 +9,26 @@ import SQLiteNIO
 /// grows with work"). A connection's own `async` query calls back on SQLite's thread instead, and the rows come
 /// back in one piece.
 struct SQLiteRows: Sendable {
-    /// Fluent's SQLite database (its pool of read connections).
+    /// Fluent's SQLite database: the pool of its event loop (one connection), as the reads used before.
     let database: any SQLiteDatabase
-    /// The same database as SQLKit sees it, which turns a query into SQL text and binds.
+    /// The same database as SQLiteKit sees it, which turns a query into SQL text and binds. Made once: Fluent's
+    /// handle makes a new one each time its dialect is read, once per bind when serializing.
     let sql: any SQLDatabase
+    /// How binds become SQLite values: SQLiteKit's default encoder, the one Fluent's database is opened with
+    /// (`SQLiteStorage`) and the writer binds with.
+    let encoder = SQLiteDataEncoder()
 
     /// `database` when it is SQLite, else `nil`.
     init?(_ sql: any SQLDatabase) {
         guard sql.dialect.name == "sqlite", let database = sql as? any SQLiteDatabase else { return nil }
         self.database = database
-        self.sql = sql
+        self.sql = database.sql(encoder: self.encoder)
     }
 
     /// Every row of `query`.
     func all(_ query: any SQLExpression) async throws -> [SQLiteRow] {
         let (text, values) = self.sql.serialize(query)
-        let encoder = SQLiteDataEncoder()
-        let binds = try values.map { try encoder.encode($0) }
+        let binds = try values.map { try self.encoder.encode($0) }
         return try await self.database.withConnection { connection in
             let rows = NIOLockedValueBox<[SQLiteRow]>([])
             try await connection.query(text, binds) { row in rows.withLockedValue { $0.append(row) } }
