@@ -235,6 +235,31 @@ extension TwoNodeTests {
         }
     }
 
+    @Test("a member removed behind the node's back (its notification lost) is refused by the commit, not stored")
+    func removedMemberRefusedAtCommit() async throws {
+        let database = try await TestServer.makePostgresDatabase()
+        try await self.withTwoNodes(on: database) { nodeA, nodeB in
+            let ann = try await nodeA.register("ann")
+            let bob = try await nodeB.register("bob")
+            let socket = try await nodeA.modernClient(ann)
+            _ = try await socket.next("resumed", as: ResumedFrame.self, timeout: .seconds(20))
+            #expect(
+                try await Self.accepted(
+                    ClientFrame(type: "send", room: "lobby", clientMsgID: "1", text: "in"), on: socket))
+            // The connection still follows the lobby: only the commit can tell.
+            try await TestPostgres.shared().psql(
+                "DELETE FROM memberships WHERE room_id = 'lobby' AND user_id = '\(ann.user.id)'",
+                database: database.database)
+            try await socket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "2", text: "out"))
+            let refused = try await socket.next("error", as: ErrorFrame.self, timeout: .seconds(20))
+            #expect(refused.code == .forbidden && refused.ref == "2")
+            #expect(try await nodeA.api.send(.GET, "/rooms/lobby/messages?limit=10", token: ann.token).status == 403)
+            let seen = try await nodeB.api.send(.GET, "/rooms/lobby/messages?limit=10", token: bob.token)
+                .decode(HistoryPage.self).messages.map(\.text)
+            #expect(seen.contains("in") && !seen.contains("out"))
+        }
+    }
+
     @Test("the per-account send limit is one for every node: a burst spent on A is spent on B")
     func sendLimitAcrossNodes() async throws {
         try await self.withTwoNodes({
