@@ -40,16 +40,18 @@ struct SenderChecksTests {
     @Test("the bucket's rule: the sends that fit pass, in order; the first refused one is told when it would pass")
     func rule() {
         let rule = SendLimitRule(burst: 3, rate: 1)
-        // (sends, seconds of the bucket used) → (passing, wait), the wait with its millisecond of margin
-        let cases: [(Int, Double, Int, Duration)] = [
-            (5, 0, 3, .milliseconds(1_001)),
-            (2, 1, 2, .milliseconds(1_001)),
-            (2, 2.5, 0, .milliseconds(501)),
-            (1, 3, 0, .milliseconds(1_001)),
+        // (sends, seconds of the bucket used) → (passing, wait, seconds used after), the wait with its millisecond of
+        // margin
+        let cases: [(Int, Double, Int, Duration, Double)] = [
+            (5, 0, 3, .milliseconds(1_001), 3),
+            (2, 1, 2, .milliseconds(1_001), 3),
+            (2, 2.5, 0, .milliseconds(501), 2.5),
+            (1, 3, 0, .milliseconds(1_001), 3),
         ]
-        for (sends, used, passing, wait) in cases {
+        for (sends, used, passing, wait, usedAfter) in cases {
             let decided = rule.admit(sends, used: used)
             #expect(decided.passing == passing && decided.retryAfter == wait, "\(sends) sends, \(used) s used")
+            #expect(decided.usedAfter == usedAfter, "\(sends) sends, \(used) s used")
         }
     }
 

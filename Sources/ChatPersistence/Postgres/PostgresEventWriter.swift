@@ -128,14 +128,7 @@ private struct RoomTransactions: Sendable {
     func append(_ events: [StoredMessage]) async throws -> Outcomes {
         guard let room = events.first?.room else { return [] }
         do {
-            return try await self.transaction { connection in
-                let batch = try await self.checked(events, on: connection)
-                guard !batch.passing.isEmpty else { return batch.outcomes(storing: []) }
-                let newLast = try await self.advance(room, by: batch.passing.count, on: connection)
-                let first = newLast - Int64(batch.passing.count) + 1
-                let numbered = RetriedEvents.none.numbering(batch.passing, from: first).fresh
-                return batch.outcomes(storing: try await Self.store(numbered, on: connection.sql(queryLogLevel: nil)))
-            }
+            return try await self.appendTogether([events])[0]
         } catch let error as PostgresTransactionError
             where (error.closureError as? any DatabaseError)?.isConstraintFailure == true
             && events.contains(where: { $0.clientMsgID != nil })
@@ -144,16 +137,17 @@ private struct RoomTransactions: Sendable {
         }
     }
 
-    /// Several rooms' batches (one per room) in one transaction: every sender checked by one statement, every
-    /// counter moved by one statement, in the rooms' order, every event inserted by one statement. Throws what
+    /// Rooms' batches (one per room, or a single one) in one transaction: every sender checked by one statement,
+    /// every counter moved by one statement, in the rooms' order, every event inserted by one statement. Throws what
     /// refused any of them, and nothing is kept then.
     private func appendTogether(_ batches: [[StoredMessage]]) async throws -> [Outcomes] {
         try await self.transaction { connection in
             let refusals = try await self.refusals(of: batches.flatMap { $0 }, on: connection)
             var checked: [CheckedBatch] = []
+            var offset = 0
             for batch in batches {
-                let offset = checked.reduce(0) { $0 + $1.events.count }
                 checked.append(CheckedBatch(batch, refusals: Array(refusals[offset..<offset + batch.count])))
+                offset += batch.count
             }
             let advancing = checked.filter { !$0.passing.isEmpty }
             guard !advancing.isEmpty else { return checked.map { $0.outcomes(storing: []) } }

@@ -25,13 +25,18 @@ public struct SendLimitRule: Sendable, Equatable {
     }
 
     /// Which of an account's sends, in order, pass when its bucket is `used` seconds full: the first ones that fit
-    /// (each takes `refill`); the others are refused with how long until the first of them would pass.
-    func admit(_ count: Int, used: Double) -> (passing: Int, retryAfter: Duration) {
+    /// (each takes `refill`); the others are refused with how long until the first of them would pass. `used` after
+    /// is how full the bucket is once the passing ones are taken.
+    func admit(_ count: Int, used: Double) -> (passing: Int, retryAfter: Duration, usedAfter: Double) {
+        let used = max(used, 0)
         // Slack of a microsecond: PostgreSQL keeps times to the microsecond, so `used` is rounded.
-        let fitting = Int(((self.capacity - max(used, 0) + 1e-6) / self.refill).rounded(.down))
+        let fitting = Int(((self.capacity - used + 1e-6) / self.refill).rounded(.down))
         let passing = min(max(fitting, 0), count)
-        let wait = max(used, 0) + Double(passing + 1) * self.refill - self.capacity
-        return (passing, .microseconds(Int64((max(wait, 0) * 1e6).rounded(.up)) + 1000))
+        let wait = used + Double(passing + 1) * self.refill - self.capacity
+        return (
+            passing, .microseconds(Int64((max(wait, 0) * 1e6).rounded(.up)) + 1000),
+            used + Double(passing) * self.refill
+        )
     }
 }
 
@@ -76,28 +81,25 @@ struct PostgresSenderChecks: Sendable {
         guard !checked.isEmpty else { return refusals }
         let statement = LockBuckets(
             rooms: checked.map { events[$0].room.rawValue }, accounts: checked.map { events[$0].sender.id })
+        // Forbidden unless a row says the sender is a member: no row means no bucket (one removed by hand), so no
+        // account to send as.
+        for index in checked { refusals[index] = .forbidden }
         // Per account: its sends that are members, in order, and how full its bucket is.
         var sends: [UUID: (used: Double, indices: [Int])] = [:]
-        var seen = Set<Int>()
-        for try await (ordinal, isMember, used) in try await connection.execute(statement, logger: self.logger) {
+        for try await (ordinal, isMember, used) in try await connection.execute(statement, logger: self.logger)
+        where isMember {
             let index = checked[ordinal - 1]
-            seen.insert(index)
-            guard isMember else {
-                refusals[index] = .forbidden
-                continue
-            }
+            refusals[index] = nil
             sends[events[index].sender.id, default: (used, [])].indices.append(index)
         }
-        // No bucket (a database whose bucket was removed by hand): no account to send as.
-        for index in checked where !seen.contains(index) { refusals[index] = .forbidden }
         var accounts: [UUID] = []
         var fullAgain: [Double] = []
         for (account, send) in sends {
-            let (passing, retryAfter) = self.rule.admit(send.indices.count, used: send.used)
+            let (passing, retryAfter, usedAfter) = self.rule.admit(send.indices.count, used: send.used)
             for index in send.indices.dropFirst(passing) { refusals[index] = .rateLimited(retryAfter: retryAfter) }
             guard passing > 0 else { continue }
             accounts.append(account)
-            fullAgain.append(max(send.used, 0) + Double(passing) * self.rule.refill)
+            fullAgain.append(usedAfter)
         }
         if !accounts.isEmpty {
             _ = try await connection.execute(TakeSends(accounts: accounts, fullAgain: fullAgain), logger: self.logger)
