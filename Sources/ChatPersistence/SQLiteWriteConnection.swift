@@ -21,17 +21,24 @@ import SQLiteNIO
 /// - `wal_autocheckpoint=0`: the log is checkpointed by ``WALCheckpointer`` on a connection of its own, never
 ///   inside a message commit.
 public final class SQLiteWriteConnection: Sendable {
+    /// SQLiteNIO's connection to the same file: the writer's reads (the originals of retried sends) go through it.
     private let connection: SQLiteConnection
+    /// The writer's own handle and thread (``SQLiteCommitHandle``).
+    private let thread: NIOThreadPool
     /// The log's checkpoints, on a thread of their own; `nil` when opened without.
     private let checkpoints: (checkpointer: WALCheckpointer, thread: NIOThreadPool)?
-    /// The connection as SQLKit sees it (with the same encoder Fluent uses, so Fluent reads back what it wrote),
-    /// behind the queue that keeps one write's statements together.
+    /// The queue that keeps one write's statements together, with the connection as SQLKit sees it (with the same
+    /// encoder Fluent uses, so Fluent reads back what it wrote).
     public let writer: SerialSQLWriter
 
-    private init(connection: SQLiteConnection, checkpoints: (WALCheckpointer, NIOThreadPool)?, waits: Metrics.Timer?) {
+    private init(
+        connection: SQLiteConnection, handle: SQLiteCommitHandle, thread: NIOThreadPool,
+        checkpoints: (WALCheckpointer, NIOThreadPool)?, waits: Metrics.Timer?
+    ) {
         self.connection = connection
+        self.thread = thread
         self.checkpoints = checkpoints
-        self.writer = SerialSQLWriter(connection.sql(), waits: waits)
+        self.writer = SerialSQLWriter(connection.sql(), handle: handle, thread: thread, waits: waits)
     }
 
     /// Opens the database file on `eventLoop` (write results are delivered there), applies the settings and, unless
@@ -45,35 +52,55 @@ public final class SQLiteWriteConnection: Sendable {
             storage: .file(path: path), threadPool: threadPool, logger: logger, on: eventLoop
         ).get()
         let thread = NIOThreadPool(numberOfThreads: 1)
+        thread.start()
+        let checkpointThread = NIOThreadPool(numberOfThreads: 1)
+        var handle: SQLiteCommitHandle?
         do {
-            let sql = connection.sql()
-            try await sql.raw("PRAGMA journal_mode=WAL").run()
-            try await sql.raw("PRAGMA synchronous=\(unsafeRaw: durability == .power ? "FULL" : "NORMAL")").run()
-            try await sql.raw("PRAGMA wal_autocheckpoint=0").run()
-            // Applied by the connection that writes the log, when it starts the log over after a checkpoint.
-            try await sql.raw("PRAGMA journal_size_limit=\(unsafeRaw: String(WALCheckpointer.logLimitBytes))").run()
-            try await sql.raw("PRAGMA secure_delete=ON").run()
-            guard checkpointing else {
-                return SQLiteWriteConnection(connection: connection, checkpoints: nil, waits: waits)
+            try await connection.sql().raw("PRAGMA journal_mode=WAL").run()
+            let opened = try await thread.runIfActive { () throws -> SQLiteCommitHandle in
+                let handle = try SQLiteCommitHandle.open(path: path)
+                do {
+                    try handle.run("PRAGMA synchronous=\(durability == .power ? "FULL" : "NORMAL")", [])
+                    try handle.run("PRAGMA wal_autocheckpoint=0", [])
+                    // Applied by the connection that writes the log, when it starts the log over after a checkpoint.
+                    try handle.run("PRAGMA journal_size_limit=\(WALCheckpointer.logLimitBytes)", [])
+                    try handle.run("PRAGMA secure_delete=ON", [])
+                } catch {
+                    handle.close()
+                    throw error
+                }
+                return handle
             }
-            thread.start()
+            handle = opened
+            guard checkpointing else {
+                return SQLiteWriteConnection(
+                    connection: connection, handle: opened, thread: thread, checkpoints: nil, waits: waits)
+            }
+            checkpointThread.start()
             let checkpointer = try await WALCheckpointer.start(
-                path: path, threadPool: thread, on: eventLoop, logger: logger)
-            return SQLiteWriteConnection(connection: connection, checkpoints: (checkpointer, thread), waits: waits)
+                path: path, threadPool: checkpointThread, on: eventLoop, logger: logger)
+            return SQLiteWriteConnection(
+                connection: connection, handle: opened, thread: thread, checkpoints: (checkpointer, checkpointThread),
+                waits: waits)
         } catch {
+            if let handle { try? await thread.runIfActive { handle.close() } }
             try? await connection.close()
             try? await thread.shutdownGracefully()
+            try? await checkpointThread.shutdownGracefully()
             throw error
         }
     }
 
-    /// `PRAGMA synchronous` as the write connection has it (1 NORMAL, 2 FULL), for tests.
-    public func synchronousMode() async throws -> Int {
-        try await self.writer.sql.raw("PRAGMA synchronous").first()?.decode(column: "synchronous", as: Int.self) ?? -1
+    /// A setting as the handle that writes has it, for tests: `synchronous` (1 NORMAL, 2 FULL), `wal_autocheckpoint`.
+    public func setting(_ name: String) async throws -> Int {
+        try await self.writer.withHandle { try $0.integer("PRAGMA \(name)") }.get() ?? -1
     }
 
-    /// Closes the connection, then checkpoints one last time and stops the checkpointer.
+    /// Closes the connections, then checkpoints one last time and stops the checkpointer.
     public func close() async {
+        // After every write queued: the handle is closed by the write queue's last job.
+        try? await self.writer.serially { self.writer.withHandle { $0.close() } }.get()
+        try? await self.thread.shutdownGracefully()
         try? await self.connection.close()
         if let (checkpointer, thread) = self.checkpoints {
             await checkpointer.close()

@@ -1,22 +1,32 @@
 import Metrics
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOPosix
 import SQLKit
+import SQLiteKit
 
-/// Runs writes on one SQL connection strictly one after another.
+/// Runs writes on one SQLite connection strictly one after another.
 ///
 /// Every room writes through the same connection. A write of several statements is a transaction, and a statement
 /// from another room must never run between its `BEGIN` and `COMMIT` (it would be rolled back with it, after its
 /// sender was told it was stored), so each write starts only when the previous one has finished.
+///
+/// Each write runs in one job on the writer's own thread, on its own handle with its statements kept prepared
+/// (``SQLiteCommitHandle``); `sql` is the same database through SQLiteKit, for serializing statements and for reads.
 public final class SerialSQLWriter: Sendable {
     public let sql: any SQLDatabase
+    private let handle: SQLiteCommitHandle
+    private let thread: NIOThreadPool
+    private let encoder = SQLiteDataEncoder()
     /// The last write queued; the next one starts when it completes, successfully or not.
     private let tail: NIOLockedValueBox<EventLoopFuture<Void>>
     /// How long each write waited for the ones queued before it.
     private let waits: Metrics.Timer?
 
-    public init(_ sql: any SQLDatabase, waits: Metrics.Timer? = nil) {
+    init(_ sql: any SQLDatabase, handle: SQLiteCommitHandle, thread: NIOThreadPool, waits: Metrics.Timer? = nil) {
         self.sql = sql
+        self.handle = handle
+        self.thread = thread
         self.waits = waits
         self.tail = NIOLockedValueBox(sql.eventLoop.makeSucceededVoidFuture())
     }
@@ -40,23 +50,27 @@ public final class SerialSQLWriter: Sendable {
         }
     }
 
-    /// Runs the statements, as one transaction when there are several (only inside ``serially(_:)``).
+    /// Runs the statements on the writer's thread, as one transaction when there are several (only inside
+    /// ``serially(_:)``).
     func execute(_ statements: [any SQLExpression]) -> EventLoopFuture<Void> {
-        guard statements.count > 1 else {
-            return statements.first.map(self.run) ?? self.sql.eventLoop.makeSucceededVoidFuture()
-        }
-        var chain = self.run(SQLRaw("BEGIN IMMEDIATE"))
-        for statement in statements {
-            chain = chain.flatMap { self.run(statement) }
-        }
-        return chain.flatMap { self.run(SQLRaw("COMMIT")) }.flatMapError { error in
-            self.run(SQLRaw("ROLLBACK")).flatMapThrowing { throw error }.flatMapError { _ in
-                self.sql.eventLoop.makeFailedFuture(error)
+        let serialized: [(sql: String, binds: [SQLiteData])]
+        do {
+            serialized = try statements.map { statement in
+                let (sql, binds) = self.sql.serialize(statement)
+                return (sql, try binds.map { try self.encoder.encode($0) })
             }
+        } catch {
+            return self.sql.eventLoop.makeFailedFuture(error)
+        }
+        return self.thread.runIfActive(eventLoop: self.sql.eventLoop) { [handle] in
+            try handle.transaction(serialized)
         }
     }
 
-    private func run(_ statement: any SQLExpression) -> EventLoopFuture<Void> {
-        self.sql.execute(sql: statement) { _ in }
+    /// Runs `job` with the handle on the writer's thread (only inside ``serially(_:)``, or before any write).
+    func withHandle<Value: Sendable>(
+        _ job: @escaping @Sendable (SQLiteCommitHandle) throws -> Value
+    ) -> EventLoopFuture<Value> {
+        self.thread.runIfActive(eventLoop: self.sql.eventLoop) { [handle] in try job(handle) }
     }
 }

@@ -41,9 +41,7 @@ struct CheckpointTests {
             path: path, durability: .process, threadPool: .singleton, on: eventLoop, logger: logger,
             checkpointing: false)
         try await writer.writer.write([SQLRaw("CREATE TABLE t (x INTEGER)")]).get()
-        let autocheckpoint = try await writer.writer.sql.raw("PRAGMA wal_autocheckpoint").first()?.decode(
-            column: "wal_autocheckpoint", as: Int.self)
-        #expect(autocheckpoint == 0)
+        #expect(try await writer.setting("wal_autocheckpoint") == 0)
         for index in 0..<200 {
             try await writer.writer.write([SQLRaw("INSERT INTO t VALUES (\(index))")]).get()
         }
@@ -105,7 +103,7 @@ struct CheckpointTests {
             let writer = try await SQLiteWriteConnection.open(
                 path: Self.temporaryDatabase(), durability: durability, threadPool: .singleton, on: eventLoop,
                 logger: Logger(label: "test"))
-            #expect(try await writer.synchronousMode() == mode)
+            #expect(try await writer.setting("synchronous") == mode)
             await writer.close()
         }
     }

@@ -26,4 +26,18 @@ struct MessageTextTests {
         #expect(TutorialName.normalized("a\u{2029}b") == nil)
         #expect(TutorialName.normalized("Zoë 🙂") == "Zoë 🙂")
     }
+
+    @Test("plain ASCII names follow the same rule as the rest: trimmed, no colon, no control, at most 64 bytes")
+    func plainASCIINames() {
+        #expect(TutorialName.normalized("Ann Lee") == "Ann Lee")
+        #expect(TutorialName.normalized(" Ann ") == "Ann")
+        #expect(TutorialName.normalized("\tAnn") == "Ann")
+        #expect(TutorialName.normalized("a:b") == nil)
+        #expect(TutorialName.normalized("a\u{7F}b") == nil)
+        #expect(TutorialName.normalized("a\u{1B}b") == nil)
+        #expect(TutorialName.normalized(String(repeating: "x", count: 64)) == String(repeating: "x", count: 64))
+        #expect(TutorialName.normalized(String(repeating: "x", count: 65)) == nil)
+        #expect(TutorialName.normalized("   ") == nil)
+        #expect(TutorialName.normalized("") == nil)
+    }
 }

@@ -103,7 +103,9 @@ public actor Room {
             id: id, eventLoop: eventLoop, store: store, relay: relay, nextSeq: lastSeq + 1,
             recent: RecentMessages(capacity: recentCapacity, messages: recent), metrics: metrics, logger: logger,
             time: time)
-        room.runner.withLockedValue { $0 = Task { await room.run() } }
+        room.runner.withLockedValue {
+            $0 = Task(executorPreference: EventLoopTaskExecutor(eventLoop)) { await room.run() }
+        }
         return room
     }
 

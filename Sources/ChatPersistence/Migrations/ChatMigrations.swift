@@ -17,5 +17,6 @@ public enum ChatMigrations {
         AddAttachmentChunks(),
         AddReadOnSend(),
         AddSearchPrefixIndex(),
+        SkipEmptyIndexEntries(),
     ]
 }
