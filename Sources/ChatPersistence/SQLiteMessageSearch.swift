@@ -4,19 +4,25 @@ import FluentSQL
 import Foundation
 import SQLKit
 
-/// ``MessageSearch`` on SQLite's FTS5: an external-content index of the `text` of `message` events, kept current by
-/// triggers (an edit or a delete rewrites the row's text, so the index follows without the store's help).
+/// ``MessageSearch`` on SQLite's FTS5: an external-content index of the `text` of `message` events. Messages are
+/// indexed shortly after their commit, off its path (``IndexSearchAfterCommit``); a search first indexes whatever is
+/// still waiting, so it finds every message stored before it. A trigger follows edits and deletes of indexed
+/// messages (they rewrite the row's text).
 ///
 /// The index refers to rows by their `rowid`, which SQLite keeps stable as long as the table is not `VACUUM`ed;
 /// the server never does that.
 public struct SQLiteMessageSearch: MessageSearch {
     private let database: any SQLDatabase
+    private let writer: SerialSQLWriter
     private let candidates: Int
 
-    /// - Parameter candidates: the most matches a search ranks by relevance (PROTOCOL.md §9.7); with more, the
-    ///   newest come first, so that the work stops growing with the number of matches.
-    public init(database: any SQLDatabase, candidates: Int = Self.defaultCandidates) {
+    /// - Parameters:
+    ///   - writer: the writer of the messages, which indexes them (``SerialSQLWriter/indexSearch()``).
+    ///   - candidates: the most matches a search ranks by relevance (PROTOCOL.md §9.7); with more, the newest come
+    ///     first, so that the work stops growing with the number of matches.
+    public init(database: any SQLDatabase, writer: SerialSQLWriter, candidates: Int = Self.defaultCandidates) {
         self.database = database
+        self.writer = writer
         self.candidates = candidates
     }
 
@@ -33,6 +39,30 @@ public struct SQLiteMessageSearch: MessageSearch {
     /// Indexes the messages already stored (only messages: edits, reactions and the like have no words to find).
     static let indexExisting =
         "INSERT INTO message_search(rowid, text) SELECT rowid, text FROM messages WHERE kind = 'message'"
+
+    /// Indexes every message stored (into an empty index, for the migrations that make it anew) and, once the index
+    /// follows the commits (``IndexSearchAfterCommit``), records that it holds them all.
+    static func indexExisting(on sql: any SQLDatabase) async throws {
+        try await sql.raw(SQLQueryString(Self.indexExisting)).run()
+        guard try await sql.raw("SELECT 1 FROM sqlite_master WHERE name = 'search_position'").first() != nil else {
+            return
+        }
+        try await sql.raw("UPDATE search_position SET indexed_upto = (SELECT COALESCE(MAX(rowid), 0) FROM messages)")
+            .run()
+    }
+
+    /// Indexes the messages stored after `search_position` and moves it past them, in one transaction; changes
+    /// nothing, so writes nothing to the log, when none is waiting (``IndexSearchAfterCommit``).
+    static let indexPending = [
+        """
+        INSERT INTO message_search(rowid, text) SELECT rowid, text FROM messages
+        WHERE rowid > (SELECT indexed_upto FROM search_position) AND kind = 'message'
+        """,
+        """
+        UPDATE search_position SET indexed_upto = (SELECT MAX(rowid) FROM messages)
+        WHERE indexed_upto < (SELECT MAX(rowid) FROM messages)
+        """,
+    ]
 
     /// The index and its triggers, as the first migration created them; the last statement indexes existing messages.
     static let schema = [
@@ -66,6 +96,7 @@ public struct SQLiteMessageSearch: MessageSearch {
     /// `CROSS JOIN` keeps it the outer loop), stopping after `limit` of them.
     public func search(_ terms: SearchTerms, for user: UUID, in room: RoomID?, limit: Int) async throws -> [SearchMatch]
     {
+        try await self.writer.indexSearch()
         let match = Self.match(terms)
         // The words without the last one's prefix match no more than with it: when they are already common, the
         // costlier count of the prefix form is not needed.

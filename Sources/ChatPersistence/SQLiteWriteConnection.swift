@@ -33,20 +33,22 @@ public final class SQLiteWriteConnection: Sendable {
 
     private init(
         connection: SQLiteConnection, handle: SQLiteCommitHandle, thread: NIOThreadPool,
-        checkpoints: (WALCheckpointer, NIOThreadPool)?, waits: Metrics.Timer?
+        checkpoints: (WALCheckpointer, NIOThreadPool)?, waits: Metrics.Timer?, searchDelay: TimeAmount
     ) {
         self.connection = connection
         self.thread = thread
         self.checkpoints = checkpoints
-        self.writer = SerialSQLWriter(connection.sql(), handle: handle, thread: thread, waits: waits)
+        self.writer = SerialSQLWriter(
+            connection.sql(), handle: handle, thread: thread, waits: waits, searchDelay: searchDelay)
     }
 
     /// Opens the database file on `eventLoop` (write results are delivered there), applies the settings and, unless
     /// told not to (tests of the log itself), starts a ``WALCheckpointer`` on a thread of its own. `waits` records how
-    /// long each write waits for the writes before it.
+    /// long each write waits for the writes before it; tests that look at the search index before it catches up
+    /// lengthen `searchDelay`.
     public static func open(
         path: String, durability: Durability, threadPool: NIOThreadPool, on eventLoop: any EventLoop, logger: Logger,
-        checkpointing: Bool = true, waits: Metrics.Timer? = nil
+        checkpointing: Bool = true, waits: Metrics.Timer? = nil, searchDelay: TimeAmount = SerialSQLWriter.searchDelay
     ) async throws -> SQLiteWriteConnection {
         let connection = try await SQLiteConnection.open(
             storage: .file(path: path), threadPool: threadPool, logger: logger, on: eventLoop
@@ -74,14 +76,15 @@ public final class SQLiteWriteConnection: Sendable {
             handle = opened
             guard checkpointing else {
                 return SQLiteWriteConnection(
-                    connection: connection, handle: opened, thread: thread, checkpoints: nil, waits: waits)
+                    connection: connection, handle: opened, thread: thread, checkpoints: nil, waits: waits,
+                    searchDelay: searchDelay)
             }
             checkpointThread.start()
             let checkpointer = try await WALCheckpointer.start(
                 path: path, threadPool: checkpointThread, on: eventLoop, logger: logger)
             return SQLiteWriteConnection(
                 connection: connection, handle: opened, thread: thread, checkpoints: (checkpointer, checkpointThread),
-                waits: waits)
+                waits: waits, searchDelay: searchDelay)
         } catch {
             if let handle { try? await thread.runIfActive { handle.close() } }
             try? await connection.close()

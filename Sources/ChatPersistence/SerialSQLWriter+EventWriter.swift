@@ -22,6 +22,7 @@ extension SerialSQLWriter: EventWriter {
                 self.storeRetried(events, refusedWith: refusal)
             }
         }
+        written.whenSuccess { _ in self.indexSearchSoon() }
         return try await withCheckedThrowingContinuation(isolation: isolation) {
             (continuation: CheckedContinuation<[StoredMessage], any Error>) in
             written.whenComplete { continuation.resume(with: $0) }

@@ -22,9 +22,22 @@ public final class SerialSQLWriter: Sendable {
     private let tail: NIOLockedValueBox<EventLoopFuture<Void>>
     /// How long each write waited for the ones queued before it.
     private let waits: Metrics.Timer?
+    /// Whether ``indexSearch()`` is scheduled to run after ``searchDelay``.
+    private let indexingScheduled = NIOLockedValueBox(false)
 
-    init(_ sql: any SQLDatabase, handle: SQLiteCommitHandle, thread: NIOThreadPool, waits: Metrics.Timer? = nil) {
+    /// How long after a commit its messages are indexed for search at the latest (``IndexSearchAfterCommit``): under
+    /// load one round indexes the messages of many commits at once; a search never waits for it.
+    public static let searchDelay = TimeAmount.milliseconds(100)
+
+    /// ``searchDelay`` but in tests that look at the index before it catches up.
+    private let indexingDelay: TimeAmount
+
+    init(
+        _ sql: any SQLDatabase, handle: SQLiteCommitHandle, thread: NIOThreadPool, waits: Metrics.Timer? = nil,
+        searchDelay: TimeAmount = SerialSQLWriter.searchDelay
+    ) {
         self.sql = sql
+        self.indexingDelay = searchDelay
         self.handle = handle
         self.thread = thread
         self.waits = waits
@@ -64,6 +77,26 @@ public final class SerialSQLWriter: Sendable {
         }
         return self.thread.runIfActive(eventLoop: self.sql.eventLoop) { [handle] in
             try handle.transaction(serialized)
+        }
+    }
+
+    /// Indexes for search every message committed before it (``SQLiteMessageSearch/indexPending``).
+    public func indexSearch() async throws {
+        try await self.serially { self.execute(SQLiteMessageSearch.indexPending.map(SQLRaw.init)) }.get()
+    }
+
+    /// Runs ``indexSearch()`` after ``searchDelay``, unless a round is already scheduled. A round that fails (the
+    /// database busy for a minute) leaves its messages to the next round, to the next search, or to the next start.
+    func indexSearchSoon() {
+        let scheduled = self.indexingScheduled.withLockedValue { scheduled in
+            defer { scheduled = true }
+            return scheduled
+        }
+        guard !scheduled else { return }
+        self.sql.eventLoop.scheduleTask(in: self.indexingDelay) {
+            // Commits from now on schedule the next round.
+            self.indexingScheduled.withLockedValue { $0 = false }
+            _ = self.serially { self.execute(SQLiteMessageSearch.indexPending.map(SQLRaw.init)) }
         }
     }
 

@@ -25,9 +25,12 @@ let sqliteFixture = StoreFixture(name: "SQLite file") {
 struct MigratedSQLiteFile: Sendable {
     let store: FluentMessageStore
     let database: any Database
+    /// What the store writes through, which also indexes messages for search.
+    let writer: SerialSQLWriter
     let close: @Sendable () async -> Void
 
-    static func open() async throws -> MigratedSQLiteFile {
+    /// `searchDelay`: how long after a commit the writer indexes its messages for search.
+    static func open(searchDelay: TimeAmount = SerialSQLWriter.searchDelay) async throws -> MigratedSQLiteFile {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite")
             .path
         let databases = Databases(threadPool: NIOThreadPool.singleton, on: MultiThreadedEventLoopGroup.singleton)
@@ -36,9 +39,11 @@ struct MigratedSQLiteFile: Sendable {
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let database = try await migrateDefaultDatabase(of: databases, logger: logger, on: loop)
         let writer = try await SQLiteWriteConnection.open(
-            path: path, durability: .process, threadPool: NIOThreadPool.singleton, on: loop, logger: logger)
+            path: path, durability: .process, threadPool: NIOThreadPool.singleton, on: loop, logger: logger,
+            searchDelay: searchDelay)
         return MigratedSQLiteFile(
-            store: FluentMessageStore(database: database, writer: writer.writer), database: database
+            store: FluentMessageStore(database: database, writer: writer.writer), database: database,
+            writer: writer.writer
         ) {
             await writer.close()
             await databases.shutdownAsync()

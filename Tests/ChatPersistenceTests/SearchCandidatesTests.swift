@@ -43,7 +43,7 @@ struct SearchCandidatesTests {
     @Test("with room for every match, the most relevant comes first, however old")
     func everyMatchRanked() async throws {
         let (file, sql, reader) = try await Self.filled()
-        let search = SQLiteMessageSearch(database: sql, candidates: 100)
+        let search = SQLiteMessageSearch(database: sql, writer: file.writer, candidates: 100)
         let found = try await search.search(try #require(SearchTerms("kiwi")), for: reader, in: nil, limit: 3)
         #expect(found.map(\.message.seq) == [1, 6, 8])
         await file.close()
@@ -52,7 +52,7 @@ struct SearchCandidatesTests {
     @Test("past the bound, the newest matches come first", arguments: ["kiwi", "kiw"])
     func newestFirst(query: String) async throws {
         let (file, sql, reader) = try await Self.filled()
-        let search = SQLiteMessageSearch(database: sql, candidates: 4)
+        let search = SQLiteMessageSearch(database: sql, writer: file.writer, candidates: 4)
         let found = try await search.search(try #require(SearchTerms(query)), for: reader, in: nil, limit: 5)
         #expect(found.map(\.message.seq) == [8, 7, 6, 5, 4])
         #expect(found.first?.snippet.contains { $0.isMatch && $0.text == "kiwi" } == true)
@@ -71,7 +71,7 @@ struct SearchCandidatesTests {
                 StoredMessage(room: "elsewhere", seq: Int64(seq), id: UUID(), sender: bob, text: "kiwi", date: date)
             }, isolation: nil)
         // 18 matches in all: newest first, though the caller's 8 alone would be ranked.
-        let search = SQLiteMessageSearch(database: sql, candidates: 10)
+        let search = SQLiteMessageSearch(database: sql, writer: file.writer, candidates: 10)
         let found = try await search.search(try #require(SearchTerms("kiwi")), for: reader, in: nil, limit: 3)
         #expect(found.map(\.message.room) == ["r", "r", "r"])
         #expect(found.map(\.message.seq) == [8, 7, 6])

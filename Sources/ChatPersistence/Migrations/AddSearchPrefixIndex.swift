@@ -32,7 +32,7 @@ struct AddSearchPrefixIndex: AsyncMigration {
             try await sql.raw("DROP TABLE message_search").run()
             try await sql.raw(SQLQueryString(create)).run()
             try await sql.raw("INSERT INTO message_search(message_search, rank) VALUES ('secure-delete', 1)").run()
-            try await sql.raw(SQLQueryString(SQLiteMessageSearch.indexExisting)).run()
+            try await SQLiteMessageSearch.indexExisting(on: sql)
         }
     }
 }

@@ -18,5 +18,6 @@ public enum ChatMigrations {
         AddReadOnSend(),
         AddSearchPrefixIndex(),
         SkipEmptyIndexEntries(),
+        IndexSearchAfterCommit(),
     ]
 }

@@ -10,10 +10,14 @@ import SQLKit
 /// the table, edit events included, where the triggers index only messages).
 struct EraseDeletedTextFromSearch: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        guard let sql = database.sql(ifDialect: "sqlite") else { return }
-        try await sql.raw("INSERT INTO message_search(message_search, rank) VALUES ('secure-delete', 1)").run()
-        try await sql.raw("INSERT INTO message_search(message_search) VALUES ('delete-all')").run()
-        try await sql.raw(SQLQueryString(SQLiteMessageSearch.indexExisting)).run()
+        guard database.sql(ifDialect: "sqlite") != nil else { return }
+        // In one transaction: the writer, indexing new messages after their commits, never sees the index half full.
+        try await database.transaction { transaction in
+            let sql = transaction.requiredSQL(by: "EraseDeletedTextFromSearch")
+            try await sql.raw("INSERT INTO message_search(message_search, rank) VALUES ('secure-delete', 1)").run()
+            try await sql.raw("INSERT INTO message_search(message_search) VALUES ('delete-all')").run()
+            try await SQLiteMessageSearch.indexExisting(on: sql)
+        }
     }
 
     func revert(on database: any Database) async throws {

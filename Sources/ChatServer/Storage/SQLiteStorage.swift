@@ -38,9 +38,11 @@ struct SQLiteStorage: ServerStorage {
                 threadPool: application.threadPool, on: application.eventLoopGroup.next(), logger: logger,
                 waits: metrics.writerWait)
             guard let sql = application.db as? any SQLDatabase else { throw ChatServiceError.searchNeedsSQL }
+            // Messages a crash left out of the search index (it follows the commits: IndexSearchAfterCommit).
+            try await writer.writer.indexSearch()
             return SQLiteStorage(
                 messages: FluentMessageStore(database: application.db, writer: writer.writer),
-                search: SQLiteMessageSearch(database: sql),
+                search: SQLiteMessageSearch(database: sql, writer: writer.writer),
                 sendChecks: SendChecks(
                     local: LocalSendLimit(burst: configuration.sendBurst, rate: configuration.sendRate), atCommit: false
                 ),
