@@ -82,7 +82,12 @@ public final class SerialSQLWriter: Sendable {
 
     /// Indexes for search every message committed before it (``SQLiteMessageSearch/indexPending``).
     public func indexSearch() async throws {
-        try await self.serially { self.execute(SQLiteMessageSearch.indexPending.map(SQLRaw.init)) }.get()
+        try await self.serially(self.indexRound).get()
+    }
+
+    /// One round of indexing (only inside ``serially(_:)``).
+    private func indexRound() -> EventLoopFuture<Void> {
+        self.execute(SQLiteMessageSearch.indexPending.map(SQLRaw.init))
     }
 
     /// Runs ``indexSearch()`` after ``searchDelay``, unless a round is already scheduled. A round that fails (the
@@ -96,7 +101,7 @@ public final class SerialSQLWriter: Sendable {
         self.sql.eventLoop.scheduleTask(in: self.indexingDelay) {
             // Commits from now on schedule the next round.
             self.indexingScheduled.withLockedValue { $0 = false }
-            _ = self.serially { self.execute(SQLiteMessageSearch.indexPending.map(SQLRaw.init)) }
+            _ = self.serially(self.indexRound)
         }
     }
 
