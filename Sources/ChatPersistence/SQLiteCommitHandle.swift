@@ -40,6 +40,7 @@ final class SQLiteCommitHandle: @unchecked Sendable {
 
     /// Runs the statements in order, as one transaction when there are several: all of them or none.
     func transaction(_ statements: [(sql: String, binds: [SQLiteData])]) throws {
+        try self.endLeftoverTransaction()
         guard statements.count > 1 else {
             if let only = statements.first { try self.run(only.sql, only.binds) }
             return
@@ -52,6 +53,13 @@ final class SQLiteCommitHandle: @unchecked Sendable {
             try? self.run("ROLLBACK", [])
             throw error
         }
+    }
+
+    /// Rolls back a transaction that an earlier call left open (its `ROLLBACK` failed): otherwise the next
+    /// statements would join it, and nothing from then on would be committed.
+    private func endLeftoverTransaction() throws {
+        guard let handle = self.handle, sqlite_nio_sqlite3_get_autocommit(handle) == 0 else { return }
+        try self.run("ROLLBACK", [])
     }
 
     /// The first column of the first row of `sql`, as an integer (for `PRAGMA`s).
@@ -90,6 +98,8 @@ final class SQLiteCommitHandle: @unchecked Sendable {
 
     private func prepared(_ sql: String) throws -> OpaquePointer {
         if let statement = self.statements[sql] { return statement }
+        // A write queued after ``close()`` (the indexer's timer may fire then).
+        guard self.handle != nil else { throw SQLiteCommitError(code: SQLITE_MISUSE, message: "the handle is closed") }
         if self.statements.count >= Self.cachedStatements { self.forgetStatements() }
         var statement: OpaquePointer?
         let flags = UInt32(SQLITE_PREPARE_PERSISTENT)

@@ -22,7 +22,7 @@ extension SerialSQLWriter: EventWriter {
                 self.storeRetried(events, refusedWith: refusal)
             }
         }
-        written.whenSuccess { _ in self.indexSearchSoon() }
+        written.whenSuccess { _ in self.committed() }
         return try await withCheckedThrowingContinuation(isolation: isolation) {
             (continuation: CheckedContinuation<[StoredMessage], any Error>) in
             written.whenComplete { continuation.resume(with: $0) }

@@ -22,8 +22,8 @@ public final class SerialSQLWriter: Sendable {
     private let tail: NIOLockedValueBox<EventLoopFuture<Void>>
     /// How long each write waited for the ones queued before it.
     private let waits: Metrics.Timer?
-    /// Whether ``indexSearch()`` is scheduled to run after ``searchDelay``.
-    private let indexingScheduled = NIOLockedValueBox(false)
+    /// Which commits the search index has caught up with, and whether a round is scheduled.
+    private let indexing = NIOLockedValueBox(SearchIndexing())
 
     /// How long after a commit its messages are indexed for search at the latest (``IndexSearchAfterCommit``): under
     /// load one round indexes the messages of many commits at once; a search never waits for it.
@@ -80,28 +80,42 @@ public final class SerialSQLWriter: Sendable {
         }
     }
 
-    /// Indexes for search every message committed before it (``SQLiteMessageSearch/indexPending``).
+    /// Indexes for search every message committed before it (``SQLiteMessageSearch/indexPending``). When the last
+    /// round finished after the last commit there is nothing to index, and it returns at once: a search does not
+    /// queue a write behind the rooms' commits.
     public func indexSearch() async throws {
+        guard self.indexing.withLockedValue({ $0.indexed != $0.commits }) else { return }
         try await self.serially(self.indexRound).get()
     }
 
-    /// One round of indexing (only inside ``serially(_:)``).
-    private func indexRound() -> EventLoopFuture<Void> {
-        self.execute(SQLiteMessageSearch.indexPending.map(SQLRaw.init))
-    }
-
-    /// Runs ``indexSearch()`` after ``searchDelay``, unless a round is already scheduled. A round that fails (the
-    /// database busy for a minute) leaves its messages to the next round, to the next search, or to the next start.
-    func indexSearchSoon() {
-        let scheduled = self.indexingScheduled.withLockedValue { scheduled in
-            defer { scheduled = true }
-            return scheduled
+    /// Counts a commit that may hold messages to index, and runs a round after ``searchDelay`` unless one is already
+    /// scheduled. A round that fails (the database busy for a minute) leaves its messages to the next round, to the
+    /// next search, or to the next start.
+    ///
+    /// Called on the commit's success before anyone else hears of it, so every commit acknowledged before a search
+    /// is counted when the search calls ``indexSearch()``.
+    func committed() {
+        let scheduled = self.indexing.withLockedValue { indexing in
+            defer {
+                indexing.commits &+= 1
+                indexing.scheduled = true
+            }
+            return indexing.scheduled
         }
         guard !scheduled else { return }
         self.sql.eventLoop.scheduleTask(in: self.indexingDelay) {
             // Commits from now on schedule the next round.
-            self.indexingScheduled.withLockedValue { $0 = false }
+            self.indexing.withLockedValue { $0.scheduled = false }
             _ = self.serially(self.indexRound)
+        }
+    }
+
+    /// One round of indexing (only inside ``serially(_:)``): it covers every commit counted when it starts, since
+    /// those were queued before it.
+    private func indexRound() -> EventLoopFuture<Void> {
+        let commits = self.indexing.withLockedValue { $0.commits }
+        return self.execute(SQLiteMessageSearch.indexPending.map(SQLRaw.init)).map {
+            self.indexing.withLockedValue { $0.indexed = commits }
         }
     }
 
@@ -111,4 +125,15 @@ public final class SerialSQLWriter: Sendable {
     ) -> EventLoopFuture<Value> {
         self.thread.runIfActive(eventLoop: self.sql.eventLoop) { [handle] in try job(handle) }
     }
+}
+
+/// How far the search index has followed the commits, counted in commits (wrapping is harmless: only equality is
+/// compared).
+private struct SearchIndexing {
+    /// Commits counted so far; it starts one ahead, for what a stop may have left unindexed.
+    var commits = 1
+    /// The value of `commits` when the last successful round started.
+    var indexed = 0
+    /// Whether a round is scheduled to run after ``SerialSQLWriter/searchDelay``.
+    var scheduled = false
 }

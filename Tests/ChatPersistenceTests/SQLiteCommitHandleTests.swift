@@ -1,10 +1,11 @@
-import ChatPersistence
 import Foundation
 import Logging
 import NIOCore
 import NIOPosix
 import SQLKit
 import Testing
+
+@testable import ChatPersistence
 
 @Suite("The writer's own SQLite handle: one transaction per write, statements kept prepared")
 struct SQLiteCommitHandleTests {
@@ -46,5 +47,34 @@ struct SQLiteCommitHandleTests {
         #expect(
             try await writer.sql.raw("SELECT COUNT(*) AS n FROM t").first()?.decode(column: "n", as: Int.self) == 151)
         await connection.close()
+    }
+
+    @Test("a transaction an earlier write left open (its ROLLBACK failed) is rolled back; the next writes commit")
+    func leftoverTransactionRolledBack() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("open-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let handle = try SQLiteCommitHandle.open(path: path)
+        defer { handle.close() }
+        try handle.run("CREATE TABLE t (x INTEGER)", [])
+        // arrange: what a failed ROLLBACK leaves, a transaction still open, with a write in it
+        try handle.run("BEGIN", [])
+        try handle.run("INSERT INTO t VALUES (100)", [])
+        // act: a write of one statement, then one of two
+        try handle.transaction([("INSERT INTO t VALUES (1)", [])])
+        try handle.transaction([("INSERT INTO t VALUES (2)", []), ("INSERT INTO t VALUES (3)", [])])
+        // validate: another connection sees both writes, and not the leftover transaction's
+        let other = try SQLiteCommitHandle.open(path: path)
+        defer { other.close() }
+        #expect(try other.integer("SELECT COUNT(*) FROM t") == 3)
+        #expect(try other.integer("SELECT SUM(x) FROM t") == 6)
+    }
+
+    @Test("a statement on a closed handle is refused with an error")
+    func closedHandleRefuses() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("closed-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let handle = try SQLiteCommitHandle.open(path: path)
+        handle.close()
+        #expect(throws: SQLiteCommitError.self) { try handle.transaction([("SELECT 1", [])]) }
     }
 }

@@ -1,11 +1,13 @@
 import ChatCore
-import ChatPersistence
 import ChatProtocol
 import FluentKit
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import SQLKit
 import Testing
+
+@testable import ChatPersistence
 
 @Suite("SQLite's search index follows the commits, off their path (IndexSearchAfterCommit)")
 struct SearchFollowsCommitsTests {
@@ -22,6 +24,34 @@ struct SearchFollowsCommitsTests {
         let found = try await search.search(try #require(SearchTerms("walrus")), for: reader, in: nil, limit: 5)
         #expect(found.map(\.message.seq) == [1])
         #expect(try await Self.indexedCount(sql) == 1)
+        await file.close()
+    }
+
+    @Test("a search with nothing new to index does not wait behind the writes queued before it; after a commit it does")
+    func searchSkipsAnEmptyRound() async throws {
+        let (file, sql, reader) = try await Self.roomWithReader()
+        let search = SQLiteMessageSearch(database: sql, writer: file.writer)
+        try await file.store.append([self.message(1, "a walrus on the beach")], isolation: nil)
+        _ = try await search.search(try #require(SearchTerms("walrus")), for: reader, in: nil, limit: 5)
+        // arrange: a write that holds the writer's queue until it is let go
+        let held = sql.eventLoop.makePromise(of: Void.self)
+        let holding = file.writer.serially { held.futureResult }
+        // act: a search, with nothing committed since the last round
+        let returned = NIOLockedValueBox(false)
+        let searching = Task {
+            defer { returned.withLockedValue { $0 = true } }
+            return try await search.search(try #require(SearchTerms("walrus")), for: reader, in: nil, limit: 5)
+        }
+        // validate: it returns while the queue is held (a failure lets go after ten seconds rather than hang)
+        for _ in 0..<200 where !returned.withLockedValue { $0 } { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(returned.withLockedValue { $0 })
+        held.succeed()
+        try await holding.get()
+        #expect(try await searching.value.map(\.message.seq) == [1])
+        // and a commit makes the next search index first
+        try await file.store.append([self.message(2, "another walrus")], isolation: nil)
+        let found = try await search.search(try #require(SearchTerms("walrus")), for: reader, in: nil, limit: 5)
+        #expect(found.map(\.message.seq).sorted() == [1, 2])
         await file.close()
     }
 

@@ -33,13 +33,18 @@ struct SQLiteStorage: ServerStorage {
             application.databases.use(.sqlite(.file(configuration.databasePath), sqlLogLevel: nil), as: .sqlite)
             application.migrations.add(ChatMigrations.all)
             try await application.autoMigrate()
+            guard let sql = application.db as? any SQLDatabase else { throw ChatServiceError.searchNeedsSQL }
             let writer = try await SQLiteWriteConnection.open(
                 path: configuration.databasePath, durability: configuration.durability,
                 threadPool: application.threadPool, on: application.eventLoopGroup.next(), logger: logger,
                 waits: metrics.writerWait)
-            guard let sql = application.db as? any SQLDatabase else { throw ChatServiceError.searchNeedsSQL }
-            // Messages a crash left out of the search index (it follows the commits: IndexSearchAfterCommit).
-            try await writer.writer.indexSearch()
+            do {
+                // Messages a crash left out of the search index (it follows the commits: IndexSearchAfterCommit).
+                try await writer.writer.indexSearch()
+            } catch {
+                await writer.close()
+                throw error
+            }
             return SQLiteStorage(
                 messages: FluentMessageStore(database: application.db, writer: writer.writer),
                 search: SQLiteMessageSearch(database: sql, writer: writer.writer),
