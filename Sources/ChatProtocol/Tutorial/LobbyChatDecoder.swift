@@ -34,7 +34,7 @@ public struct LobbyChatDecoder: Sendable {
     /// Only `message` is required. A `user` or `userID` of the wrong type is ignored rather than rejected,
     /// so the tutorial's first stage (which sends `message` alone) and sloppy clients still get through.
     public func decode(_ text: String) -> Result<SubmittedChatMessage, Rejection> {
-        guard let fields = try? JSONDecoder().decode(LenientFields.self, from: Data(text.utf8)) else {
+        guard let fields = LobbyChatFields.read(text) else {
             return .failure(.notJSON)
         }
         guard let raw = fields.message else {
@@ -55,24 +55,5 @@ public struct LobbyChatDecoder: Sendable {
         }
         return .success(
             SubmittedChatMessage(message: message, user: user, userID: fields.userID.flatMap(UUID.init(uuidString:))))
-    }
-
-    /// The three fields, each `nil` when absent or of another type; decoding fails only when the frame is not a
-    /// JSON object. (`JSONDecoder` with this shape costs a fraction of `JSONSerialization` on Linux.)
-    private struct LenientFields: Decodable {
-        let message: String?
-        let user: String?
-        let userID: String?
-
-        private enum CodingKeys: String, CodingKey {
-            case message, user, userID
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.message = try? container.decodeIfPresent(String.self, forKey: .message)
-            self.user = try? container.decodeIfPresent(String.self, forKey: .user)
-            self.userID = try? container.decodeIfPresent(String.self, forKey: .userID)
-        }
     }
 }

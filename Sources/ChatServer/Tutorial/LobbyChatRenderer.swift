@@ -1,6 +1,5 @@
 import ChatCore
 import ChatProtocol
-import Foundation
 import NIOCore
 import NIOWebSocket
 
@@ -9,14 +8,6 @@ import NIOWebSocket
 final class LobbyChatRenderer: EventRenderer {
     /// Whether joins and leaves appear as messages from ``TutorialIdentity/server``.
     let announceJoins: Bool
-
-    /// A default `JSONEncoder` (so `date` is seconds since 2001 and UUIDs are uppercase), with sorted keys so
-    /// the bytes are the same every time.
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return encoder
-    }()
 
     private static let allocator = ByteBufferAllocator()
 
@@ -43,7 +34,8 @@ final class LobbyChatRenderer: EventRenderer {
                 date: change.date, id: change.id, message: "\(change.name) has \(verb) the chat",
                 user: TutorialIdentity.server.name, userID: TutorialIdentity.server.id)
         }
-        guard let json = try? Self.encoder.encode(message) else { return nil }
-        return WebSocketFrameBytes.frame(opcode: .text, payload: ByteBuffer(bytes: json), allocator: Self.allocator)
+        // What a default `JSONEncoder` writes (`date` in seconds since 2001, UUIDs in upper case), keys sorted.
+        return WebSocketFrameBytes.frame(
+            opcode: .text, payload: ByteBuffer(bytes: message.json()), allocator: Self.allocator)
     }
 }

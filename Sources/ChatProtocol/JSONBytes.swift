@@ -15,9 +15,12 @@ public protocol WritesOwnJSON: Encodable {
 struct JSONBytes {
     private(set) var bytes: [UInt8] = []
     private var needsComma = false
+    /// Whether `/` is written `\/`, as `JSONEncoder` does without `.withoutEscapingSlashes`.
+    private let escapingSlashes: Bool
 
-    init(capacity: Int) {
+    init(capacity: Int, escapingSlashes: Bool = false) {
         self.bytes.reserveCapacity(capacity)
+        self.escapingSlashes = escapingSlashes
     }
 
     mutating func beginObject() { self.open(UInt8(ascii: "{")) }
@@ -41,6 +44,8 @@ struct JSONBytes {
             switch byte {
             case UInt8(ascii: "\""): self.bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): self.bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "/") where self.escapingSlashes:
+                self.bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "/")])
             case 0x0A: self.bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
             case 0x0D: self.bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
             case 0x09: self.bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
@@ -58,6 +63,15 @@ struct JSONBytes {
     mutating func number(_ value: Int64) {
         self.separate()
         self.bytes.append(contentsOf: String(value).utf8)
+        self.needsComma = true
+    }
+
+    /// A finite number as `JSONEncoder` writes a `Double`: its shortest exact `description`, without a trailing
+    /// `.0` (`700000000.5`, `700000000`).
+    mutating func number(_ value: Double) {
+        self.separate()
+        let text = value.description
+        self.bytes.append(contentsOf: text.utf8.dropLast(text.hasSuffix(".0") ? 2 : 0))
         self.needsComma = true
     }
 
