@@ -13,12 +13,3 @@ public protocol EventWriter: Sendable {
         _ events: [StoredMessage], isolation: isolated (any Actor)?
     ) async throws -> [Result<StoredMessage, RoomRejection>]
 }
-
-extension EventWriter {
-    /// A writer that does not check senders (SQLite's: one node checks them before the room).
-    public func appendEach(
-        _ events: [StoredMessage], isolation: isolated (any Actor)?
-    ) async throws -> [Result<StoredMessage, RoomRejection>] {
-        try await self.append(events, isolation: isolation).map { .success($0) }
-    }
-}

@@ -29,6 +29,14 @@ extension SerialSQLWriter: EventWriter {
         }
     }
 
+    /// Every event stored, or the batch's error: SQLite's writer does not check senders (one node checks them before
+    /// the room, `SendChecks` in ChatServer).
+    public func appendEach(
+        _ events: [StoredMessage], isolation: isolated (any Actor)? = #isolation
+    ) async throws -> [Result<StoredMessage, RoomRejection>] {
+        try await self.append(events, isolation: isolation).map { .success($0) }
+    }
+
     /// After the batch was refused: if it holds retries, stores the rest, numbered from the batch's first number;
     /// otherwise fails with the refusal.
     private func storeRetried(

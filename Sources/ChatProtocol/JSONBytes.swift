@@ -1,8 +1,7 @@
 import Foundation
 
 /// A frame that writes its own JSON (through ``JSONBytes``): the frames a server renders by the thousand. The same
-/// keys, order and values as `JSONEncoder` with `.sortedKeys`; `/` is not escaped and control characters are written
-/// as `\u00XX`, so the bytes equal `JSONEncoder`'s (with `.withoutEscapingSlashes`) for text without them.
+/// bytes as `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes`.
 public protocol WritesOwnJSON: Encodable {
     func json() -> [UInt8]
 }
@@ -11,7 +10,8 @@ public protocol WritesOwnJSON: Encodable {
 /// rendered for every live delivery batch and every replay): `JSONEncoder` builds a tree of boxed values and sorts
 /// keys at each object, about 11 µs a message frame (docs/BENCHMARKS.md, "How cost grows with work").
 ///
-/// The caller writes keys in the order `JSONEncoder`'s `.sortedKeys` would, so a decoder reads the same either way.
+/// Strings are escaped as `JSONEncoder` escapes them (`\b`, `\f`, `\n`, `\r`, `\t`, other control characters as
+/// `\u00xx`). The caller writes keys in the order `JSONEncoder`'s `.sortedKeys` would, so the bytes are the same.
 struct JSONBytes {
     private(set) var bytes: [UInt8] = []
     private var needsComma = false
@@ -49,10 +49,12 @@ struct JSONBytes {
             case 0x0A: self.bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
             case 0x0D: self.bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
             case 0x09: self.bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x08: self.bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: self.bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
             case 0x00..<0x20:
                 self.bytes.append(contentsOf: Array("\\u00".utf8))
-                self.bytes.append(Self.hexDigits[Int(byte >> 4)])
-                self.bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+                self.bytes.append(Self.lowerHexDigits[Int(byte >> 4)])
+                self.bytes.append(Self.lowerHexDigits[Int(byte & 0x0F)])
             default: self.bytes.append(byte)
             }
         }
@@ -67,7 +69,7 @@ struct JSONBytes {
     }
 
     /// A finite number as `JSONEncoder` writes a `Double`: its shortest exact `description`, without a trailing
-    /// `.0` (`700000000.5`, `700000000`).
+    /// `.0` (`700000000.5`, `700000000`). JSON has no infinity or NaN; the caller leaves those out.
     mutating func number(_ value: Double) {
         self.separate()
         let text = value.description
@@ -146,5 +148,8 @@ struct JSONBytes {
         if self.needsComma { self.bytes.append(UInt8(ascii: ",")) }
     }
 
+    /// Upper case, as a `UUID`'s `uuidString`.
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
+    /// Lower case, as `JSONEncoder` writes a control character.
+    private static let lowerHexDigits = Array("0123456789abcdef".utf8)
 }

@@ -27,6 +27,8 @@ struct MigratedSQLiteFile: Sendable {
     let database: any Database
     /// What the store writes through, which also indexes messages for search.
     let writer: SerialSQLWriter
+    /// The database file.
+    let path: String
     let close: @Sendable () async -> Void
 
     /// `searchDelay`: how long after a commit the writer indexes its messages for search.
@@ -43,7 +45,7 @@ struct MigratedSQLiteFile: Sendable {
             searchDelay: searchDelay)
         return MigratedSQLiteFile(
             store: FluentMessageStore(database: database, writer: writer.writer), database: database,
-            writer: writer.writer
+            writer: writer.writer, path: path
         ) {
             await writer.close()
             await databases.shutdownAsync()

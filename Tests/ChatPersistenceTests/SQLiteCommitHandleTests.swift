@@ -75,6 +75,7 @@ struct SQLiteCommitHandleTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let handle = try SQLiteCommitHandle.open(path: path)
         handle.close()
-        #expect(throws: SQLiteCommitError.self) { try handle.transaction([("SELECT 1", [])]) }
+        let refusal = #expect(throws: SQLiteCommitError.self) { try handle.transaction([("SELECT 1", [])]) }
+        #expect(refusal?.message == "the handle is closed")
     }
 }

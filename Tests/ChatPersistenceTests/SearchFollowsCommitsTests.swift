@@ -2,8 +2,10 @@ import ChatCore
 import ChatProtocol
 import FluentKit
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOPosix
 import SQLKit
 import Testing
 
@@ -89,8 +91,12 @@ struct SearchFollowsCommitsTests {
         let (file, sql, _) = try await Self.roomWithReader()
         try await file.store.append([self.message(1, "left behind")], isolation: nil)
         #expect(try await Self.indexedCount(sql) == 0)
-        // act: what the server does when it starts
-        try await file.writer.indexSearch()
+        // act: what the server does when it starts, with a writer of its own that has not committed anything
+        let restarted = try await SQLiteWriteConnection.open(
+            path: file.path, durability: .process, threadPool: .singleton, on: sql.eventLoop,
+            logger: Logger(label: "restart-test"), checkpointing: false)
+        try await restarted.writer.indexSearch()
+        await restarted.close()
         // validate
         #expect(try await Self.indexedCount(sql) == 1)
         let position = try await sql.raw("SELECT indexed_upto FROM search_position").first()?.decode(

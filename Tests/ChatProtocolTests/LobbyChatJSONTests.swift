@@ -20,7 +20,7 @@ struct LobbyChatJSONTests {
         let message = ReceivingChatMessage(
             date: Date(timeIntervalSinceReferenceDate: 786_000_000.123_456), id: UUID(), message: text,
             user: "Ann / \"A\"", userID: UUID())
-        #expect(String(decoding: message.json(), as: UTF8.self) == (try Self.encoded(message)))
+        #expect(String(decoding: try #require(message.json()), as: UTF8.self) == (try Self.encoded(message)))
     }
 
     @Test("dates: whole seconds, fractions, before 2001, far ahead, now, and many at random")
@@ -32,17 +32,30 @@ struct LobbyChatJSONTests {
         for value in seconds {
             let message = ReceivingChatMessage(
                 date: Date(timeIntervalSinceReferenceDate: value), id: UUID(), message: "m", user: "u", userID: UUID())
-            #expect(String(decoding: message.json(), as: UTF8.self) == (try Self.encoded(message)), "\(value)")
+            #expect(
+                String(decoding: try #require(message.json()), as: UTF8.self) == (try Self.encoded(message)), "\(value)"
+            )
         }
     }
 
-    @Test("control characters are escaped, and the frame decodes to what was written")
+    @Test("every control character is escaped as JSONEncoder escapes it, and the frame decodes to what was written")
     func controlCharacters() throws {
         let message = ReceivingChatMessage(
             date: Date(), id: UUID(), message: String((0..<32).map { Character(Unicode.Scalar($0)!) }) + "\u{7F}",
             user: "u", userID: UUID())
-        let json = message.json()
+        let json = try #require(message.json())
+        #expect(String(decoding: json, as: UTF8.self) == (try Self.encoded(message)))
         #expect(!json.contains { $0 < 0x20 })
         #expect(try JSONDecoder().decode(ReceivingChatMessage.self, from: Data(json)) == message)
+    }
+
+    @Test("a date that is not a finite number is not written, as JSONEncoder refuses it")
+    func nonFiniteDates() {
+        for seconds in [Double.nan, .infinity, -.infinity] {
+            let message = ReceivingChatMessage(
+                date: Date(timeIntervalSinceReferenceDate: seconds), id: UUID(), message: "m", user: "u", userID: UUID()
+            )
+            #expect(message.json() == nil)
+        }
     }
 }

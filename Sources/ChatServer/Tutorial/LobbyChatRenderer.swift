@@ -35,7 +35,7 @@ final class LobbyChatRenderer: EventRenderer {
                 user: TutorialIdentity.server.name, userID: TutorialIdentity.server.id)
         }
         // What a default `JSONEncoder` writes (`date` in seconds since 2001, UUIDs in upper case), keys sorted.
-        return WebSocketFrameBytes.frame(
-            opcode: .text, payload: ByteBuffer(bytes: message.json()), allocator: Self.allocator)
+        guard let json = message.json() else { return nil }
+        return WebSocketFrameBytes.frame(opcode: .text, payload: ByteBuffer(bytes: json), allocator: Self.allocator)
     }
 }
