@@ -20,27 +20,21 @@ struct LobbyChatFields: Equatable {
 
     /// The fields as `JSONDecoder` reads them: `nil` when the text is not a JSON object.
     static func decoded(_ text: String) -> LobbyChatFields? {
-        (try? JSONDecoder().decode(Lenient.self, from: Data(text.utf8))).map {
-            LobbyChatFields(message: $0.message, user: $0.user, userID: $0.userID)
-        }
+        try? JSONDecoder().decode(LobbyChatFields.self, from: Data(text.utf8))
+    }
+}
+
+extension LobbyChatFields: Decodable {
+    private enum CodingKeys: String, CodingKey {
+        case message, user, userID
     }
 
     /// Decoding fails only when the frame is not a JSON object: a field of another type is `nil`.
     /// (`JSONDecoder` with this shape costs a fraction of `JSONSerialization` on Linux.)
-    private struct Lenient: Decodable {
-        let message: String?
-        let user: String?
-        let userID: String?
-
-        private enum CodingKeys: String, CodingKey {
-            case message, user, userID
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.message = try? container.decodeIfPresent(String.self, forKey: .message)
-            self.user = try? container.decodeIfPresent(String.self, forKey: .user)
-            self.userID = try? container.decodeIfPresent(String.self, forKey: .userID)
-        }
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.message = try? container.decodeIfPresent(String.self, forKey: .message)
+        self.user = try? container.decodeIfPresent(String.self, forKey: .user)
+        self.userID = try? container.decodeIfPresent(String.self, forKey: .userID)
     }
 }
