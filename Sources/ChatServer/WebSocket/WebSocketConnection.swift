@@ -119,6 +119,8 @@ final class WebSocketConnection: EventSink {
         if waitForPeer {
             channel.eventLoop.scheduleTask(in: Self.closeHandshakeTimeout) { channel.close(promise: nil) }
         } else {
+            // A failed connection reads nothing more: a flood must not go on being read (and answered) meanwhile.
+            try? channel.syncOptions?.setOption(.autoRead, value: false)
             written.futureResult.whenComplete { _ in channel.close(promise: nil) }
             // A peer that is not reading may never take the frame: do not wait for it for ever.
             channel.eventLoop.scheduleTask(in: Self.closeHandshakeTimeout) { channel.close(promise: nil) }
