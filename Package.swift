@@ -63,6 +63,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The use cases: every request's rules, on the ports ChatCore declares. No web framework, database driver or
+        // HTTP product may be added here (scripts/check-layers.py fails the tests if one is).
+        .target(
+            name: "ChatUseCases",
+            dependencies: [
+                "ChatCore", "ChatProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ChatPersistence",
             dependencies: [
@@ -86,7 +97,7 @@ let package = Package(
         .target(
             name: "ChatServer",
             dependencies: [
-                "ChatProtocol", "ChatCore", "ChatPersistence", "DemoBot",
+                "ChatProtocol", "ChatCore", "ChatUseCases", "ChatPersistence", "DemoBot",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
@@ -179,6 +190,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-test-deps.sh
 scripts/format.sh --check
+# The package graph keeps the layers: each target depends only on what its layer may use (docs/ARCHITECTURE.md §1).
+scripts/check-layers.py
 swift build
 # Strict mode turns misuse of a stopped event loop into a crash instead of a log line.
 # stdbuf: each line reaches the log as printed, so a run that hangs shows which test never finished.
@@ -18,7 +20,7 @@ stdbuf -oL -eL env SWIFTNIO_STRICT=1 swift test --skip-build --filter TwoNode
 # out test SQLite itself (its file, lock, checkpoints, backup) or the real executable, which runs on SQLite.
 postgres_suites="ModernSocketTests|RichChatTests|LobbyChatTests|TCPTextProtocolTests|EchoRelayTests|CrossTransportTests"
 postgres_suites+="|RoomsAPITests|AccountAPITests|SearchTests|AttachmentTests|LiveStateTests|RoomRenameTests|IdentityTests"
-postgres_suites+="|RobustnessTests|OutageTests|ExhaustionTests|ChaosTests"
+postgres_suites+="|RobustnessTests|OutageTests|StoreFaultTests|ExhaustionTests|ChaosTests"
 stdbuf -oL -eL env CHAT_TEST_DATABASE=postgres SWIFTNIO_STRICT=1 swift test --skip-build --filter "$postgres_suites"
 scripts/fuzz.sh --seconds 10
 scripts/autobahn.sh

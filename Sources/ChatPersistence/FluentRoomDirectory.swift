@@ -98,10 +98,8 @@ public struct FluentRoomDirectory: RoomDirectory {
     /// typing notice asks.
     public func isMember(_ user: UUID, of room: RoomID) async throws -> Bool {
         if let postgres = self.postgres {
-            var found = false
             let statement = PostgresStatements.IsMember(room: room.rawValue, user: user)
-            for try await _ in try await postgres.execute(statement) { found = true }
-            return found
+            return try await postgres.withConnection { try await !$0.rows(statement, logger: $0.logger).isEmpty }
         }
         return try await self.sql.raw(
             "SELECT 1 AS member FROM memberships WHERE room_id = \(bind: room.rawValue) AND user_id = \(bind: user) LIMIT 1"

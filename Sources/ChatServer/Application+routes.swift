@@ -1,5 +1,6 @@
 import ChatCore
 import ChatProtocol
+import ChatUseCases
 import Vapor
 
 extension Application {
@@ -9,7 +10,7 @@ extension Application {
         configuration: ServerConfiguration
     ) {
         let api = self.grouped(APIRoute.prefix.map(PathComponent.constant)).grouped(APIErrorMiddleware())
-        let authenticate = Authenticate(accounts: endpoints.accounts.accounts)
+        let authenticate = endpoints.authenticate
         let authenticated = api.grouped(BearerAuthMiddleware(authenticate: authenticate))
         endpoints.accounts.register(on: api, authenticated: authenticated)
         endpoints.rooms.register(on: authenticated)

@@ -2,6 +2,7 @@ import ChatClient
 import ChatCore
 import ChatPersistence
 import ChatProtocol
+import ChatUseCases
 import DemoBot
 import Fluent
 import FluentSQLiteDriver
@@ -188,9 +189,7 @@ public final class ChatService: Sendable {
             let loopWatch = metrics.watchEventLoops(eventLoops)
             var bot: OneNodeRun?
             if configuration.demoBot, let address = ServerAddress(localURL) {
-                let account = DemoBotAccount(
-                    accounts: endpoints.accounts.accounts, directory: endpoints.accounts.directory,
-                    dataDirectory: configuration.dataDirectory, hashPassword: { try await hasher.hash($0) })
+                let account = endpoints.demoBot
                 bot = await database.runOnOneNode(
                     EchoBot(
                         server: address, tls: tls.map { _ in Self.selfTLS }, eventLoops: application.eventLoopGroup,
@@ -248,27 +247,33 @@ public final class ChatService: Sendable {
         let sweeper = UnsentAttachmentSweeper(attachments: attachments, files: files, logger: logger)
         background.run { await sweeper.run() }
         guard let sql = application.db as? any SQLDatabase else { throw ChatServiceError.searchNeedsSQL }
+        let authenticate = Authenticate(accounts: accountStore)
         return Endpoints(
+            authenticate: authenticate,
             accounts: AccountController(
-                accounts: accountStore, directory: directory, presence: presence, sessions: liveSessions,
-                hasher: hasher,
-                loginThrottle: LoginThrottle(),
-                registrationLimiter: AttemptLimiter(
-                    clock: ContinuousClock(), burst: configuration.registrationsPerHour,
-                    refill: .seconds(3600) / configuration.registrationsPerHour),
-                tokenLifetime: configuration.tokenLifetime,
-                unknownUserDigest: try await hasher.hash(BearerToken.generate())),
+                accounts: Accounts(
+                    store: accountStore, directory: directory, presence: presence, sessions: liveSessions,
+                    hasher: hasher, loginThrottle: LoginThrottle(),
+                    registrationLimiter: AttemptLimiter(
+                        clock: ContinuousClock(), burst: configuration.registrationsPerHour,
+                        refill: .seconds(3600) / configuration.registrationsPerHour),
+                    tokenLifetime: configuration.tokenLifetime,
+                    unknownUserDigest: try await hasher.hash(BearerToken.generate()))),
             rooms: RoomsController(
-                directory: directory, accounts: accountStore, summaries: summaries,
-                membership: Membership(
+                summaries: summaries,
+                membership: RoomMembership(
                     directory: directory, accounts: accountStore, hub: hub, sessions: liveSessions),
                 renameRoom: RenameRoom(access: access, hub: hub), history: history,
                 reads: reads),
             attachments: AttachmentsController(
-                attachments: attachments, authenticate: Authenticate(accounts: accountStore), directory: directory,
-                files: files, maxUploadBytes: configuration.maxUploadBytes, quotaBytes: configuration.uploadQuotaBytes,
-                uploads: UploadSlots()),
-            search: SearchController(search: storage.search, directory: directory),
+                attachments: Attachments(
+                    store: attachments, directory: directory, authenticate: authenticate,
+                    quotaBytes: configuration.uploadQuotaBytes),
+                files: files, maxUploadBytes: configuration.maxUploadBytes, uploads: UploadSlots()),
+            search: SearchController(search: SearchMessages(search: storage.search, access: access)),
+            demoBot: DemoBotAccount(
+                accounts: accountStore, directory: directory, dataDirectory: configuration.dataDirectory,
+                hashPassword: { try await hasher.hash($0) }),
             config: ConfigController(configuration: configuration),
             health: HealthController(
                 readiness: readiness, database: sql, storageChecks: { storage.readinessChecks },
@@ -425,10 +430,14 @@ enum ChatServiceError: Error, CustomStringConvertible {
 
 /// Everything the routes serve.
 struct Endpoints: Sendable {
+    /// Who a bearer token belongs to, for every route that needs to know.
+    let authenticate: Authenticate
     let accounts: AccountController
     let rooms: RoomsController
     let attachments: AttachmentsController
     let search: SearchController
+    /// The demo bot's account, made on first start (`--demo-bot`).
+    let demoBot: DemoBotAccount
     let config: ConfigController
     let health: HealthController
     let sweeper: UnsentAttachmentSweeper

@@ -389,7 +389,7 @@ public actor Room {
                         room: self.id, seq: firstSeq + Int64(messages.count), date: date, target: target))
                 committing.append(entry)
             } catch {
-                entry.1?(await self.original(of: entry.0).map { .success($0) } ?? .failure(error))
+                entry.1?(await self.answer(refused: entry.0, with: error))
             }
         }
         guard !messages.isEmpty else { return }
@@ -401,7 +401,7 @@ public actor Room {
             // The store found the target changed since it was read (another node deleted it): the draft is refused
             // as it would have been here, unless it is a retry of one stored before.
             for (draft, completion) in committing {
-                completion?(await self.original(of: draft).map { .success($0) } ?? .failure(refusal))
+                completion?(await self.answer(refused: draft, with: refusal))
             }
             for (key, completion) in repeats {
                 completion?(self.recentAcks[key].map { .success($0) } ?? .failure(refusal))
@@ -422,8 +422,7 @@ public actor Room {
             switch outcome {
             case .success(let message): stored.append((proposed, message, completion))
             case .failure(let refusal):
-                let answer: Result<StoredMessage, any Error> =
-                    await self.original(of: draft).map { .success($0) } ?? .failure(refusal)
+                let answer = await self.answer(refused: draft, with: refusal)
                 if let key = RecentAcks.key(draft) { refused[key] = answer }
                 completion?(answer)
             }
@@ -507,16 +506,24 @@ public actor Room {
         self.members.deliver(events)
     }
 
-    /// The stored original of a draft that the rules refuse: a retry whose target changed since it was stored (a
-    /// delete's own target is deleted, by the delete) gets its first answer again. Rare, so looked up only then.
-    private func original(of draft: MessageDraft) async -> StoredMessage? {
-        guard let clientMsgID = draft.clientMsgID,
-            let original = try? await self.fromStore({
-                try await self.store.message(from: draft.sender.id, clientMsgID: clientMsgID)
-            })
-        else { return nil }
-        self.recentAcks.remember(original)
-        return original
+    /// The answer to a draft that the rules or the store refused with `refusal`: the stored original when the draft
+    /// is a retry of one (its target changed since it was stored: a delete's own target is deleted, by the delete),
+    /// so it gets its first answer again; else the refusal. Rare, so looked up only then. When the lookup fails, the
+    /// answer is its failure: whether the draft was stored before cannot be told, so it is not refused.
+    private func answer(refused draft: MessageDraft, with refusal: any Error) async -> Result<StoredMessage, any Error>
+    {
+        guard let clientMsgID = draft.clientMsgID else { return .failure(refusal) }
+        do {
+            guard
+                let original = try await self.fromStore({
+                    try await self.store.message(from: draft.sender.id, clientMsgID: clientMsgID)
+                })
+            else { return .failure(refusal) }
+            self.recentAcks.remember(original)
+            return .success(original)
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Runs one store call, unless one in this round already missed its deadline (``storeNotAnswering``).

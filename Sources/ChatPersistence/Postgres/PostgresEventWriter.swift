@@ -219,7 +219,7 @@ private struct RoomTransactions: Sendable {
     ) async throws -> [String: Int64] {
         let statement = PostgresStatements.AdvanceRooms(rooms: rooms, counts: counts)
         var lastSeqs: [String: Int64] = [:]
-        for try await (room, last) in try await connection.execute(statement, logger: self.logger) {
+        for (room, last) in try await connection.rows(statement, logger: self.logger) {
             lastSeqs[room] = last
         }
         return lastSeqs

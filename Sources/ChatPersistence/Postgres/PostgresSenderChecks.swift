@@ -68,7 +68,7 @@ struct PostgresSenderChecks: Sendable {
         let unknown = self.known.withLockedValue { senders.subtracting($0) }
         guard !unknown.isEmpty else { return }
         let statement = CreateBuckets(accounts: Array(unknown))
-        _ = try await client.withConnection { try await $0.execute(statement, logger: self.logger) }
+        _ = try await client.withConnection { try await $0.rows(statement, logger: self.logger) }
         self.known.withLockedValue { $0.formUnion(unknown) }
     }
 
@@ -86,8 +86,7 @@ struct PostgresSenderChecks: Sendable {
         for index in checked { refusals[index] = .forbidden }
         // Per account: its sends that are members, in order, and how full its bucket is.
         var sends: [UUID: (used: Double, indices: [Int])] = [:]
-        for try await (ordinal, isMember, used) in try await connection.execute(statement, logger: self.logger)
-        where isMember {
+        for (ordinal, isMember, used) in try await connection.rows(statement, logger: self.logger) where isMember {
             let index = checked[ordinal - 1]
             refusals[index] = nil
             sends[events[index].sender.id, default: (used, [])].indices.append(index)
@@ -102,7 +101,7 @@ struct PostgresSenderChecks: Sendable {
             fullAgain.append(usedAfter)
         }
         if !accounts.isEmpty {
-            _ = try await connection.execute(TakeSends(accounts: accounts, fullAgain: fullAgain), logger: self.logger)
+            _ = try await connection.rows(TakeSends(accounts: accounts, fullAgain: fullAgain), logger: self.logger)
         }
         return refusals
     }

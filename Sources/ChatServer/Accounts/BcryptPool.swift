@@ -1,3 +1,4 @@
+import ChatUseCases
 import NIOConcurrencyHelpers
 import NIOPosix
 import Vapor
@@ -6,12 +7,9 @@ import Vapor
 ///
 /// A bcrypt hash takes a quarter of a second at the default cost. On the shared thread pool (or an event loop) a
 /// flood of registrations would queue behind each other without limit and delay every login. Here at most
-/// ``threads`` hashes run at once and at most ``maxWaiting`` wait; past that the caller gets ``Busy`` (HTTP 503
-/// with `Retry-After`) at once instead of a growing queue.
-final class BcryptPool: Sendable {
-    /// Too many hashes are waiting; try again shortly.
-    struct Busy: Error {}
-
+/// ``threads`` hashes run at once and at most ``maxWaiting`` wait; past that the caller gets ``PasswordHasherBusy``
+/// (HTTP 503 with `Retry-After`) at once instead of a growing queue.
+final class BcryptPool: ChatUseCases.PasswordHasher {
     let threads: Int
     let maxWaiting: Int
     private let cost: Int
@@ -49,7 +47,7 @@ final class BcryptPool: Sendable {
             waiting += 1
             return true
         }
-        guard admitted else { throw Busy() }
+        guard admitted else { throw PasswordHasherBusy() }
         defer { self.waiting.withLockedValue { $0 -= 1 } }
         self.computed.withLockedValue { $0 += 1 }
         return try await self.pool.runIfActive(work)

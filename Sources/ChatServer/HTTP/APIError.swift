@@ -1,4 +1,5 @@
 import ChatProtocol
+import ChatUseCases
 import Metrics
 import Vapor
 
@@ -40,12 +41,19 @@ extension APIError {
         self.message = refusal.message
         switch refusal.kind {
         case .invalid: self.status = .badRequest
-        case .unknownUser: self.status = .notFound
+        case .wrongCredentials: self.status = .unauthorized
         case .notAllowed: self.status = .forbidden
+        case .unknownUser: self.status = .notFound
+        case .conflict: self.status = .conflict
+        case .tooLarge: self.status = .payloadTooLarge
+        case .wrongType: self.status = .unsupportedMediaType
         case .rateLimited(let limit, let seconds):
             self.status = .tooManyRequests
             self.headers = ["Retry-After": "\(seconds)"]
             self.limit = limit
+        case .busy(let seconds):
+            self.status = .serviceUnavailable
+            self.headers = ["Retry-After": "\(seconds)"]
         }
     }
 }
@@ -62,8 +70,10 @@ struct APIErrorMiddleware: AsyncMiddleware {
         } catch RoomAccessDenied.forbidden {
             return Self.response(for: RoomsController.forbidden)
         } catch RoomAccessDenied.unavailable(let error) {
-            request.logger.error("membership could not be checked: \(String(reflecting: error))")
-            return Self.response(for: .unavailable)
+            return Self.response(
+                for: StoreUnavailable(RoomAccessDenied.unavailableMessage, underlying: error), request: request)
+        } catch let failure as StoreUnavailable {
+            return Self.response(for: failure, request: request)
         } catch is DecodingError {
             return Self.response(
                 for: .badRequest(.invalidBody, "The request body is not the JSON this endpoint expects."))
@@ -97,6 +107,13 @@ struct APIErrorMiddleware: AsyncMiddleware {
                 status: abort.status, code: abort.status.code >= 500 ? .internal : .badRequest, message: abort.reason,
                 headers: abort.headers)
         }
+    }
+
+    /// A store's failure is the server's, not the caller's: logged once here, where it is answered, and 503 with
+    /// `Retry-After` (PROTOCOL.md §6.1), whatever the route.
+    private static func response(for failure: StoreUnavailable, request: Request) -> Response {
+        request.logger.error("\(failure)")
+        return Self.response(for: .unavailable)
     }
 
     /// Counts a rate-limited refusal, then renders it.

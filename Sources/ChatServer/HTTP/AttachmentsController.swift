@@ -1,17 +1,15 @@
 import ChatCore
 import ChatProtocol
+import ChatUseCases
 import Foundation
 import Metrics
 import Vapor
 
 /// `POST /api/v1/attachments` and `GET /api/v1/attachments/{id}` (PROTOCOL.md §9.3).
 struct AttachmentsController: Sendable {
-    let attachments: any AttachmentStore
-    let authenticate: Authenticate
-    let directory: any RoomDirectory
+    let attachments: Attachments
     let files: any AttachmentBytes
     let maxUploadBytes: Int
-    let quotaBytes: Int
     let uploads: UploadSlots
 
     /// How long one upload may take from its first byte to its last.
@@ -31,25 +29,16 @@ struct AttachmentsController: Sendable {
                 .uploads, "You have \(UploadSlots.perAccount) uploads in progress; try again in", .seconds(1))
         }
         defer { self.uploads.end(me.id) }
-        let used = try await self.attachments.bytesStored(by: me.id)
-        guard used < self.quotaBytes else { throw Self.quotaExceeded(self.quotaBytes) }
+        let allowance = try await self.attachments.allowance(for: me.id)
         let received = try await self.receive(request)
         do {
-            guard received.size > 0 else { throw APIError.badRequest(.emptyUpload, "The upload is empty.") }
-            guard used + Int64(received.size) <= self.quotaBytes else { throw Self.quotaExceeded(self.quotaBytes) }
-            let detected = ContentSniffer.detect(received.prefix)
-            if received.declaredType?.type == "image", !detected.isImage {
-                throw APIError(
-                    status: .unsupportedMediaType, code: .unsupportedType,
-                    message: "The upload is declared as an image but is not a PNG, JPEG, GIF or WebP image.")
-            }
+            let attachment = try self.attachments.check(
+                Attachments.Upload(
+                    name: received.name, size: received.size, prefix: received.prefix,
+                    declaredImage: received.declaredType?.type == "image"),
+                allowance: allowance)
             try await self.files.keep(received)
-            let attachment = Attachment(
-                id: UUID(), name: Self.cleanName(received.name), contentType: detected.contentType,
-                size: Int64(received.size),
-                width: detected.width, height: detected.height)
-            try await self.attachments.save(
-                StoredAttachment(attachment: attachment, uploader: me.id, sha256: received.sha256))
+            try await self.attachments.record(attachment, uploader: me.id, sha256: received.sha256)
             request.application.serverMetrics.uploads.increment()
             request.application.serverMetrics.uploadBytes.increment(by: received.size)
             return .json(attachment.payload, status: .created)
@@ -90,13 +79,9 @@ struct AttachmentsController: Sendable {
 
     /// `GET /attachments/{id}` with a Bearer header or `?token=` → the bytes, to those who may read them.
     @Sendable func download(_ request: Request) async throws -> Response {
-        let forbidden = APIError(
-            status: .forbidden, code: .forbidden, message: "You cannot see that attachment, or it does not exist.")
-        guard let id = request.parameters.get("id").flatMap(UUID.init(uuidString:)),
-            let stored = try await self.attachments.attachment(id)
-        else { throw forbidden }
-        let user = try await self.caller(of: request)
-        guard try await self.attachments.canRead(stored, user: user, directory: self.directory) else { throw forbidden }
+        let stored = try await self.attachments.readable(
+            request.parameters.get("id").flatMap(UUID.init(uuidString:)),
+            token: request.bearerToken(allowingQuery: true))
         let attachment = stored.attachment
         if let range = request.headers.range, !Self.isSatisfiable(range, size: attachment.size) {
             throw APIError(
@@ -110,12 +95,6 @@ struct AttachmentsController: Sendable {
         response.headers.replaceOrAdd(name: .contentDisposition, value: Self.disposition(attachment))
         response.headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=31536000, immutable")
         return response
-    }
-
-    /// The caller, if the request carries a valid token (header or query); `nil` for anyone else.
-    private func caller(of request: Request) async throws -> UUID? {
-        guard let token = request.bearerToken(allowingQuery: true) else { return nil }
-        return try await self.authenticate(token: token)?.account.id
     }
 
     /// Whether any range of a `Range` header falls inside `size` bytes (RFC 9110 §14.1.2).
@@ -132,20 +111,6 @@ struct AttachmentsController: Sendable {
 
     static func tooLarge(_ limit: Int) -> APIError {
         APIError(status: .payloadTooLarge, code: .tooLarge, message: "An upload is at most \(limit) bytes.")
-    }
-
-    static func quotaExceeded(_ quota: Int) -> APIError {
-        APIError(
-            status: .payloadTooLarge, code: .quotaExceeded,
-            message: "Your uploads may take at most \(quota) bytes in all; this one would go over.")
-    }
-
-    /// A file name safe to store and to send back in a header: no path, no control characters, at most 255
-    /// characters.
-    private static func cleanName(_ name: String) -> String {
-        let base = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        let cleaned = String(base.unicodeScalars.filter { $0.properties.generalCategory != .control }.prefix(255))
-        return cleaned.isEmpty ? "file" : cleaned
     }
 
     /// `inline` for images, `attachment` for anything else, with the name in RFC 5987 form.

@@ -1,5 +1,6 @@
 import ChatCore
 import ChatProtocol
+import ChatUseCases
 import Vapor
 
 extension Request {
@@ -36,14 +37,5 @@ struct BearerAuthMiddleware: AsyncMiddleware {
         else { throw APIError.unauthorized }
         request.setAuthenticated(signedIn)
         return try await next.respond(to: request)
-    }
-}
-
-extension Account {
-    /// The public view of an account.
-    var profile: UserProfile {
-        UserProfile(
-            id: self.id, username: self.username, displayName: self.displayName, avatarColor: self.avatarColor,
-            initials: AccountRules.initials(of: self.displayName))
     }
 }

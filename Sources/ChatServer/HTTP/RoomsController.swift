@@ -1,5 +1,6 @@
 import ChatCore
 import ChatProtocol
+import ChatUseCases
 import Foundation
 import Vapor
 
@@ -7,12 +8,10 @@ import Vapor
 /// and history pages.
 ///
 /// A room the caller may not see answers `403 forbidden` whether it exists or not, so nothing leaks. The rules live
-/// in the use cases (``Membership``, ``RenameRoom``, ``History``, ``Reads``); this maps HTTP onto them.
+/// in the use cases (``RoomMembership``, ``RenameRoom``, ``History``, ``Reads``); this maps HTTP onto them.
 struct RoomsController: Sendable {
-    let directory: any RoomDirectory
-    let accounts: any AccountStore
     let summaries: RoomSummaries
-    let membership: Membership
+    let membership: RoomMembership
     let renameRoom: RenameRoom
     let history: History
     let reads: Reads
@@ -35,14 +34,7 @@ struct RoomsController: Sendable {
 
     /// `GET /rooms` → my rooms, most recent activity first.
     @Sendable func myRooms(_ request: Request) async throws -> Response {
-        let me = try request.authenticated.account
-        var summaries: [RoomSummary] = []
-        for membership in try await self.directory.memberships(of: me.id) {
-            summaries.append(
-                try await self.summaries.summary(of: membership.room, for: me.id, lastReadSeq: membership.lastReadSeq))
-        }
-        summaries.sort { ($0.lastMessage?.date ?? 0, $0.id) > ($1.lastMessage?.date ?? 0, $1.id) }
-        return .json(summaries)
+        .json(try await self.summaries.myRooms(for: try request.authenticated.account.id))
     }
 
     /// `POST /rooms` `{kind, name, members?}` → 201 the new room; the creator and the named users are members.
@@ -56,16 +48,7 @@ struct RoomsController: Sendable {
 
     /// `GET /rooms/public` → every channel, with member counts and whether I am in it.
     @Sendable func publicChannels(_ request: Request) async throws -> Response {
-        let me = try request.authenticated.account
-        let mine = Set(try await self.directory.memberships(of: me.id).map(\.room.id))
-        let channels = try await self.directory.channels()
-            .map {
-                ChannelSummary(
-                    id: $0.room.id.rawValue, name: $0.room.name ?? "", members: $0.members,
-                    joined: mine.contains($0.room.id))
-            }
-            .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
-        return .json(channels)
+        .json(try await self.summaries.publicChannels(for: try request.authenticated.account.id))
     }
 
     /// `POST /rooms/{id}/join` → the room; only channels can be joined this way.
@@ -102,11 +85,9 @@ struct RoomsController: Sendable {
     /// `GET /rooms/{id}/members?limit=N` → the members' profiles by username, at most `limit` (1–1000, default 200).
     @Sendable func members(_ request: Request) async throws -> Response {
         let me = try request.authenticated.account
-        let room = try await RoomAccess(directory: self.directory).room(try Self.roomID(request), for: me.id)
-        let limit: Int = try request.integerQuery("limit", code: .invalidLimit) ?? 200
-        guard (1...1000).contains(limit) else { throw APIError.badRequest(.invalidLimit, "limit is 1 to 1000.") }
-        let ids = try await self.directory.members(of: room.id)
-        return .json(try await self.accounts.accounts(ids: ids, limit: limit).map(\.profile))
+        let id = try Self.roomID(request)
+        let limit: Int? = try request.integerQuery("limit", code: .invalidLimit)
+        return .json(try await self.membership.members(of: id, for: me.id, limit: limit))
     }
 
     /// `POST /dms` `{username}` → our direct room, created on first use.
@@ -132,8 +113,7 @@ struct RoomsController: Sendable {
                     .invalidLimit, "limit is \(History.limits.lowerBound) to \(History.limits.upperBound).")
             case .denied(let denied): throw denied
             case .unavailable(let failure):
-                request.logger.error("history could not be read: \(String(reflecting: failure))")
-                throw APIError.unavailable
+                throw StoreUnavailable("history could not be read", underlying: failure)
             }
         }
     }
@@ -147,8 +127,7 @@ struct RoomsController: Sendable {
 
     /// The room's summary as `me` sees it, from where I have read.
     private func summary(of room: RoomInfo, for me: Account) async throws -> RoomSummary {
-        let lastRead = try await self.directory.lastReadSeq(of: me.id, in: room.id) ?? 0
-        return try await self.summaries.summary(of: room, for: me.id, lastReadSeq: lastRead)
+        try await self.summaries.summary(of: room, for: me.id)
     }
 
     private static func roomID(_ request: Request) throws -> RoomID {

@@ -1,3 +1,4 @@
+import ChatCore
 import Crypto
 import Foundation
 import NIOPosix

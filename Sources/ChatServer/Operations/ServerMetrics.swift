@@ -1,4 +1,5 @@
 import ChatCore
+import ChatUseCases
 import Foundation
 import Metrics
 import NIOConcurrencyHelpers
@@ -140,14 +141,8 @@ final class ServerMetrics: Sendable {
         case inboundBacklog = "inbound_backlog"
     }
 
-    enum RateLimitKind: String, Sendable {
-        case login, registration, password, send
-        case roomCreation = "room_creation"
-        case rename, uploads
-        case socketsPerAccount = "sockets_per_account"
-        case tutorialSend = "tutorial_send"
-        case connections
-    }
+    /// The use cases' limits and the transports' own, by the label their refusals are counted under.
+    typealias RateLimitKind = ChatUseCases.RateLimitKind
 }
 
 /// What one connection reports: it is open, and why it was dropped if it was too slow.

@@ -1,4 +1,5 @@
 import ChatCore
+import ChatUseCases
 import NIOCore
 
 /// What every modern connection shares.

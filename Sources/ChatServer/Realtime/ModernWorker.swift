@@ -1,5 +1,6 @@
 import ChatCore
 import ChatProtocol
+import ChatUseCases
 import Foundation
 import Logging
 import NIOCore
@@ -117,11 +118,18 @@ actor ModernWorker {
     }
 
     /// I was added to a room (PROTOCOL.md §9.6): say so, then follow it from its first message. Before the first
-    /// `resume`, the room is only remembered, and that `resume` follows it.
+    /// `resume`, the room is only remembered, and that `resume` follows it. When the room cannot be read, the
+    /// connection is told `unavailable` with the room's id as `ref` (logged): `GET /rooms` or the next `resume`
+    /// brings it.
     func follow(_ id: RoomID) async {
-        guard self.joined[id] == nil, !(self.rooms.contains(id) && !self.resumed),
-            let summary = try? await self.context.summaries.summary(of: id, for: self.account.id)
-        else { return }
+        guard self.joined[id] == nil, !(self.rooms.contains(id) && !self.resumed) else { return }
+        let summary: RoomSummary
+        do {
+            guard let found = try await self.context.summaries.summary(of: id, for: self.account.id) else { return }
+            summary = found
+        } catch {
+            return self.unavailable("the joined room could not be read", room: id, error: error, ref: id.rawValue)
+        }
         self.reply(JoinedFrame(room: summary))
         if self.resumed {
             await self.follow(id, after: 0, ref: id.rawValue)

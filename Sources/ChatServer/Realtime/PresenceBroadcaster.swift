@@ -1,5 +1,6 @@
 import ChatCore
 import ChatProtocol
+import ChatUseCases
 import Foundation
 import Logging
 import NIOCore

@@ -1,4 +1,5 @@
 import ChatCore
+import ChatUseCases
 import Foundation
 import Logging
 import NIOConcurrencyHelpers

@@ -1,5 +1,6 @@
 import ChatCore
 import ChatPersistence
+import ChatUseCases
 import Fluent
 import FluentPostgresDriver
 import NIOConcurrencyHelpers

@@ -4,12 +4,12 @@ import Foundation
 /// Who is online, on this node and on every other (PROTOCOL.md §9.5). This node's connections are counted by its
 /// ``PresenceTracker`` (with the grace period); what a change here means for everyone, and who is online elsewhere,
 /// is the ``PresenceAnnouncer``'s: this node alone on SQLite, rows in PostgreSQL shared by every node.
-struct Presence: Sendable {
-    let tracker: PresenceTracker
-    let announcer: any PresenceAnnouncer
+public struct Presence: Sendable {
+    public let tracker: PresenceTracker
+    public let announcer: any PresenceAnnouncer
 
     /// The tracker's changes go to the announcer.
-    init(grace: Duration, time: any TimeSource, announcer: any PresenceAnnouncer) {
+    public init(grace: Duration, time: any TimeSource, announcer: any PresenceAnnouncer) {
         self.announcer = announcer
         self.tracker = PresenceTracker(grace: grace, time: time) { user, online, lastSeen in
             await announcer.changed(user, online: online, lastSeen: lastSeen)
@@ -17,27 +17,27 @@ struct Presence: Sendable {
         announcer.start(following: self.tracker)
     }
 
-    func connected(_ user: UUID) { self.tracker.connected(user) }
-    func disconnected(_ user: UUID) { self.tracker.disconnected(user) }
+    public func connected(_ user: UUID) { self.tracker.connected(user) }
+    public func disconnected(_ user: UUID) { self.tracker.disconnected(user) }
 
     /// Which of `users` are online on any node.
-    func online(among users: Set<UUID>) async -> Set<UUID> {
+    public func online(among users: Set<UUID>) async -> Set<UUID> {
         await self.announcer.online(among: users, here: self.tracker.onlineUsers.intersection(users))
     }
 
-    func isOnline(_ user: UUID) async -> Bool {
+    public func isOnline(_ user: UUID) async -> Bool {
         await self.online(among: [user]).contains(user)
     }
 
     /// Stops the grace timers, then the announcer.
-    func close() async {
+    public func close() async {
         await self.tracker.close()
         await self.announcer.close()
     }
 }
 
 /// What follows when a user comes online on this node or (after the grace period) has no connection left here.
-protocol PresenceAnnouncer: Sendable {
+public protocol PresenceAnnouncer: Sendable {
     /// From now on `tracker` says who is online on this node (what the announcer keeps for the other nodes follows it).
     func start(following tracker: PresenceTracker)
     /// Tells the user's roommates, unless the user is still online on another node (or already was).

@@ -3,7 +3,7 @@ import Foundation
 
 /// What the use cases tell the open connections; the realtime layer's session registry implements it, so the HTTP
 /// endpoints reach every device of an account without knowing how a connection works.
-protocol LiveSessions: Sendable {
+public protocol LiveSessions: Sendable {
     /// These users are in the room now: their open connections follow it at once (PROTOCOL.md §9.6).
     func joined(_ users: [UUID], room: RoomID) async
     /// The user left the room: their open connections stop receiving it and say so.

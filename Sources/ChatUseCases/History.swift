@@ -3,7 +3,7 @@ import ChatProtocol
 import Foundation
 
 /// Why a page of history was not given.
-enum HistoryRefusal: Error {
+public enum HistoryRefusal: Error {
     /// `limit` is outside ``History/limits``.
     case badLimit
     /// Not a member (``RoomAccessDenied/forbidden``), or the database failed.
@@ -13,16 +13,22 @@ enum HistoryRefusal: Error {
 }
 
 /// One page of a room's history for a member (PROTOCOL.md §7, §8.4): the one paging of the HTTP API and the socket.
-struct History: Sendable {
-    let access: RoomAccess
-    let messages: any MessageStore
+public struct History: Sendable {
+    public let access: RoomAccess
+    public let messages: any MessageStore
+
+    public init(access: RoomAccess, messages: any MessageStore) {
+        self.access = access
+        self.messages = messages
+    }
 
     /// How many events a page may ask for; 50 when it does not say.
-    static let limits = 1...200
-    static let defaultLimit = 50
+    public static let limits = 1...200
+    public static let defaultLimit = 50
 
     /// The events before `before` (the newest when `nil`), oldest first, and whether older ones exist.
-    func page(of room: RoomID, for user: UUID, before: Int64?, limit: Int?) async throws(HistoryRefusal) -> HistoryPage
+    public func page(of room: RoomID, for user: UUID, before: Int64?, limit: Int?) async throws(HistoryRefusal)
+        -> HistoryPage
     {
         let limit = limit ?? Self.defaultLimit
         guard Self.limits.contains(limit) else { throw .badLimit }

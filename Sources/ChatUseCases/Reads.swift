@@ -3,7 +3,7 @@ import ChatProtocol
 import Foundation
 
 /// Why a read position did not move.
-enum ReadRefusal: Error {
+public enum ReadRefusal: Error {
     /// `seq` is past the room's newest event.
     case pastEnd(latest: Int64)
     /// The stored position is already `stored`, at or past `seq`: read only moves forward.
@@ -15,13 +15,18 @@ enum ReadRefusal: Error {
 }
 
 /// How far each member has read a room (PROTOCOL.md §8.5): moving my position, and reading everyone's.
-struct Reads: Sendable {
-    let access: RoomAccess
-    let hub: Hub
+public struct Reads: Sendable {
+    public let access: RoomAccess
+    public let hub: Hub
+
+    public init(access: RoomAccess, hub: Hub) {
+        self.access = access
+        self.hub = hub
+    }
 
     /// Moves `user`'s last-read seq forward to `seq` and tells every member of the room, the user's other devices
     /// included, with a `receipt`.
-    func markRead(_ user: UUID, in id: RoomID, upTo seq: Int64) async throws(ReadRefusal) {
+    public func markRead(_ user: UUID, in id: RoomID, upTo seq: Int64) async throws(ReadRefusal) {
         do {
             try await self.access.requireMember(user, of: id)
         } catch {
@@ -52,10 +57,12 @@ struct Reads: Sendable {
 
     /// Each member's position, as the `receipt` frames that moved them there, furthest first: what a client that
     /// was away needs to show "read by" again.
-    func positions(in id: RoomID, for user: UUID) async throws -> [ReceiptFrame] {
-        try await self.access.requireMember(user, of: id)
-        return try await self.access.directory.readPositions(in: id)
-            .map { ReceiptFrame(room: id.rawValue, user: $0.user, seq: $0.seq) }
-            .sorted { ($0.seq, $0.user.uuidString) > ($1.seq, $1.user.uuidString) }
+    public func positions(in id: RoomID, for user: UUID) async throws -> [ReceiptFrame] {
+        try await StoreUnavailable.guarding("the read positions could not be read") {
+            try await self.access.requireMember(user, of: id)
+            return try await self.access.directory.readPositions(in: id)
+                .map { ReceiptFrame(room: id.rawValue, user: $0.user, seq: $0.seq) }
+                .sorted { ($0.seq, $0.user.uuidString) > ($1.seq, $1.user.uuidString) }
+        }
     }
 }

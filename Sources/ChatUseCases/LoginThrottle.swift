@@ -7,13 +7,15 @@ import ChatCore
 /// - per account from anywhere: 100 at once, then one every 36 s (guessing spread over many addresses).
 /// Ten wrong passwords from one address block that address for that account only: the owner still signs in
 /// from anywhere else. Unknown usernames are counted exactly like existing ones, so the answers do not differ.
-struct LoginThrottle: Sendable {
+public struct LoginThrottle: Sendable {
+    public init() {}
+
     private let perAccountAndAddress = AttemptLimiter(clock: ContinuousClock(), burst: 10, refill: .seconds(30))
     private let perAddress = AttemptLimiter(clock: ContinuousClock(), burst: 50, refill: .seconds(6))
     private let perAccount = AttemptLimiter(clock: ContinuousClock(), burst: 100, refill: .seconds(36))
 
     /// Takes one attempt; `nil` when allowed, else how long to wait.
-    func attempt(username: String, address: String) -> Duration? {
+    public func attempt(username: String, address: String) -> Duration? {
         let account = AccountRules.usernameKey(username)
         if let wait = self.perAccountAndAddress.attempt([account + "@" + address]) { return wait }
         if let wait = self.perAddress.attempt([address]) { return wait }

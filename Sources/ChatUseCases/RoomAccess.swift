@@ -2,7 +2,7 @@ import ChatCore
 import Foundation
 
 /// Why an account may not use a room now.
-enum RoomAccessDenied: Error {
+public enum RoomAccessDenied: Error {
     /// Not a member, or no such room: the same answer for both, so nothing leaks.
     case forbidden
     /// The directory could not be asked (the database failed): the caller may retry, and is never told
@@ -10,16 +10,22 @@ enum RoomAccessDenied: Error {
     case unavailable(any Error)
 
     /// What `forbidden` says, over HTTP and on the socket alike.
-    static let forbiddenMessage = "You are not a member of that room, or it does not exist."
+    public static let forbiddenMessage = "You are not a member of that room, or it does not exist."
+    /// What the log says when the membership could not be checked.
+    public static let unavailableMessage = "membership could not be checked"
 }
 
 /// The one membership check of every endpoint (HTTP, the modern socket): asked of the directory every time, so
 /// leaving a room (on any device) takes effect at once on connections that are already open.
-struct RoomAccess: Sendable {
-    let directory: any RoomDirectory
+public struct RoomAccess: Sendable {
+    public let directory: any RoomDirectory
+
+    public init(directory: any RoomDirectory) {
+        self.directory = directory
+    }
 
     /// Returns when `user` belongs to `room`; throws ``RoomAccessDenied`` otherwise.
-    func requireMember(_ user: UUID, of room: RoomID) async throws(RoomAccessDenied) {
+    public func requireMember(_ user: UUID, of room: RoomID) async throws(RoomAccessDenied) {
         let isMember: Bool
         do {
             isMember = try await self.directory.isMember(user, of: room)
@@ -30,7 +36,7 @@ struct RoomAccess: Sendable {
     }
 
     /// The room, when `user` belongs to it; throws ``RoomAccessDenied`` otherwise.
-    func room(_ id: RoomID, for user: UUID) async throws(RoomAccessDenied) -> RoomInfo {
+    public func room(_ id: RoomID, for user: UUID) async throws(RoomAccessDenied) -> RoomInfo {
         try await self.requireMember(user, of: id)
         let room: RoomInfo?
         do {

@@ -3,7 +3,7 @@ import Foundation
 
 extension SHA256Digest {
     /// Lower-case hex, as tokens' hashes and attachments' content names are stored.
-    var hex: String {
+    public var hex: String {
         self.map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -1,0 +1,55 @@
+import ChatCore
+import ChatProtocol
+import Foundation
+
+/// Renames a channel or group (PROTOCOL.md §7, §9.1). Any member renames a group; only its creator renames a
+/// channel, which anyone can join. The rename is an event of the room, so every member's connections receive it in
+/// order, and it is replayed and paged like a message. The same name again stores nothing.
+public struct RenameRoom: Sendable {
+    public let access: RoomAccess
+    public let hub: Hub
+
+    public init(access: RoomAccess, hub: Hub) {
+        self.access = access
+        self.hub = hub
+    }
+    /// Renames per account: 10 at once, then one every 10 seconds (each one is an event every member receives).
+    private let limiter = AttemptLimiter(clock: ContinuousClock(), burst: 10, refill: .seconds(10))
+
+    /// The room as it is named now.
+    public func callAsFunction(_ id: RoomID, to rawName: String, by member: Sender) async throws -> RoomInfo {
+        try await StoreUnavailable.guarding("the room could not be renamed") {
+            let room = try await self.access.room(id, for: member.id)
+            let name = try RoomMembership.roomName(rawName)
+            switch room.kind {
+            case .direct:
+                throw Refusal.invalid(.cannotRename, "A direct room is named after the other member.")
+            case .channel where room.createdBy != member.id:
+                let reason =
+                    room.createdBy == nil
+                    ? "No one created this channel (the lobby), so no one renames it."
+                    : "Only the channel's creator may rename it."
+                throw Refusal(kind: .notAllowed, code: .notAllowed, message: reason)
+            case .channel, .group:
+                break
+            }
+            guard name != room.name else { return room }
+            if let wait = self.limiter.attempt([member.id.uuidString]) {
+                throw Refusal.rateLimited(.rename, "You renamed rooms often lately; try again in", wait)
+            }
+            let hubRoom = try await self.hub.room(room.id)
+            let draft = MessageDraft(sender: member, body: .rename(name: name))
+            do {
+                _ = try await withCheckedThrowingContinuation { continuation in
+                    hubRoom.submit(draft) { continuation.resume(with: $0) }
+                }
+            } catch RoomRejection.forbidden {
+                // Removed from the room on another node since the check: the commit's own check is the last word.
+                throw RoomAccessDenied.forbidden
+            } catch RoomRejection.rateLimited(let wait) {
+                throw Refusal.rateLimited(.send, "You sent many messages lately; try again in", wait)
+            }
+            return RoomInfo(id: room.id, kind: room.kind, name: name, createdBy: room.createdBy)
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import ChatCore
+import ChatProtocol
+import Foundation
+
+/// Who is in which room: creating channels and groups, joining, leaving, inviting, and direct rooms. Every change
+/// reaches the open connections of the people it concerns at once (``LiveSessions``, PROTOCOL.md §9.6).
+///
+/// Refusals are ``Refusal``s and ``RoomAccessDenied``; a database failure is thrown as the store threw it.
+public struct RoomMembership: Sendable {
+    public let directory: any RoomDirectory
+    public let accounts: any AccountStore
+    public let hub: Hub
+    public let sessions: any LiveSessions
+
+    public init(directory: any RoomDirectory, accounts: any AccountStore, hub: Hub, sessions: any LiveSessions) {
+        self.directory = directory
+        self.accounts = accounts
+        self.hub = hub
+        self.sessions = sessions
+    }
+    /// New groups and channels per account: 10 at once, then one a minute.
+    private let creationLimiter = AttemptLimiter(clock: ContinuousClock(), burst: 10, refill: .seconds(60))
+
+    private var access: RoomAccess { RoomAccess(directory: self.directory) }
+
+    /// A new channel or group named `name`; `creator` and the accounts named in `members` are its members.
+    public func create(kind rawKind: String, name rawName: String, members: [String], by creator: UUID) async throws
+        -> RoomInfo
+    {
+        guard let kind = RoomKind(rawValue: rawKind), kind != .direct else {
+            throw Refusal.invalid(
+                .invalidKind, "A room is a \"channel\" or a \"group\"; direct rooms come from POST /dms.")
+        }
+        let name = try Self.roomName(rawName)
+        if let wait = self.creationLimiter.attempt([creator.uuidString]) {
+            throw Refusal.rateLimited(.roomCreation, "You created many rooms lately; try again in", wait)
+        }
+        return try await StoreUnavailable.guarding("the room could not be created") {
+            var memberIDs = [creator]
+            for username in members {
+                memberIDs.append(try await self.account(named: username).id)
+            }
+            let room = RoomInfo(id: RoomID(UUID().uuidString), kind: kind, name: name, createdBy: creator)
+            try await self.directory.create(room, members: memberIDs)
+            await self.sessions.joined(memberIDs, room: room.id)
+            return room
+        }
+    }
+
+    /// Joins a channel; any other room (or none) is ``RoomAccessDenied/forbidden``, so nothing leaks.
+    public func join(_ id: RoomID, user: UUID) async throws -> RoomInfo {
+        try await StoreUnavailable.guarding("the channel could not be joined") {
+            guard let room = try await self.directory.room(id), room.kind == .channel else {
+                throw RoomAccessDenied.forbidden
+            }
+            try await self.directory.add(user, to: room.id)
+            await self.sessions.joined([user], room: room.id)
+            return room
+        }
+    }
+
+    /// Leaves a room: the user's open connections stop receiving it at once.
+    public func leave(_ id: RoomID, user: UUID) async throws {
+        try await StoreUnavailable.guarding("the room could not be left") {
+            let room = try await self.access.room(id, for: user)
+            try await self.directory.remove(user, from: room.id)
+            try await self.hub.room(room.id).evict(user)
+            await self.sessions.left(user, room: room.id)
+        }
+    }
+
+    /// A member of a channel or group adds the account called `username`.
+    public func invite(_ username: String, to id: RoomID, by member: UUID) async throws {
+        try await StoreUnavailable.guarding("the invitation could not be saved") {
+            let room = try await self.access.room(id, for: member)
+            guard room.kind != .direct else {
+                throw Refusal.invalid(.cannotInvite, "A direct room always has exactly two members.")
+            }
+            let invitee = try await self.account(named: username)
+            try await self.directory.add(invitee.id, to: room.id)
+            await self.sessions.joined([invitee.id], room: room.id)
+        }
+    }
+
+    /// The direct room of `user` and the account called `username`, created on first use.
+    public func directRoom(of user: UUID, with username: String) async throws -> RoomInfo {
+        try await StoreUnavailable.guarding("the direct room could not be opened") {
+            let peer = try await self.account(named: username)
+            guard peer.id != user else {
+                throw Refusal.invalid(.invalidPeer, "A direct room is with someone else.")
+            }
+            let room = try await self.directory.directRoom(between: user, and: peer.id)
+            await self.sessions.joined([user, peer.id], room: room.id)
+            return room
+        }
+    }
+
+    /// How many members a page of ``members(of:for:limit:)`` may list; 200 when it does not say.
+    public static let memberLimits = 1...1000
+    public static let defaultMemberLimit = 200
+
+    /// The members' profiles by username, at most `limit`, for a member of the room.
+    public func members(of id: RoomID, for user: UUID, limit: Int?) async throws -> [UserProfile] {
+        try await StoreUnavailable.guarding("the members could not be read") {
+            let room = try await self.access.room(id, for: user)
+            let limit = limit ?? Self.defaultMemberLimit
+            guard Self.memberLimits.contains(limit) else {
+                throw Refusal.invalid(.invalidLimit, "limit is 1 to 1000.")
+            }
+            let ids = try await self.directory.members(of: room.id)
+            return try await self.accounts.accounts(ids: ids, limit: limit).map(\.profile)
+        }
+    }
+
+    /// A room name as stored: trimmed, 1 to 64 characters, no control characters.
+    public static func roomName(_ raw: String) throws(Refusal) -> String {
+        guard let name = AccountRules.normalizedDisplayName(raw) else {
+            throw Refusal.invalid(.invalidName, "A room name is 1 to 64 characters without control characters.")
+        }
+        return name
+    }
+
+    /// The account called `username`, or ``Refusal/unknownUser(_:)``.
+    private func account(named username: String) async throws -> Account {
+        guard let account = try await self.accounts.account(username: username) else {
+            throw Refusal.unknownUser(username)
+        }
+        return account
+    }
+}

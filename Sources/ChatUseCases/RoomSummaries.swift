@@ -1,0 +1,118 @@
+import ChatCore
+import ChatProtocol
+import Foundation
+
+/// Builds a room's summary as one member sees it (PROTOCOL.md §7): for `GET /rooms` and the `joined` frame.
+public struct RoomSummaries: Sendable {
+    public let directory: any RoomDirectory
+    public let accounts: any AccountStore
+    public let messages: any MessageStore
+
+    public init(directory: any RoomDirectory, accounts: any AccountStore, messages: any MessageStore) {
+        self.directory = directory
+        self.accounts = accounts
+        self.messages = messages
+    }
+
+    /// My rooms, most recent activity first (`GET /rooms`).
+    public func myRooms(for me: UUID) async throws -> [RoomSummary] {
+        try await StoreUnavailable.guarding("the rooms could not be read") {
+            var summaries: [RoomSummary] = []
+            for membership in try await self.directory.memberships(of: me) {
+                summaries.append(
+                    try await self.summary(of: membership.room, for: me, lastReadSeq: membership.lastReadSeq))
+            }
+            return summaries.sorted { ($0.lastMessage?.date ?? 0, $0.id) > ($1.lastMessage?.date ?? 0, $1.id) }
+        }
+    }
+
+    /// Every channel, with member counts and whether I am in it, by name.
+    public func publicChannels(for me: UUID) async throws -> [ChannelSummary] {
+        try await StoreUnavailable.guarding("the channels could not be read") {
+            let mine = Set(try await self.directory.memberships(of: me).map(\.room.id))
+            return try await self.directory.channels()
+                .map {
+                    ChannelSummary(
+                        id: $0.room.id.rawValue, name: $0.room.name ?? "", members: $0.members,
+                        joined: mine.contains($0.room.id))
+                }
+                .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+        }
+    }
+
+    /// The summary of a room I belong to, from where I have read.
+    public func summary(of room: RoomInfo, for me: UUID) async throws -> RoomSummary {
+        try await StoreUnavailable.guarding("the room could not be read") {
+            let lastRead = try await self.directory.lastReadSeq(of: me, in: room.id) ?? 0
+            return try await self.summary(of: room, for: me, lastReadSeq: lastRead)
+        }
+    }
+
+    public func summary(of room: RoomInfo, for me: UUID, lastReadSeq: Int64) async throws -> RoomSummary {
+        try await StoreUnavailable.guarding("the room could not be read") {
+            var peer: UserProfile?
+            var peerLastReadSeq: Int64?
+            if room.kind == .direct,
+                let other = try await self.directory.members(of: room.id).first(where: { $0 != me })
+            {
+                peer = try await self.accounts.account(id: other)?.profile
+                peerLastReadSeq = try await self.directory.lastReadSeq(of: other, in: room.id)
+            }
+            // The room as of one seq: messages committed between these reads must not count as unread in a summary
+            // whose latestSeq precedes them (a client resuming from latestSeq would count them again).
+            let latestSeq = try await self.messages.lastSequence(in: room.id)
+            let last = try await self.messages.lastMessage(in: room.id, upTo: latestSeq)
+            return RoomSummary(
+                id: room.id.rawValue, kind: room.kind.rawValue, name: room.name ?? peer?.displayName ?? "", peer: peer,
+                lastMessage: last?.payload, latestSeq: latestSeq, lastReadSeq: lastReadSeq,
+                unreadCount: try await self.messages.unreadCount(
+                    in: room.id, after: lastReadSeq, upTo: latestSeq, for: me),
+                peerLastReadSeq: peerLastReadSeq)
+        }
+    }
+
+    /// The summary of a room `me` belongs to, with my read position; `nil` when I am not a member.
+    public func summary(of id: RoomID, for me: UUID) async throws -> RoomSummary? {
+        try await StoreUnavailable.guarding("the room could not be read") {
+            guard let membership = try await self.directory.memberships(of: me).first(where: { $0.room.id == id })
+            else { return nil }
+            return try await self.summary(of: membership.room, for: me, lastReadSeq: membership.lastReadSeq)
+        }
+    }
+}
+
+extension StoredMessage {
+    /// The modern protocol's view of a committed event.
+    public var payload: MessagePayload {
+        MessagePayload(
+            room: self.room.rawValue, seq: self.seq, id: self.id, sender: self.sender.payload, kind: self.kind.rawValue,
+            text: self.text, date: self.date.milliseconds, target: self.target, emoji: self.emoji, added: self.added,
+            replyTo: self.replyTo.map { QuotePayload(seq: $0.seq, sender: $0.sender.payload, text: $0.text) },
+            attachments: self.attachments.isEmpty ? nil : self.attachments.map(\.payload),
+            editedAt: self.editedAt?.milliseconds, deleted: self.deleted ? true : nil,
+            reactions: self.reactions.isEmpty
+                ? nil : self.reactions.map { ReactionPayload(emoji: $0.emoji, users: $0.users) })
+    }
+}
+
+extension Sender {
+    /// A tutorial sender shows under an id of its own namespace, never an account's (PROTOCOL.md §9.1).
+    public var payload: SenderPayload {
+        guard let via = self.via else { return SenderPayload(id: self.id, name: self.name) }
+        return SenderPayload(
+            id: TutorialIdentity.modernID(forTutorialSender: self.id), name: self.name, via: via.rawValue)
+    }
+}
+
+extension Attachment {
+    public var payload: AttachmentPayload {
+        AttachmentPayload(
+            id: self.id, name: self.name, contentType: self.contentType, size: self.size, width: self.width,
+            height: self.height)
+    }
+}
+
+extension Date {
+    /// Milliseconds since 1970, as every modern date is sent.
+    public var milliseconds: Int64 { Int64((self.timeIntervalSince1970 * 1000).rounded()) }
+}

@@ -1,0 +1,140 @@
+import ChatProtocol
+import ChatTestSupport
+import Foundation
+import NIOHTTP1
+import Testing
+
+/// Every route answers a failing database with `503 unavailable` and `Retry-After` (PROTOCOL.md §6.1): the fault is
+/// the server's, the same request may pass in a moment, and it never becomes `500`, `403` or `404`. Each route is
+/// asked while the tables it reads are renamed away (on SQLite and PostgreSQL), then again once they are back.
+@Suite("A failing database answers 503 on every route")
+struct StoreFaultTests {
+    /// What a route's request is made of: two accounts, a group of theirs, a channel of bob's, an upload of ann's.
+    struct Fixture: Sendable {
+        let api: APIClient
+        let ann: AuthSession
+        let bob: AuthSession
+        let group: String
+        let channel: String
+        let attachment: UUID
+    }
+
+    /// The tables whose loss each route must answer: sign-in (accounts and tokens), rooms (rooms, memberships and
+    /// messages, while sign-in works) and attachments.
+    static let signIn = ["users", "tokens"]
+    static let rooms = ["rooms", "memberships", "messages"]
+    static let attachments = ["attachments", "attachment_rooms"]
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        let route: APIRoute
+        let tables: [String]
+        let request: @Sendable (Fixture) async throws -> APIClient.Reply
+
+        var testDescription: String { "\(self.route)" }
+    }
+
+    static let password = "correct horse"
+
+    static let cases: [Case] = [
+        Case(route: .register, tables: signIn) {
+            try await $0.api.send(.POST, "/register", json: RegisterRequest(username: "cat", password: password))
+        },
+        Case(route: .login, tables: signIn) {
+            try await $0.api.send(.POST, "/login", json: LoginRequest(username: "ann", password: password))
+        },
+        Case(route: .logout, tables: signIn) { try await $0.api.send(.POST, "/logout", token: $0.ann.token) },
+        Case(route: .me, tables: signIn) { try await $0.api.get("/me", token: $0.ann.token) },
+        Case(route: .updateMe, tables: signIn) {
+            try await $0.api.send(.PATCH, "/me", json: ProfileUpdate(displayName: "Ann"), token: $0.ann.token)
+        },
+        Case(route: .changePassword, tables: signIn) {
+            try await $0.api.send(
+                .POST, "/me/password", json: PasswordChange(password: password, newPassword: "battery staple"),
+                token: $0.ann.token)
+        },
+        Case(route: .users, tables: signIn) { try await $0.api.get("/users?query=b", token: $0.ann.token) },
+        Case(route: .user, tables: signIn) { try await $0.api.get("/users/\($0.bob.user.id)", token: $0.ann.token) },
+        Case(route: .rooms, tables: rooms) { try await $0.api.get("/rooms", token: $0.ann.token) },
+        Case(route: .createRoom, tables: rooms) {
+            try await $0.api.send(
+                .POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "Tea", members: ["bob"]),
+                token: $0.ann.token)
+        },
+        Case(route: .publicRooms, tables: rooms) { try await $0.api.get("/rooms/public", token: $0.ann.token) },
+        Case(route: .renameRoom, tables: rooms) {
+            try await $0.api.send(
+                .PATCH, "/rooms/\($0.group)", json: RenameRoomRequest(name: "Coffee"), token: $0.ann.token)
+        },
+        Case(route: .join, tables: rooms) {
+            try await $0.api.send(.POST, "/rooms/\($0.channel)/join", token: $0.ann.token)
+        },
+        Case(route: .leave, tables: rooms) {
+            try await $0.api.send(.POST, "/rooms/\($0.group)/leave", token: $0.ann.token)
+        },
+        Case(route: .invite, tables: rooms) {
+            try await $0.api.send(
+                .POST, "/rooms/\($0.channel)/invite", json: UsernameRequest(username: "ann"), token: $0.bob.token)
+        },
+        Case(route: .history, tables: rooms) {
+            try await $0.api.get("/rooms/\($0.group)/messages", token: $0.ann.token)
+        },
+        Case(route: .reads, tables: rooms) { try await $0.api.get("/rooms/\($0.group)/reads", token: $0.ann.token) },
+        Case(route: .members, tables: rooms) {
+            try await $0.api.get("/rooms/\($0.group)/members", token: $0.ann.token)
+        },
+        Case(route: .directRoom, tables: rooms) {
+            try await $0.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: $0.ann.token)
+        },
+        Case(route: .socket, tables: signIn) { try await $0.api.get("/ws?token=\($0.ann.token)") },
+        Case(route: .upload, tables: attachments) {
+            try await $0.api.send(
+                .POST, "/attachments?name=a.txt", bytes: Array("hi".utf8), contentType: "text/plain",
+                token: $0.ann.token)
+        },
+        Case(route: .download, tables: attachments) {
+            try await $0.api.get("/attachments/\($0.attachment)", token: $0.ann.token)
+        },
+        Case(route: .search, tables: rooms) { try await $0.api.get("/search?q=hello", token: $0.ann.token) },
+    ]
+
+    @Test("every route but the configuration's has a case: it reads no store")
+    func everyRouteIsCovered() {
+        let covered = Set(Self.cases.map(\.route))
+        #expect(covered == Set(APIRoute.all).subtracting([.config]))
+    }
+
+    @Test(
+        "the route answers 503 with Retry-After while its tables are gone, and works again once they are back",
+        arguments: cases)
+    func answersUnavailable(_ faultCase: Case) async throws {
+        try await withTestServer { server in
+            let fixture = try await Self.fixture(server)
+            try await server.breakTables(faultCase.tables)
+            let broken = try await faultCase.request(fixture)
+            #expect(broken.status == 503, "\(String(decoding: broken.body, as: UTF8.self))")
+            #expect(broken.headers.first(name: "Retry-After") == "1")
+            #expect(try broken.decode(APIErrorBody.self).code == .unavailable)
+            try await server.repairTables(faultCase.tables)
+            let repaired = try await faultCase.request(fixture)
+            #expect(repaired.status < 500, "\(String(decoding: repaired.body, as: UTF8.self))")
+        }
+    }
+
+    static func fixture(_ server: TestServer) async throws -> Fixture {
+        let api = APIClient(host: server.host, port: server.httpPort)
+        let ann = try await api.send(.POST, "/register", json: RegisterRequest(username: "ann", password: password))
+            .decode(AuthSession.self)
+        let bob = try await api.send(.POST, "/register", json: RegisterRequest(username: "bob", password: password))
+            .decode(AuthSession.self)
+        let group = try await api.send(
+            .POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "Tea", members: ["bob"]), token: ann.token
+        ).decode(RoomSummary.self)
+        let channel = try await api.send(
+            .POST, "/rooms", json: CreateRoomRequest(kind: "channel", name: "News"), token: bob.token
+        ).decode(RoomSummary.self)
+        let upload = try await api.send(
+            .POST, "/attachments?name=a.txt", bytes: Array("hello".utf8), contentType: "text/plain", token: ann.token
+        ).decode(AttachmentPayload.self)
+        return Fixture(api: api, ann: ann, bob: bob, group: group.id, channel: channel.id, attachment: upload.id)
+    }
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Checks the package graph against the layers of docs/ARCHITECTURE.md §1: each target may depend only on what is
+listed for it here. A new dependency (or a new target) fails the check until this table, and the architecture it
+stands for, says it may. The compiler then keeps the layers: a target cannot import a module it does not depend on.
+
+    scripts/check-layers.py            # reads `swift package dump-package`
+"""
+
+import json
+import subprocess
+import sys
+
+# The layers, inside out. What each may depend on; anything else is an error.
+ALLOWED = {
+    # The wire: frames, payloads, routes and error codes. Only NIOCore's ByteBuffer.
+    "ChatProtocol": {"NIOCore"},
+    # The domain: rooms, the hub, and the ports (stores, clocks) that the outer layers implement.
+    "ChatCore": {"ChatProtocol", "NIOCore", "Logging", "DequeModule", "NIOConcurrencyHelpers", "Crypto", "Metrics"},
+    # Every request's rules. No web framework, no database driver, no HTTP.
+    "ChatUseCases": {"ChatCore", "ChatProtocol", "NIOCore", "Crypto"},
+    # The stores: SQLite and PostgreSQL adapters of ChatCore's ports.
+    "ChatPersistence": {
+        "ChatCore", "ChatProtocol", "FluentKit", "FluentSQL", "SQLKit", "SQLiteKit", "SQLiteNIO", "PostgresNIO",
+        "PostgresKit", "NIOCore", "NIOPosix", "NIOSSL", "NIOConcurrencyHelpers", "Logging", "Metrics",
+    },
+    # The transports and the composition root: HTTP, the sockets, the tutorial protocols, start-up.
+    "ChatServer": {
+        "ChatProtocol", "ChatCore", "ChatUseCases", "ChatPersistence", "DemoBot", "Vapor", "Fluent",
+        "FluentSQLiteDriver", "FluentPostgresDriver", "PostgresNIO", "NIOWebSocket", "NIOPosix", "NIOExtras",
+        "ArgumentParser", "MultipartKit", "Crypto", "SQLKit", "SQLiteKit", "SQLiteNIO", "Metrics", "Prometheus",
+        "NIOSSL",
+    },
+    "ChatServerMain": {"ChatServer", "ArgumentParser"},
+    # Clients: they speak the wire only, never the server's insides.
+    "ChatClient": {
+        "ChatProtocol", "NIOSSL", "WebSocketKit", "AsyncHTTPClient", "NIOCore", "NIOPosix", "NIOHTTP1",
+        "NIOWebSocket", "NIOConcurrencyHelpers", "Logging",
+    },
+    "DemoBot": {"ChatClient", "ChatProtocol", "AsyncHTTPClient", "NIOCore", "NIOSSL", "Logging"},
+    "ChatCLI": {"ChatClient", "ChatProtocol", "ArgumentParser"},
+    "ChatAppModel": {"ChatClient", "ChatProtocol"},
+    "ChatBench": {"ArgumentParser", "NIOCore", "NIOPosix", "NIOHTTP1", "NIOWebSocket"},
+    # Tests and what they share.
+    "ChatTestSupport": {
+        "ChatServer", "ChatProtocol", "NIOCore", "NIOPosix", "NIOConcurrencyHelpers", "DequeModule", "Logging",
+        "AsyncHTTPClient", "NIOHTTP1", "NIOSSL", "X509", "SwiftASN1", "Crypto", "PostgresNIO", "SQLiteNIO",
+    },
+    "ChatProtocolTests": {"ChatProtocol"},
+    "ChatCoreTests": {"ChatCore", "ChatProtocol", "NIOCore", "NIOPosix", "NIOConcurrencyHelpers", "Logging"},
+    "ChatUseCasesTests": {"ChatUseCases", "ChatCore", "ChatProtocol", "ChatTestSupport", "NIOCore"},
+    "ChatPersistenceTests": {
+        "ChatPersistence", "ChatCore", "ChatProtocol", "ChatTestSupport", "FluentKit", "FluentSQLiteDriver",
+        "FluentPostgresDriver", "PostgresNIO", "SQLKit", "SQLiteKit", "SQLiteNIO", "NIOCore", "NIOPosix",
+        "NIOConcurrencyHelpers", "Logging",
+    },
+    "ChatServerTests": {
+        "ChatServer", "ChatUseCases", "ChatTestSupport", "ChatProtocol", "ChatCore", "NIOCore", "NIOPosix",
+        "NIOHTTP1", "SQLiteNIO", "Logging",
+    },
+    "ChatClientTests": {
+        "ChatClient", "ChatTestSupport", "ChatProtocol", "ChatServer", "DemoBot", "NIOCore", "NIOPosix", "NIOHTTP1",
+        "NIOWebSocket", "NIOConcurrencyHelpers",
+    },
+    "ChatAppModelTests": {"ChatAppModel", "ChatClient", "ChatTestSupport", "ChatProtocol", "ChatServer"},
+}
+
+
+def dependencies(target):
+    """The names of a target's direct dependencies: other targets, and products by their product name."""
+    names = []
+    for dependency in target["dependencies"]:
+        (kind, value), = dependency.items()
+        names.append(value[0])
+    return names
+
+
+def main():
+    package = json.loads(subprocess.run(
+        ["swift", "package", "dump-package"], check=True, capture_output=True, text=True).stdout)
+    errors = []
+    for target in package["targets"]:
+        name = target["name"]
+        if name not in ALLOWED:
+            errors.append(f"{name}: a target the layer table (scripts/check-layers.py) does not list")
+            continue
+        for dependency in dependencies(target):
+            if dependency not in ALLOWED[name]:
+                errors.append(f"{name} depends on {dependency}, which its layer may not use")
+    for error in errors:
+        print(f"check-layers: {error}", file=sys.stderr)
+    if errors:
+        return 1
+    print(f"check-layers: {len(package['targets'])} targets keep their layers")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
