@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Browser tests of the web client (Public/) against a real server.
-#   Tests/Web/run.sh PATH/TO/chat-server [test_web_client.Class[.test_name] ...]
+#   Tests/Web/run.sh PATH/TO/chat-server [test_area[.Class[.test_name]] ...]
+# The tests are Tests/Web/test_*.py, one file per area (test_groups.py, test_offline.py…), on the shared base in
+# webcase.py; with no names, run_tests.py runs them all.
 # Starts the server on free ports with a temporary data dir, drives headless Chromium through Selenium, stops the
 # server, and exits non-zero if any test fails. Needs Debian's chromium, chromium-driver and python3-selenium, and
 # PyPI's axe-selenium-python for the accessibility check (scripts/install-test-deps.sh installs all of them).

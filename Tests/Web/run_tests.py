@@ -1,10 +1,18 @@
-"""Runs the web client tests and ends with one summary line CI can read: `web: N passed, N failed, N skipped`."""
+"""Runs the web client tests and ends with one summary line CI can read: `web: N passed, N failed, N skipped`.
 
+With no arguments it runs every test_*.py module in this folder (one per area); otherwise the tests it is given as
+dotted names, such as `test_groups`, `test_groups.GroupTests` or `test_groups.GroupTests.test_gh15_…`."""
+
+import os
 import sys
 import unittest
 
 if __name__ == "__main__":
-    suite = unittest.defaultTestLoader.loadTestsFromNames(sys.argv[1:] or ["test_web_client"])
+    if sys.argv[1:]:
+        suite = unittest.defaultTestLoader.loadTestsFromNames(sys.argv[1:])
+    else:
+        here = os.path.dirname(os.path.abspath(__file__))
+        suite = unittest.defaultTestLoader.discover(here, pattern="test_*.py", top_level_dir=here)
     result = unittest.TextTestRunner(verbosity=2).run(suite)
     failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
     skipped = len(result.skipped)

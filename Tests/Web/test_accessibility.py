@@ -1,0 +1,147 @@
+"""Accessibility: axe on every screen, keyboard focus, tabs, the skip link, one tab stop for the messages,
+polite announcements and text contrast."""
+
+import json
+import time
+import unittest
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+from harness import axe_violations, unique_name
+from webcase import WebClientTestCase, server
+from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
+
+
+class AccessibilityTests(WebClientTestCase):
+    """Issue 15, defect 9: contrast, focus, one tab stop per list, skip link, tabs, polite announcements, axe."""
+
+    def test_gh15_no_serious_or_critical_axe_violations_on_any_screen(self):
+        ann, bob = self.user("ann", "Ann Lee"), self.user("bob", "Bob Chen")
+        room_id = self.direct_room(ann, bob)
+        group = self.channel(bob, unique_name("Axe "), [ann["user"]["username"]])["id"]
+        bob_socket = self.socket(bob)
+        seq = bob_socket.send_message(room_id, "hello https://example.com there")
+        bob_socket.request({"type": "react", "room": room_id, "target": seq, "emoji": "👍"})
+        bob_socket.send_message(group, "group hello")
+        violations = []
+        page = self.browser()
+        for dark in (False, True):
+            page.set_dark(dark)
+            scheme = "dark" if dark else "light"
+            page.open("#/chats")
+            page.wait_for(lambda d: page.find_all("#auth-form"), "the sign-in form")
+            violations += axe_violations(page, f"sign-in {scheme}")
+            page.find("#auth-switch").click()
+            violations += axe_violations(page, f"register {scheme}")
+        page.set_dark(False)
+        page.sign_in_with(ann)
+        for dark in (False, True):
+            page.set_dark(dark)
+            scheme = "dark" if dark else "light"
+            for tab in ("chats", "contacts", "discover", "me"):
+                page.go(f"#/{tab}")
+                page.wait_for(lambda d: page.find(f"#tab-{tab}").get_attribute("aria-selected") == "true", f"the {tab} tab")
+                time.sleep(0.3)
+                violations += axe_violations(page, f"{tab} {scheme}")
+            self.open_chat(page, room_id)
+            if not dark:
+                page.wait_for(lambda d: self.messages(page), "the messages")
+                self.type_and_send(page, "my reply")
+            self.wait_for_texts(page, ["hello https://example.com there", "my reply"], "the chat")
+            violations += axe_violations(page, f"chat {scheme}")
+            self.open_message_menu(page, seq)
+            violations += axe_violations(page, f"message menu {scheme}")
+            page.find("#more-reactions").click()
+            page.wait_for(lambda d: page.find("#emoji-picker").is_displayed(), "the emoji picker")
+            violations += axe_violations(page, f"emoji picker {scheme}")
+            ActionChains(page.driver).send_keys(Keys.ESCAPE).perform()
+            self.open_chat(page, group)
+            page.find("#room-info-button").click()
+            page.wait_for(lambda d: page.find("#room-info").is_displayed(), "the chat info")
+            violations += axe_violations(page, f"chat info {scheme}")
+            page.find("#room-info .dialog-close").click()
+        server.stop()
+        try:
+            page.wait_for(lambda d: page.find("#connection-banner").is_displayed(), "the offline banner")
+            violations += axe_violations(page, "offline banner dark")
+            page.set_dark(False)
+            violations += axe_violations(page, "offline banner light")
+        finally:
+            server.start()
+        self.assertEqual(violations, [], "\n".join(violations))
+
+    def test_gh15_keyboard_focus_sign_in_tabs_skip_link_and_one_stop_for_the_messages(self):
+        bob = self.user("bob")
+        page = self.browser()
+        username = unique_name("key")
+        self.register_in_ui(page, username, "Key Board")
+        page.wait_for(lambda d: page.js("return document.activeElement.closest('#chat-list') !== null"),
+                      "the focus on the chat list after signing in")
+
+        page.find("#tab-chats").click()
+        page.find("#tab-chats").send_keys(Keys.ARROW_RIGHT)
+        page.wait_for(lambda d: page.js("return location.hash") == "#/contacts", "→ shows the next tab")
+        self.assertEqual(page.js("return document.activeElement.id"), "tab-contacts")
+        self.assertEqual(page.js("return [...document.querySelectorAll('[role=tab]')].map((t) => t.tabIndex)"), [-1, 0, -1, -1])
+        page.find("#tab-contacts").send_keys(Keys.ARROW_LEFT)
+        page.wait_for(lambda d: page.js("return location.hash") == "#/chats", "← shows the previous tab")
+
+        session = json.loads(page.js("return localStorage.getItem('swiftchat.session')"))
+        room_id = self.direct_room(session, bob)
+        bob_socket = self.socket(bob)
+        for number in range(1, 6):
+            bob_socket.send_message(room_id, f"key {number}")
+        self.open_chat(page, room_id)
+        self.wait_for_texts(page, [f"key {n}" for n in range(1, 6)], "the messages")
+        self.wait_for_badge(page, room_id, None, "read")
+        stops = page.js("return [...document.querySelectorAll('#messages button, #messages a[href], #messages [tabindex]')]"
+                        ".filter((e) => e.tabIndex >= 0).length")
+        self.assertEqual(stops, 1, "one tab stop for the whole message list")
+        page.js("document.querySelector('#messages .message[tabindex=\"0\"]').focus()")
+        self.assertEqual(page.js("return document.activeElement.querySelector('.message-text').textContent"), "key 5")
+        ActionChains(page.driver).send_keys(Keys.ARROW_UP).perform()
+        self.assertEqual(page.js("return document.activeElement.querySelector('.message-text').textContent"), "key 4")
+        ActionChains(page.driver).send_keys(Keys.ENTER).perform()
+        page.wait_for(lambda d: page.find("#message-menu").is_displayed(), "the menu on Enter")
+        ActionChains(page.driver).send_keys(Keys.ESCAPE).perform()
+
+        page.js("document.getElementById('skip-link').focus()")
+        self.assertTrue(page.find("#skip-link").is_displayed(), "the skip link shows when focused")
+        ActionChains(page.driver).send_keys(Keys.ENTER).perform()
+        self.assertEqual(page.js("return document.activeElement.id"), "composer-input")
+
+        # New messages are announced politely; the list itself is no live region (older pages stay quiet).
+        self.assertIsNone(page.find("#messages").get_attribute("aria-live"))
+        self.assertNotEqual(page.find("#messages").get_attribute("role"), "log")
+        self.assertEqual(page.find("#message-announcer").get_attribute("aria-live"), "polite")
+        self.assertEqual(page.find("#message-announcer").get_attribute("textContent"), "")
+        bob_socket.send_message(room_id, "announce me")
+        page.wait_for(lambda d: "announce me" in page.find("#message-announcer").get_attribute("textContent"), "the announcement")
+
+    def test_gh15_text_colours_reach_4_5_to_1(self):
+        contrast_js = """
+        const parse = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+        const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+          .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+        const probe = document.createElement('span'); document.body.append(probe);
+        const colour = (name) => { probe.style.color = `var(${name})`; return parse(getComputedStyle(probe).color); };
+        const ratio = (a, b) => { const [x, y] = [lum(colour(a)), lum(colour(b))].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+        const pairs = [['--muted', '--surface'], ['--muted', '--bg'], ['--muted', '--panel'], ['--accent-text', '--panel'],
+          ['--accent-text', '--surface'], ['--on-accent', '--button-bg'], ['--bubble-mine-meta', '--bubble-mine'],
+          ['--muted', '--bubble-theirs'], ['--danger', '--surface'], ['--link', '--bg'], ['--banner-text', '--banner-bg']];
+        const result = pairs.map(([a, b]) => [a, b, ratio(a, b)]);
+        probe.remove();
+        return result;
+        """
+        page = self.browser()
+        page.open("#/chats")
+        page.wait_for(lambda d: page.find_all("#auth-form"), "the page")
+        for dark in (False, True):
+            page.set_dark(dark)
+            low = [(a, b, round(r, 2)) for a, b, r in page.js(contrast_js) if r < 4.5]
+            self.assertEqual(low, [], f"contrast below 4.5:1 ({'dark' if dark else 'light'})")
+
+
+if __name__ == "__main__":
+    unittest.main()

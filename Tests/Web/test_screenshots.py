@@ -1,0 +1,109 @@
+"""Screenshots for docs/screenshots (or $SCREENSHOT_DIR): the chat list, a chat and a group in light and dark
+on a phone and a desktop, the emoji picker and the offline banner."""
+
+import os
+import time
+import unittest
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+from harness import REPO, api, png_bytes, register, unique_name
+from webcase import WebClientTestCase, server
+from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
+
+
+class ScreenshotTests(WebClientTestCase):
+    """Not an assertion of looks: it saves what a person would see, for docs/screenshots and for review."""
+
+    def test_screenshots(self):
+        out = os.environ.get("SCREENSHOT_DIR", os.path.join(REPO, "docs", "screenshots"))
+        ann = register(self.base(), unique_name("ann"), "Ann Lee")
+        bob = register(self.base(), unique_name("bob"), "Bob Chen")
+        chloe = register(self.base(), unique_name("chloe"), "Chloé Martin")
+        dm = api(self.base(), "POST", "/dms", {"username": bob["user"]["username"]}, token=ann["token"])["id"]
+        team = self.channel(chloe, "Design team", [ann["user"]["username"], bob["user"]["username"]])["id"]
+        trip = api(self.base(), "POST", "/rooms", {"kind": "group", "name": "Weekend trip",
+                                                   "members": [ann["user"]["username"], chloe["user"]["username"]]},
+                   token=bob["token"])["id"]
+
+        ann_socket, bob_socket, chloe_socket = self.socket(ann), self.socket(bob), self.socket(chloe)
+        chloe_socket.send_message(team, "The new icons are in the shared folder.")
+        bob_socket.send_message(team, "Looks great! I'll review them after lunch.")
+        bob_socket.send_message(trip, "Train tickets are booked 🚆")
+        chloe_socket.send_message(trip, "Here is the cabin: https://example.com/cabin")
+        ann_socket.send_message(trip, "Perfect, I'll bring the board games 🎲")
+        bob_socket.send_message(trip, "Who has the packing list?")
+        ann_socket.send_message(dm, "Hi Bob! Are we still on for dinner tonight?")
+        time_seq = bob_socket.send_message(dm, "Yes! 7 pm at the usual place?")
+        ann_socket.request({"type": "react", "room": dm, "target": time_seq, "emoji": "👍"})
+        attachment = api(self.base(), "POST", "/attachments?name=view.png", raw=png_bytes(320, 200, (120, 170, 230)),
+                         content_type="image/png", token=bob["token"])
+        bob_socket.send_message(dm, "", attachments=[attachment["id"]])
+        bob_socket.send_message(dm, "Here's the view from the terrace 😊")
+        booked_seq = ann_socket.send_message(dm, "Perfect. I'll book a table for three.")
+        bob_socket.send_message(dm, "Great, see you there!", replyTo=booked_seq)
+        chloe_socket.send_message(team, "Standup moved to 10:30 tomorrow.")
+        self.mark_read(ann, dm)
+        self.mark_read(ann, "lobby")
+
+        def chat_ready():
+            messages = self.messages(browser)
+            return len(messages) >= 3 and all(all(m["images"]) for m in messages)
+
+        def settle():
+            browser.js("document.activeElement?.blur(); const s = document.getElementById('messages');"
+                       "if (s) s.scrollTop = s.scrollHeight;")
+            time.sleep(0.3)
+
+        browser = self.signed_in(ann)
+        browser.wait_for(lambda d: not browser.find("#connection-banner").is_displayed(), "connected")
+        for dark in (False, True):
+            scheme = "dark" if dark else "light"
+            browser.set_dark(dark)
+            for device, (width, height, mobile) in {"phone": (390, 844, True), "desktop": (1280, 800, False)}.items():
+                browser.set_viewport(width, height, mobile)
+                browser.go("#/chats")
+                browser.wait_for(lambda d: len(browser.find_all(".chat-item")) >= 4, "the chat list")
+                browser.js("document.activeElement?.blur()")
+                browser.screenshot(os.path.join(out, f"{device}-{scheme}-chats.png"))
+                self.open_chat(browser, dm)
+                browser.wait_for(lambda d: chat_ready() and len(self.messages(browser)) >= 5, "the open chat")
+                settle()
+                browser.screenshot(os.path.join(out, f"{device}-{scheme}-chat.png"))
+                self.open_chat(browser, trip)
+                browser.wait_for(lambda d: chat_ready(), "the group")
+                settle()
+                browser.screenshot(os.path.join(out, f"{device}-{scheme}-group.png"))
+
+        # The emoji picker on a phone, and the offline banner with a message waiting, on a desktop.
+        browser.set_dark(False)
+        browser.set_viewport(390, 844, True)
+        self.open_chat(browser, dm)
+        browser.wait_for(lambda d: chat_ready(), "the chat")
+        settle()
+        browser.find("#composer-emoji").click()
+        browser.wait_for(lambda d: browser.find("#emoji-picker").is_displayed(), "the emoji picker")
+        browser.screenshot(os.path.join(out, "phone-light-emoji.png"))
+        ActionChains(browser.driver).send_keys(Keys.ESCAPE).perform()
+        browser.set_viewport(1280, 800, False)
+        browser.set_dark(True)
+        self.open_chat(browser, team)
+        browser.wait_for(lambda d: chat_ready(), "the channel")
+        server.stop()
+        try:
+            browser.wait_for(lambda d: browser.find("#connection-banner").is_displayed(), "the offline banner")
+            self.type_and_send(browser, "On my way, see you at 10:30!")
+            browser.wait_for(lambda d: browser.find_all("#messages .message.pending"), "the waiting message")
+            browser.wait_for(lambda d: "Next try" in browser.find("#connection-banner").text, "the next retry time")
+            settle()
+            browser.screenshot(os.path.join(out, "desktop-dark-offline.png"))
+        finally:
+            server.start()
+        self.wait_for_texts(browser, ["The new icons are in the shared folder.", "Looks great! I'll review them after lunch.",
+                                      "Standup moved to 10:30 tomorrow.", "On my way, see you at 10:30!"], "sent when back")
+        self.assert_no_alerts(browser)
+
+
+if __name__ == "__main__":
+    unittest.main()
