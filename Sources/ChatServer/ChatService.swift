@@ -122,7 +122,7 @@ public final class ChatService: Sendable {
                 time: time)
             let tutorialText = TutorialText(publicURL: configuration.publicURL)
             let sendLimit = TutorialSendLimit(
-                burst: configuration.tutorialSendBurst, rate: configuration.tutorialSendRate,
+                burst: configuration.tutorialSendBurst, rate: configuration.tutorialSendRate, time: time,
                 refusals: metrics.refusals(.tutorialSend))
             application.registerRoutes(
                 lobby: lobby, endpoints: endpoints, tutorialText: tutorialText, sendLimit: sendLimit,
@@ -244,7 +244,7 @@ public final class ChatService: Sendable {
                 threadPool: application.threadPool), configuration: configuration)
         files.removeTemporaryFiles()
         let background = BackgroundTasks()
-        let sweeper = UnsentAttachmentSweeper(attachments: attachments, files: files, logger: logger)
+        let sweeper = UnsentAttachmentSweeper(attachments: attachments, files: files, time: time, logger: logger)
         background.run { await sweeper.run() }
         guard let sql = application.db as? any SQLDatabase else { throw ChatServiceError.searchNeedsSQL }
         let authenticate = Authenticate(accounts: accountStore)
@@ -253,17 +253,17 @@ public final class ChatService: Sendable {
             accounts: AccountController(
                 accounts: Accounts(
                     store: accountStore, directory: directory, presence: presence, sessions: liveSessions,
-                    hasher: hasher, loginThrottle: LoginThrottle(),
+                    hasher: hasher, loginThrottle: LoginThrottle(time: time),
                     registrationLimiter: AttemptLimiter(
-                        clock: ContinuousClock(), burst: configuration.registrationsPerHour,
+                        time: time, burst: configuration.registrationsPerHour,
                         refill: .seconds(3600) / configuration.registrationsPerHour),
                     tokenLifetime: configuration.tokenLifetime,
                     unknownUserDigest: try await hasher.hash(BearerToken.generate()))),
             rooms: RoomsController(
                 summaries: summaries,
                 membership: RoomMembership(
-                    directory: directory, accounts: accountStore, hub: hub, sessions: liveSessions),
-                renameRoom: RenameRoom(access: access, hub: hub), history: history,
+                    directory: directory, accounts: accountStore, hub: hub, sessions: liveSessions, time: time),
+                renameRoom: RenameRoom(access: access, hub: hub, time: time), history: history,
                 reads: reads),
             attachments: AttachmentsController(
                 attachments: Attachments(
@@ -284,7 +284,9 @@ public final class ChatService: Sendable {
                 hub: hub, directory: directory, attachments: attachments, sessions: sessions,
                 presence: presence, presenceBroadcaster: broadcaster, background: background, summaries: summaries,
                 history: history, reads: reads,
-                sendChecks: storage.sendChecks,
+                sendChecks: SendChecks(
+                    local: LocalSendLimit(burst: configuration.sendBurst, rate: configuration.sendRate, time: time),
+                    atCommit: storage.checksSendsAtCommit),
                 maxMessageBytes: configuration.maxMessageBytes, maxReplay: configuration.maxReplay,
                 maxSocketsPerAccount: configuration.maxSocketsPerAccount, metrics: application.serverMetrics))
     }

@@ -14,7 +14,7 @@ public struct Accounts: Sendable {
     let hasher: any PasswordHasher
     let loginThrottle: LoginThrottle
     /// New accounts per address: `--registrations-per-hour` at once, then one more every hour / that number.
-    let registrationLimiter: AttemptLimiter<ContinuousClock>
+    let registrationLimiter: AttemptLimiter
     let tokenLifetime: TimeInterval
     /// A digest of a random password at the configured cost, verified against when the username is unknown, so
     /// the answer takes as long either way.
@@ -22,7 +22,7 @@ public struct Accounts: Sendable {
 
     public init(
         store: any AccountStore, directory: any RoomDirectory, presence: Presence, sessions: any LiveSessions,
-        hasher: any PasswordHasher, loginThrottle: LoginThrottle, registrationLimiter: AttemptLimiter<ContinuousClock>,
+        hasher: any PasswordHasher, loginThrottle: LoginThrottle, registrationLimiter: AttemptLimiter,
         tokenLifetime: TimeInterval, unknownUserDigest: String
     ) {
         self.store = store

@@ -8,11 +8,15 @@ import ChatCore
 /// Ten wrong passwords from one address block that address for that account only: the owner still signs in
 /// from anywhere else. Unknown usernames are counted exactly like existing ones, so the answers do not differ.
 public struct LoginThrottle: Sendable {
-    public init() {}
+    private let perAccountAndAddress: AttemptLimiter
+    private let perAddress: AttemptLimiter
+    private let perAccount: AttemptLimiter
 
-    private let perAccountAndAddress = AttemptLimiter(clock: ContinuousClock(), burst: 10, refill: .seconds(30))
-    private let perAddress = AttemptLimiter(clock: ContinuousClock(), burst: 50, refill: .seconds(6))
-    private let perAccount = AttemptLimiter(clock: ContinuousClock(), burst: 100, refill: .seconds(36))
+    public init(time: any TimeSource) {
+        self.perAccountAndAddress = AttemptLimiter(time: time, burst: 10, refill: .seconds(30))
+        self.perAddress = AttemptLimiter(time: time, burst: 50, refill: .seconds(6))
+        self.perAccount = AttemptLimiter(time: time, burst: 100, refill: .seconds(36))
+    }
 
     /// Takes one attempt; `nil` when allowed, else how long to wait.
     public func attempt(username: String, address: String) -> Duration? {

@@ -9,12 +9,13 @@ public struct RenameRoom: Sendable {
     public let access: RoomAccess
     public let hub: Hub
 
-    public init(access: RoomAccess, hub: Hub) {
+    public init(access: RoomAccess, hub: Hub, time: any TimeSource) {
         self.access = access
         self.hub = hub
+        self.limiter = AttemptLimiter(time: time, burst: 10, refill: .seconds(10))
     }
     /// Renames per account: 10 at once, then one every 10 seconds (each one is an event every member receives).
-    private let limiter = AttemptLimiter(clock: ContinuousClock(), burst: 10, refill: .seconds(10))
+    private let limiter: AttemptLimiter
 
     /// The room as it is named now.
     public func callAsFunction(_ id: RoomID, to rawName: String, by member: Sender) async throws -> RoomInfo {

@@ -12,14 +12,19 @@ public struct RoomMembership: Sendable {
     public let hub: Hub
     public let sessions: any LiveSessions
 
-    public init(directory: any RoomDirectory, accounts: any AccountStore, hub: Hub, sessions: any LiveSessions) {
+    /// New groups and channels per account: 10 at once, then one a minute.
+    private let creationLimiter: AttemptLimiter
+
+    public init(
+        directory: any RoomDirectory, accounts: any AccountStore, hub: Hub, sessions: any LiveSessions,
+        time: any TimeSource
+    ) {
         self.directory = directory
         self.accounts = accounts
         self.hub = hub
         self.sessions = sessions
+        self.creationLimiter = AttemptLimiter(time: time, burst: 10, refill: .seconds(60))
     }
-    /// New groups and channels per account: 10 at once, then one a minute.
-    private let creationLimiter = AttemptLimiter(clock: ContinuousClock(), burst: 10, refill: .seconds(60))
 
     private var access: RoomAccess { RoomAccess(directory: self.directory) }
 

@@ -21,10 +21,10 @@ public struct SendChecks: Sendable {
 
 /// The send limit kept in this process's memory.
 public struct LocalSendLimit: Sendable {
-    public let limiter: AttemptLimiter<ContinuousClock>
+    public let limiter: AttemptLimiter
 
-    public init(burst: Int, rate: Int) {
-        self.limiter = AttemptLimiter(clock: ContinuousClock(), burst: burst, refill: .seconds(1) / rate)
+    public init(burst: Int, rate: Int, time: any TimeSource) {
+        self.limiter = AttemptLimiter(time: time, burst: burst, refill: .seconds(1) / rate)
     }
 
     /// Takes one send for `account`; when none is left, takes nothing and returns how long until there is one.

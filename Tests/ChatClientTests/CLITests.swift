@@ -84,11 +84,7 @@ struct CLITests {
                 environment: ["CHAT_CONFIG": config])
             // Once ann is online, tail has read where the room stands: what is sent from now on is new to it.
             let api = ChatAPI(server: server.address)
-            var polls = 0
-            while try await !api.user(ann.user.id, token: bob.token).online, polls < 500 {
-                polls += 1
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            try await eventually("tail is online as ann") { try await api.user(ann.user.id, token: bob.token).online }
             let first = try await runChat(
                 ["send", "--room", "lobby"], environment: ["CHAT_CONFIG": config], input: "line one\nline two\n")
             #expect(first.status == 0 && first.output.hasPrefix("sent #1"))

@@ -80,7 +80,7 @@ struct HostileServerTests {
         try await events.waitUntilConnected()
         // act
         let waiting = Task { try await client.send("anyone?", to: "lobby") }
-        while await client.pendingCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        try await eventually("the send waits in the outbox") { await client.pendingCount > 0 }
         waiting.cancel()
         // validate
         await #expect(throws: CancellationError.self) { try await waiting.value }

@@ -1,3 +1,4 @@
+import ChatCore
 import ChatProtocol
 import ChatServer
 import ChatTestSupport
@@ -203,14 +204,11 @@ struct LiveStateTests {
         let me = try await server.register(username)
         let socket = try await server.modernClient(me)
         var dm: RoomSummary?
-        for _ in 0..<100 {
+        try await eventually("echo-bot has an account") {
             let reply = try await server.api.send(
                 .POST, "/dms", json: UsernameRequest(username: "echo-bot"), token: me.token)
-            if reply.status == 200 {
-                dm = try reply.decode(RoomSummary.self)
-                break
-            }
-            try await Task.sleep(for: .milliseconds(100))
+            if reply.status == 200 { dm = try reply.decode(RoomSummary.self) }
+            return dm != nil
         }
         let room = try #require(dm)
         _ = try await socket.next("joined", as: JoinedFrame.self)

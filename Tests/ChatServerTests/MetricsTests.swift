@@ -75,7 +75,9 @@ struct MetricsTests {
                 .POST, "/attachments?name=a.png", bytes: pngBytes(width: 2, height: 2), contentType: "image/png",
                 token: ann.token)
             #expect(upload.status == 201)
-            try await Task.sleep(for: .seconds(1.2))  // the event-loop watch runs every second
+            try await eventually("the event-loop watch ran (every second)") {
+                (try await MetricsScrape.take(server).total("swiftchat_event_loop_lag_seconds_count") ?? 0) >= 1
+            }
 
             let after = try await MetricsScrape.take(server)
             for transport in ["chat", "tcp", "echo", "ws"] {

@@ -4,16 +4,17 @@ import NIOConcurrencyHelpers
 /// one every `refill`. Used to slow down password guessing.
 ///
 /// It is a token bucket written as GCRA: per key it keeps only the time at which the bucket would be full again,
-/// so all arithmetic is on exact `Duration`s. Generic over the clock, so tests advance time instead of sleeping.
-public final class AttemptLimiter<C: Clock>: Sendable where C.Duration == Duration, C: Sendable {
-    private let clock: C
+/// so all arithmetic is on exact `Duration`s. It reads the server's clock (``TimeSource``), so tests advance time
+/// instead of sleeping.
+public final class AttemptLimiter: Sendable {
+    private let time: any TimeSource
     private let burst: Int
     private let refill: Duration
     /// Per key, when its bucket is full again; keys whose time has passed are full and may be forgotten.
-    private let fullAgain = NIOLockedValueBox<[String: C.Instant]>([:])
+    private let fullAgain = NIOLockedValueBox<[String: ContinuousClock.Instant]>([:])
 
-    public init(clock: C, burst: Int, refill: Duration) {
-        self.clock = clock
+    public init(time: any TimeSource, burst: Int, refill: Duration) {
+        self.time = time
         self.burst = burst
         self.refill = refill
     }
@@ -21,10 +22,10 @@ public final class AttemptLimiter<C: Clock>: Sendable where C.Duration == Durati
     /// Takes one attempt for every key; when any key has none left, takes nothing and returns how long until it
     /// has one again.
     public func attempt(_ keys: [String]) -> Duration? {
-        let now = self.clock.now
+        let now = self.time.now
         let capacity = self.refill * self.burst
         return self.fullAgain.withLockedValue { fullAgain in
-            var updated: [(String, C.Instant)] = []
+            var updated: [(String, ContinuousClock.Instant)] = []
             var wait: Duration?
             for key in keys {
                 let start = max(fullAgain[key] ?? now, now)

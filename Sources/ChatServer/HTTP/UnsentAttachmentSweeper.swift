@@ -11,11 +11,13 @@ struct UnsentAttachmentSweeper: Sendable {
 
     let attachments: any AttachmentStore
     let files: any AttachmentBytes
+    /// The server's clock: a sweep runs every ``interval`` of it.
+    let time: any TimeSource
     let logger: Logger
 
     /// Sweeps until cancelled.
     func run() async {
-        while (try? await Task.sleep(for: Self.interval)) != nil {
+        while (try? await self.time.sleep(for: Self.interval)) != nil {
             await self.sweep(now: Date())
         }
     }

@@ -49,14 +49,13 @@ final class PostgresStorage: ServerStorage {
                 writer: PostgresEventWriter(
                     client: client, logger: logger, deadline: Self.storeDeadline, sendLimit: sendLimit)),
             limit: Self.storeDeadline)
-        self.sendChecks = SendChecks(
-            local: LocalSendLimit(burst: sendLimit.burst, rate: sendLimit.rate), atCommit: true)
         self.search = PostgresMessageSearch(database: sql)
         self.signals = PostgresSignalRelay(client: client, background: self.notifications, logger: logger)
     }
 
-    /// Checked by ``PostgresEventWriter`` as each batch commits, against the rule it was opened with.
-    let sendChecks: SendChecks
+    /// Every account's send is checked by ``PostgresEventWriter`` as its batch commits, against the rule it was
+    /// opened with: the limit all nodes share.
+    let checksSendsAtCommit = true
 
     /// Every call within the store's deadline (``DeadlineRoomDirectory``), for the reason the message store has one.
     func roomDirectory(_ database: any Database) -> any RoomDirectory {

@@ -11,7 +11,8 @@ import Vapor
 struct SQLiteStorage: ServerStorage {
     let messages: any MessageStore
     let search: any MessageSearch
-    let sendChecks: SendChecks
+    /// One node: this node's own limit is the limit, checked before the room.
+    let checksSendsAtCommit = false
     private let writer: SQLiteWriteConnection
     private let lock: DataDirectoryLock
 
@@ -49,9 +50,6 @@ struct SQLiteStorage: ServerStorage {
             return SQLiteStorage(
                 messages: FluentMessageStore(database: application.db, writer: writer.writer),
                 search: SQLiteMessageSearch(database: sql, writer: writer.writer),
-                sendChecks: SendChecks(
-                    local: LocalSendLimit(burst: configuration.sendBurst, rate: configuration.sendRate), atCommit: false
-                ),
                 writer: writer, lock: lock)
         } catch {
             lock.release()

@@ -13,8 +13,9 @@ protocol ServerStorage: Sendable {
     var search: any MessageSearch { get }
     /// How rooms tell other nodes of receipts and typing (no one on SQLite).
     var relay: any RoomSignalRelay { get }
-    /// Where an account's send is checked: before the room on one node, as it commits on several.
-    var sendChecks: SendChecks { get }
+    /// Whether an account's send is checked as it commits (several nodes share one limit), not only before the
+    /// room (``SendChecks/atCommit``).
+    var checksSendsAtCommit: Bool { get }
     /// Rooms and memberships, on Fluent's handle of this database (`database`), with what this storage adds.
     func roomDirectory(_ database: any Database) -> any RoomDirectory
     /// What `/readyz` reports about it, beside the database answering a query: name → `ok` or what is wrong.

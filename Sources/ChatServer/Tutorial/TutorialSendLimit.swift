@@ -7,15 +7,15 @@ import NIOCore
 /// second (the address gets four times both, for people behind one NAT). A message over the limit is dropped
 /// and its sender told why (an `err:` line, an error frame); the connection stays open.
 struct TutorialSendLimit: Sendable {
-    private let perConnection: AttemptLimiter<ContinuousClock>
-    private let perAddress: AttemptLimiter<ContinuousClock>
+    private let perConnection: AttemptLimiter
+    private let perAddress: AttemptLimiter
     /// Counts the messages refused.
     private let refusals: Counter
 
-    init(burst: Int, rate: Int, refusals: Counter) {
+    init(burst: Int, rate: Int, time: any TimeSource, refusals: Counter) {
         self.refusals = refusals
-        self.perConnection = AttemptLimiter(clock: ContinuousClock(), burst: burst, refill: .seconds(1) / rate)
-        self.perAddress = AttemptLimiter(clock: ContinuousClock(), burst: 4 * burst, refill: .seconds(1) / (4 * rate))
+        self.perConnection = AttemptLimiter(time: time, burst: burst, refill: .seconds(1) / rate)
+        self.perAddress = AttemptLimiter(time: time, burst: 4 * burst, refill: .seconds(1) / (4 * rate))
     }
 
     /// Takes one message for the connection and its address; `nil` when allowed, else whole seconds to wait.
