@@ -77,7 +77,7 @@ let package = Package(
         .target(
             name: "ChatPersistence",
             dependencies: [
-                "ChatCore", "ChatProtocol",
+                "ChatCore", "ChatProtocol", "ChatUseCases",
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),
                 .product(name: "SQLKit", package: "sql-kit"),

@@ -18,9 +18,9 @@ ALLOWED = {
     "ChatCore": {"ChatProtocol", "NIOCore", "Logging", "DequeModule", "NIOConcurrencyHelpers", "Crypto", "Metrics"},
     # Every request's rules. No web framework, no database driver, no HTTP.
     "ChatUseCases": {"ChatCore", "ChatProtocol", "NIOCore", "Crypto"},
-    # The stores: SQLite and PostgreSQL adapters of ChatCore's ports.
+    # The stores: SQLite and PostgreSQL adapters of the ports ChatCore and ChatUseCases declare.
     "ChatPersistence": {
-        "ChatCore", "ChatProtocol", "FluentKit", "FluentSQL", "SQLKit", "SQLiteKit", "SQLiteNIO", "PostgresNIO",
+        "ChatCore", "ChatProtocol", "ChatUseCases", "FluentKit", "FluentSQL", "SQLKit", "SQLiteKit", "SQLiteNIO", "PostgresNIO",
         "PostgresKit", "NIOCore", "NIOPosix", "NIOSSL", "NIOConcurrencyHelpers", "Logging", "Metrics",
     },
     # The transports and the composition root: HTTP, the sockets, the tutorial protocols, start-up.

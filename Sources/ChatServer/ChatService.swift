@@ -238,16 +238,18 @@ public final class ChatService: Sendable {
         let access = RoomAccess(directory: directory)
         let history = History(access: access, messages: hub.store)
         let reads = Reads(access: access, hub: hub)
-        let files = storage.attachmentBytes(
-            AttachmentFiles(
-                directory: configuration.attachmentsDirectory, node: configuration.resolvedNodeName,
-                threadPool: application.threadPool), configuration: configuration)
+        let files = AttachmentFiles(
+            directory: configuration.attachmentsDirectory, node: configuration.resolvedNodeName,
+            threadPool: application.threadPool)
         files.removeTemporaryFiles()
+        let authenticate = Authenticate(accounts: accountStore)
+        let attachmentRules = Attachments(
+            store: attachments, contents: storage.attachmentContents(files, configuration: configuration),
+            directory: directory, authenticate: authenticate, quotaBytes: configuration.uploadQuotaBytes)
         let background = BackgroundTasks()
-        let sweeper = UnsentAttachmentSweeper(attachments: attachments, files: files, time: time, logger: logger)
+        let sweeper = UnsentAttachmentSweeper(attachments: attachmentRules, time: time, logger: logger)
         background.run { await sweeper.run() }
         guard let sql = application.db as? any SQLDatabase else { throw ChatServiceError.searchNeedsSQL }
-        let authenticate = Authenticate(accounts: accountStore)
         return Endpoints(
             authenticate: authenticate,
             accounts: AccountController(
@@ -266,10 +268,8 @@ public final class ChatService: Sendable {
                 renameRoom: RenameRoom(access: access, hub: hub, time: time), history: history,
                 reads: reads),
             attachments: AttachmentsController(
-                attachments: Attachments(
-                    store: attachments, directory: directory, authenticate: authenticate,
-                    quotaBytes: configuration.uploadQuotaBytes),
-                files: files, maxUploadBytes: configuration.maxUploadBytes, uploads: UploadSlots()),
+                attachments: attachmentRules, receivingDirectory: files.temporaryDirectory,
+                threadPool: files.threadPool, maxUploadBytes: configuration.maxUploadBytes, uploads: UploadSlots()),
             search: SearchController(search: SearchMessages(search: storage.search, access: access)),
             demoBot: DemoBotAccount(
                 accounts: accountStore, directory: directory, dataDirectory: configuration.dataDirectory,

@@ -3,18 +3,25 @@ import ChatProtocol
 import Foundation
 import NIOCore
 
-/// Attachments (PROTOCOL.md §9.3): the upload quota, what an upload is (its type from its bytes), its record, and
-/// who may read it. The bytes are received and kept by the transport's storage (`AttachmentBytes`), between
-/// ``check(_:allowance:)`` and ``record(_:uploader:sha256:)``.
+/// Attachments (PROTOCOL.md §9.3): the upload quota, what an upload is (its type from its bytes), keeping it, who
+/// may read it and its bytes, and forgetting the uploads no message carries.
 public struct Attachments: Sendable {
     let store: any AttachmentStore
+    let contents: any AttachmentContents
     let directory: any RoomDirectory
     let authenticate: Authenticate
     /// The most bytes one account's uploads may take in all.
     public let quotaBytes: Int
 
-    public init(store: any AttachmentStore, directory: any RoomDirectory, authenticate: Authenticate, quotaBytes: Int) {
+    /// How long an upload may wait to be sent before it is forgotten (PROTOCOL.md §9.3).
+    public static let unsentLifetime: Duration = .seconds(24 * 3600)
+
+    public init(
+        store: any AttachmentStore, contents: any AttachmentContents, directory: any RoomDirectory,
+        authenticate: Authenticate, quotaBytes: Int
+    ) {
         self.store = store
+        self.contents = contents
         self.directory = directory
         self.authenticate = authenticate
         self.quotaBytes = quotaBytes
@@ -61,10 +68,31 @@ public struct Attachments: Sendable {
             width: detected.width, height: detected.height)
     }
 
-    /// Records an upload whose bytes are kept under `sha256`.
-    public func record(_ attachment: Attachment, uploader: UUID, sha256: String) async throws {
+    /// Keeps an upload received into the file at `path` (whose content is `sha256`) as `attachment`: its bytes,
+    /// then its record. The file is gone afterwards.
+    public func keep(_ attachment: Attachment, fileAt path: String, sha256: String, uploader: UUID) async throws {
         try await StoreUnavailable.guarding("the attachment could not be saved") {
+            try await self.contents.keep(fileAt: path, size: Int(attachment.size), sha256: sha256)
             try await self.store.save(StoredAttachment(attachment: attachment, uploader: uploader, sha256: sha256))
+        }
+    }
+
+    /// The bytes `range` of an attachment the caller may read (``readable(_:token:)``).
+    public func bytes(of stored: StoredAttachment, range: ClosedRange<Int>) async throws -> AttachmentBody {
+        try await StoreUnavailable.guarding("the attachment's bytes could not be read") {
+            try await self.contents.read(stored.sha256, range: range)
+        }
+    }
+
+    /// Forgets the uploads older than ``unsentLifetime`` at `now` that no message carries (never sent, or their
+    /// messages were deleted), records and bytes; returns how many contents went. An upload that is never sent
+    /// cannot fill the disk.
+    public func forgetUnsent(now: Date) async throws -> Int {
+        try await StoreUnavailable.guarding("unsent attachments could not be forgotten") {
+            let cutoff = now.addingTimeInterval(-Double(Self.unsentLifetime.components.seconds))
+            let unused = try await self.store.deleteUnsent(uploadedBefore: cutoff)
+            try await self.contents.remove(unused)
+            return unused.count
         }
     }
 

@@ -6,8 +6,10 @@ import Testing
 
 /// Every route answers a failing database with `503 unavailable` and `Retry-After` (PROTOCOL.md §6.1): the fault is
 /// the server's, the same request may pass in a moment, and it never becomes `500`, `403` or `404`. Each route is
-/// asked while the tables it reads are renamed away (on SQLite and PostgreSQL), then again once they are back.
-@Suite("A failing database answers 503 on every route")
+/// asked while the tables it reads are renamed away (on SQLite and PostgreSQL), then again once they are back. The
+/// cases run one at a time: 23 servers at once beside the rest of the suite starve a two-core machine, and the tests
+/// of one-second timeouts then fail for it.
+@Suite("A failing database answers 503 on every route", .serialized)
 struct StoreFaultTests {
     /// What a route's request is made of: two accounts, a group of theirs, a channel of bob's, an upload of ann's.
     struct Fixture: Sendable {

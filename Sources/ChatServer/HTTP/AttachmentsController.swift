@@ -1,4 +1,5 @@
 import ChatCore
+import ChatPersistence
 import ChatProtocol
 import ChatUseCases
 import Foundation
@@ -8,7 +9,9 @@ import Vapor
 /// `POST /api/v1/attachments` and `GET /api/v1/attachments/{id}` (PROTOCOL.md §9.3).
 struct AttachmentsController: Sendable {
     let attachments: Attachments
-    let files: any AttachmentBytes
+    /// Where this node receives uploads (``AttachmentFiles/temporaryDirectory``), and the threads that write them.
+    let receivingDirectory: String
+    let threadPool: NIOThreadPool
     let maxUploadBytes: Int
     let uploads: UploadSlots
 
@@ -37,8 +40,8 @@ struct AttachmentsController: Sendable {
                     name: received.name, size: received.size, prefix: received.prefix,
                     declaredImage: received.declaredType?.type == "image"),
                 allowance: allowance)
-            try await self.files.keep(received)
-            try await self.attachments.record(attachment, uploader: me.id, sha256: received.sha256)
+            try await self.attachments.keep(
+                attachment, fileAt: received.temporaryPath, sha256: received.sha256, uploader: me.id)
             request.application.serverMetrics.uploads.increment()
             request.application.serverMetrics.uploadBytes.increment(by: received.size)
             return .json(attachment.payload, status: .created)
@@ -50,13 +53,13 @@ struct AttachmentsController: Sendable {
 
     /// The body in a temporary file, within the size limit and the upload deadline.
     private func receive(_ request: Request) async throws -> ReceivedUpload {
-        let files = self.files
+        let (directory, threadPool) = (self.receivingDirectory, self.threadPool)
         let limit = self.maxUploadBytes
         do {
             return try await withThrowingTaskGroup(of: ReceivedUpload?.self) { group in
                 group.addTask {
                     try await UploadReceiver.receive(
-                        request, into: files.temporaryDirectory, maxBytes: limit, threadPool: files.threadPool)
+                        request, into: directory, maxBytes: limit, threadPool: threadPool)
                 }
                 group.addTask {
                     try await Task.sleep(for: Self.uploadDeadline)
@@ -89,12 +92,56 @@ struct AttachmentsController: Sendable {
                 message: "The attachment has \(attachment.size) bytes; the range asked for is outside them.",
                 headers: ["Content-Range": "bytes */\(attachment.size)"])
         }
-        let response = try await self.files.response(
-            for: stored, mediaType: HTTPMediaType(contentType: attachment.contentType), request: request)
+        let mediaType = HTTPMediaType(contentType: attachment.contentType)
+        let span = Self.span(of: request.headers.range, size: Int(attachment.size))
+        let response: Response
+        switch try await self.attachments.bytes(of: stored, range: span.first...span.last) {
+        case .file(let path):
+            // Vapor serves the file: the range, `ETag`, `Last-Modified` and `If-None-Match`.
+            response = try await request.fileio.asyncStreamFile(at: path, mediaType: mediaType)
+        case .bytes(let stream):
+            response = Self.response(stream, of: stored, span: span, mediaType: mediaType)
+        }
         response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
         response.headers.replaceOrAdd(name: .contentDisposition, value: Self.disposition(attachment))
         response.headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=31536000, immutable")
         return response
+    }
+
+    /// A response streaming `stream`, the bytes `span` of `stored`: `206` with `Content-Range` for a part.
+    private static func response(
+        _ stream: AttachmentByteStream, of stored: StoredAttachment, span: (first: Int, last: Int, partial: Bool),
+        mediaType: HTTPMediaType
+    ) -> Response {
+        let size = Int(stored.attachment.size)
+        let response = Response(status: span.partial ? .partialContent : .ok)
+        response.headers.contentType = mediaType
+        response.headers.replaceOrAdd(name: .acceptRanges, value: "bytes")
+        response.headers.replaceOrAdd(name: .eTag, value: "\"\(stored.sha256)\"")
+        if span.partial {
+            response.headers.replaceOrAdd(name: .contentRange, value: "bytes \(span.first)-\(span.last)/\(size)")
+        }
+        response.body = Response.Body(
+            asyncStream: { writer in
+                do {
+                    while let buffer = try await stream.next() { try await writer.write(.buffer(buffer)) }
+                    try await writer.write(.end)
+                } catch {
+                    try? await writer.write(.error(error))
+                }
+            }, count: span.last - span.first + 1)
+        return response
+    }
+
+    /// The bytes to send, `first...last`, and whether that is a part: the one range asked for when there is exactly
+    /// one (satisfiable, as ``download(_:)`` checked), else the whole content.
+    static func span(of range: HTTPHeaders.Range?, size: Int) -> (first: Int, last: Int, partial: Bool) {
+        guard let range, range.unit == .bytes, range.ranges.count == 1, size > 0 else { return (0, size - 1, false) }
+        switch range.ranges[0] {
+        case .start(let start): return (start, size - 1, true)
+        case .tail(let length): return (max(size - length, 0), size - 1, true)
+        case .within(let start, let end): return (start, min(end, size - 1), true)
+        }
     }
 
     /// Whether any range of a `Range` header falls inside `size` bytes (RFC 9110 §14.1.2).

@@ -8,7 +8,7 @@ import Vapor
 
 /// An upload received to a temporary file: its bytes never sit in memory beyond one chunk and a short prefix.
 struct ReceivedUpload {
-    /// The temporary file; ``AttachmentFiles/keep(_:)`` moves it into place.
+    /// The temporary file; keeping the upload (``Attachments/keep(_:fileAt:sha256:uploader:)``) takes it away.
     let temporaryPath: String
     let sha256: String
     let size: Int

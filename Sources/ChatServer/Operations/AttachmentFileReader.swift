@@ -1,4 +1,5 @@
 import ChatCore
+import ChatPersistence
 import Crypto
 import Foundation
 import NIOPosix
@@ -6,7 +7,7 @@ import SQLKit
 
 /// For `migrate-to-postgres --attachments-store postgres`: copies the bytes of every attachment content a SQLite
 /// installation refers to, from its files (``AttachmentFiles``' layout) into `attachment_chunks`, in the chunks
-/// ``PostgresAttachmentBytes`` serves. Each file is checked on the way: a content whose file is missing, has another
+/// ``PostgresAttachmentContents`` serves. Each file is checked on the way: a content whose file is missing, has another
 /// size or another SHA-256 than its rows say stops the copy, so the caller's transaction keeps nothing.
 struct AttachmentFileReader {
     let directory: String
@@ -32,7 +33,7 @@ struct AttachmentFileReader {
         var hasher = SHA256()
         var copied = 0
         var chunk: Int32 = 0
-        while let bytes = try file.read(upToCount: PostgresAttachmentBytes.chunkBytes), !bytes.isEmpty {
+        while let bytes = try file.read(upToCount: PostgresAttachmentContents.chunkBytes), !bytes.isEmpty {
             hasher.update(data: bytes)
             try await postgres.raw(
                 "INSERT INTO attachment_chunks (sha256, chunk, bytes) VALUES (\(bind: sha256), \(bind: chunk), \(bind: bytes))"

@@ -134,9 +134,9 @@ final class PostgresStorage: ServerStorage {
         return NodeLinks(sessions: live, presence: presence)
     }
 
-    func attachmentBytes(_ files: AttachmentFiles, configuration: ServerConfiguration) -> any AttachmentBytes {
+    func attachmentContents(_ files: AttachmentFiles, configuration: ServerConfiguration) -> any AttachmentContents {
         guard configuration.attachmentsStore == "postgres" else { return files }
-        return PostgresAttachmentBytes(receiving: files, client: self.client, logger: self.logger)
+        return PostgresAttachmentContents(client: self.client, threadPool: files.threadPool, logger: self.logger)
     }
 
     func runOnOneNode(_ service: any OneNodeService) async -> OneNodeRun {

@@ -18,7 +18,9 @@ struct SQLiteStorage: ServerStorage {
 
     var readinessChecks: [String: String] { [:] }
 
-    func attachmentBytes(_ files: AttachmentFiles, configuration: ServerConfiguration) -> any AttachmentBytes { files }
+    func attachmentContents(_ files: AttachmentFiles, configuration: ServerConfiguration) -> any AttachmentContents {
+        files
+    }
     var relay: any RoomSignalRelay { NoRelay() }
 
     func roomDirectory(_ database: any Database) -> any RoomDirectory { FluentRoomDirectory(database: database) }

@@ -25,7 +25,7 @@ protocol ServerStorage: Sendable {
     /// node (``NodeLinks``): on SQLite, this node alone.
     func follow(_ local: LocalReach, configuration: ServerConfiguration) -> NodeLinks
     /// Where attachment bytes are kept: `files`, or the database when the configuration says so and can.
-    func attachmentBytes(_ files: AttachmentFiles, configuration: ServerConfiguration) -> any AttachmentBytes
+    func attachmentContents(_ files: AttachmentFiles, configuration: ServerConfiguration) -> any AttachmentContents
     /// Runs `service` on one node at a time: here at once on SQLite, on one elected node on PostgreSQL.
     func runOnOneNode(_ service: any OneNodeService) async -> OneNodeRun
     /// Stops following, then closes the database.
