@@ -177,7 +177,7 @@ let package = Package(
         .target(
             name: "ChatTestSupport",
             dependencies: [
-                "ChatServer",
+                "ChatServer", "ChatProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

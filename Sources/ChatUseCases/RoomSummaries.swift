@@ -63,7 +63,7 @@ public struct RoomSummaries: Sendable {
             let latestSeq = try await self.messages.lastSequence(in: room.id)
             let last = try await self.messages.lastMessage(in: room.id, upTo: latestSeq)
             return RoomSummary(
-                id: room.id.rawValue, kind: room.kind.rawValue, name: room.name ?? peer?.displayName ?? "", peer: peer,
+                id: room.id.rawValue, kind: .known(room.kind), name: room.name ?? peer?.displayName ?? "", peer: peer,
                 lastMessage: last?.payload, latestSeq: latestSeq, lastReadSeq: lastReadSeq,
                 unreadCount: try await self.messages.unreadCount(
                     in: room.id, after: lastReadSeq, upTo: latestSeq, for: me),
@@ -85,7 +85,7 @@ extension StoredMessage {
     /// The modern protocol's view of a committed event.
     public var payload: MessagePayload {
         MessagePayload(
-            room: self.room.rawValue, seq: self.seq, id: self.id, sender: self.sender.payload, kind: self.kind.rawValue,
+            room: self.room.rawValue, seq: self.seq, id: self.id, sender: self.sender.payload, kind: .known(self.kind),
             text: self.text, date: self.date.milliseconds, target: self.target, emoji: self.emoji, added: self.added,
             replyTo: self.replyTo.map { QuotePayload(seq: $0.seq, sender: $0.sender.payload, text: $0.text) },
             attachments: self.attachments.isEmpty ? nil : self.attachments.map(\.payload),

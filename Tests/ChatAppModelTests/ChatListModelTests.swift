@@ -12,7 +12,7 @@ struct ChatListModelTests {
 
     func summary(_ id: String, name: String, last: MessagePayload?, unread: Int64 = 0) -> RoomSummary {
         RoomSummary(
-            id: id, kind: "channel", name: name, peer: nil, lastMessage: last, latestSeq: last?.seq ?? 0,
+            id: id, kind: .known(.channel), name: name, peer: nil, lastMessage: last, latestSeq: last?.seq ?? 0,
             lastReadSeq: 0, unreadCount: unread)
     }
 
@@ -64,11 +64,11 @@ struct ChatListModelTests {
         let list = ChatListModel(me: self.me.id)
         list.load([self.summary("g", name: "Kyoto", last: message(5, from: self.bob, in: "g"))])
         var older = message(3, from: self.bob, in: "g", text: "Trip")
-        older.kind = "rename"
+        older.kind = .known(.rename)
         list.apply(.message(older, clientMsgID: nil))
         #expect(list.rows.first?.name == "Kyoto")
         var newer = message(6, from: self.bob, in: "g", text: "osaka")
-        newer.kind = "rename"
+        newer.kind = .known(.rename)
         list.apply(.message(newer, clientMsgID: nil))
         #expect(list.rows.first?.name == "osaka" && list.rows.first?.initials == "O")
         #expect(list.rows.first?.unread == 0 && list.rows.first?.preview == "m5")

@@ -85,10 +85,12 @@ struct ConversationModelTests {
         var first = message(1, from: self.bob, text: "final words")
         first.editedAt = 61_000
         let firstEdit = MessagePayload(
-            room: "lobby", seq: 2, id: UUID(), sender: self.bob, kind: "edit", text: "second thoughts", date: 2000,
+            room: "lobby", seq: 2, id: UUID(), sender: self.bob, kind: .known(.edit), text: "second thoughts",
+            date: 2000,
             target: 1)
         let secondEdit = MessagePayload(
-            room: "lobby", seq: 61, id: UUID(), sender: self.bob, kind: "edit", text: "final words", date: 61_000,
+            room: "lobby", seq: 61, id: UUID(), sender: self.bob, kind: .known(.edit), text: "final words",
+            date: 61_000,
             target: 1)
         let stored = [first, firstEdit] + (3...60).map { message(Int64($0), from: self.bob) } + [secondEdit]
         let model = ConversationModel(
@@ -104,7 +106,7 @@ struct ConversationModelTests {
         model.apply(
             .message(
                 MessagePayload(
-                    room: "lobby", seq: 62, id: UUID(), sender: self.bob, kind: "edit", text: "really final",
+                    room: "lobby", seq: 62, id: UUID(), sender: self.bob, kind: .known(.edit), text: "really final",
                     date: 62_000, target: 1), clientMsgID: nil))
         #expect(model.items.first?.text == "really final")
     }

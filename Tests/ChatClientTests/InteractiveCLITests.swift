@@ -41,7 +41,7 @@ struct InteractiveCLITests {
         try await chat.lines(through: "== @bob")
         chat.type("just between us")
         let direct = try await bobEvents.messages(
-            in: try #require(await bob.rooms().first { $0.kind == "direct" }?.id), through: "just between us")
+            in: try #require(await bob.rooms().first { $0.kind == .known(.direct) }?.id), through: "just between us")
         #expect(direct.map(\.text) == ["just between us"])
         // the other commands
         chat.type("/rooms")

@@ -32,7 +32,7 @@ struct RichChatTests {
                 if case .message(let message, _) = event { return message.text == "done" }
                 return false
             }
-            #expect(events.map(\.kind) == ["message", "edit", "reaction", "message", "delete", "message"])
+            #expect(events.map(\.eventKind) == [.message, .edit, .reaction, .message, .delete, .message])
             var live = Timeline()
             for event in events + events { live.apply(event) }
             var loaded = Timeline()
@@ -53,7 +53,7 @@ struct RichChatTests {
     func pagesAndEdits() {
         let ann = SenderPayload(id: UUID(), name: "ann")
         let edit = MessagePayload(
-            room: "r", seq: 2, id: UUID(), sender: ann, kind: "edit", text: "v2", date: 2, target: 1)
+            room: "r", seq: 2, id: UUID(), sender: ann, kind: .known(.edit), text: "v2", date: 2, target: 1)
         // Newer page: message 1 was loaded as it was at seq 1; the page's edit is newer than that state.
         var newer = Timeline()
         newer.apply(page: [MessagePayload(room: "r", seq: 1, id: UUID(), sender: ann, text: "v1", date: 1)])
@@ -62,7 +62,8 @@ struct RichChatTests {
         // Older page: message 1 arrives in its current state (edited again at seq 9); its old edit must not undo that.
         var older = Timeline()
         older.apply(page: [
-            MessagePayload(room: "r", seq: 9, id: UUID(), sender: ann, kind: "edit", text: "v3", date: 9, target: 1)
+            MessagePayload(
+                room: "r", seq: 9, id: UUID(), sender: ann, kind: .known(.edit), text: "v3", date: 9, target: 1)
         ])
         older.apply(page: [
             MessagePayload(room: "r", seq: 1, id: UUID(), sender: ann, text: "v3", date: 1, editedAt: 9), edit,
@@ -77,23 +78,28 @@ struct RichChatTests {
         var timeline = Timeline()
         timeline.apply(MessagePayload(room: "r", seq: 1, id: UUID(), sender: ann, text: "hi", date: 1))
         timeline.apply(
-            MessagePayload(room: "r", seq: 2, id: UUID(), sender: ann, kind: "edit", text: "hello", date: 2, target: 1))
+            MessagePayload(
+                room: "r", seq: 2, id: UUID(), sender: ann, kind: .known(.edit), text: "hello", date: 2, target: 1))
         timeline.apply(
             MessagePayload(
-                room: "r", seq: 3, id: UUID(), sender: bob, kind: "reaction", text: "", date: 3, target: 1, emoji: "👍",
+                room: "r", seq: 3, id: UUID(), sender: bob, kind: .known(.reaction), text: "", date: 3, target: 1,
+                emoji: "👍",
                 added: true))
         timeline.apply(
             MessagePayload(
-                room: "r", seq: 3, id: UUID(), sender: bob, kind: "reaction", text: "", date: 3, target: 1, emoji: "👍",
+                room: "r", seq: 3, id: UUID(), sender: bob, kind: .known(.reaction), text: "", date: 3, target: 1,
+                emoji: "👍",
                 added: true))
         timeline.apply(
-            MessagePayload(room: "r", seq: 4, id: UUID(), sender: ann, kind: "future-kind", text: "", date: 4))
+            MessagePayload(room: "r", seq: 4, id: UUID(), sender: ann, kind: .unknown("future-kind"), text: "", date: 4)
+        )
         #expect(timeline.messages.count == 1)
         #expect(timeline.message(seq: 1)?.text == "hello" && timeline.message(seq: 1)?.editedAt == 2)
         #expect(timeline.message(seq: 1)?.reactions == [ReactionPayload(emoji: "👍", users: [bob.id])])
         timeline.apply(
             MessagePayload(
-                room: "r", seq: 5, id: UUID(), sender: bob, kind: "reaction", text: "", date: 5, target: 1, emoji: "👍",
+                room: "r", seq: 5, id: UUID(), sender: bob, kind: .known(.reaction), text: "", date: 5, target: 1,
+                emoji: "👍",
                 added: false))
         #expect(timeline.message(seq: 1)?.reactions == nil)
     }

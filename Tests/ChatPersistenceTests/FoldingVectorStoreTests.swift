@@ -42,7 +42,7 @@ struct FoldingVectorStoreTests {
     }
 
     private static func stored(_ event: MessagePayload) -> StoredMessage? {
-        guard let kind = EventKind(rawValue: event.kind) else { return nil }
+        guard let kind = event.eventKind else { return nil }
         return StoredMessage(
             room: RoomID(event.room), seq: event.seq, id: event.id,
             sender: Sender(name: event.sender.name, id: event.sender.id),

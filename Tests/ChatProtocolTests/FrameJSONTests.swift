@@ -11,7 +11,7 @@ struct FrameJSONTests {
     /// slash, accents, an emoji and a character outside the BMP.
     static let full = MessageFrame(
         MessagePayload(
-            room: "3E0C5C1B-lobby\\", seq: 9_007_199_254_740_993, id: UUID(), sender: luke, kind: "message",
+            room: "3E0C5C1B-lobby\\", seq: 9_007_199_254_740_993, id: UUID(), sender: luke, kind: .known(.message),
             text: "say \"hi\"\\\nnext line\r\n\ttabbed / café 👋🏽 𝄞", date: -1, target: 7, emoji: "👍",
             added: false,
             replyTo: QuotePayload(seq: 3, sender: ann, text: "earlier \"quote\""),

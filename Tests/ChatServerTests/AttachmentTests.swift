@@ -25,8 +25,7 @@ extension TestServer {
             .POST, "/attachments?name=dot.png", bytes: png, contentType: "image/png", token: account.token
         ).decode(AttachmentPayload.self)
         _ = try await socket.acked(
-            ClientFrame(
-                type: "send", room: room, clientMsgID: clientMsgID, text: "", attachments: [attachment.id.uuidString]))
+            .send(SendRequest(room: room, clientMsgID: clientMsgID, text: "", attachments: [attachment.id.uuidString])))
         return (png, attachment)
     }
 }
@@ -51,9 +50,8 @@ struct AttachmentTests {
             // Before it is sent anywhere, only the uploader can read it.
             #expect(try await server.api.get("/attachments/\(attachment.id)", token: bob.token).status == 403)
             _ = try await annSocket.acked(
-                ClientFrame(
-                    type: "send", room: dm.id, clientMsgID: "p1", text: "", attachments: [attachment.id.uuidString]))
-            let message = try await bobSocket.nextEvent("message")
+                .send(SendRequest(room: dm.id, clientMsgID: "p1", text: "", attachments: [attachment.id.uuidString])))
+            let message = try await bobSocket.nextEvent(.message)
             #expect(message.attachments == [attachment] && message.text.isEmpty)
 
             let fetched = try await server.api.get("/attachments/\(attachment.id)", token: bob.token)
@@ -75,13 +73,13 @@ struct AttachmentTests {
             let carolSocket = try await server.modernClient(carol)
             #expect(
                 try await carolSocket.errorCode(
-                    for: ClientFrame(
-                        type: "send", room: "lobby", clientMsgID: "c1", text: "look",
-                        attachments: [attachment.id.uuidString])) == .badAttachment)
+                    for: .send(
+                        SendRequest(
+                            room: "lobby", clientMsgID: "c1", text: "look", attachments: [attachment.id.uuidString])))
+                    == .badAttachment)
             #expect(
                 try await carolSocket.errorCode(
-                    for: ClientFrame(
-                        type: "send", room: "lobby", clientMsgID: "c2", text: "look", attachments: ["not-an-id"]))
+                    for: .send(SendRequest(room: "lobby", clientMsgID: "c2", text: "look", attachments: ["not-an-id"])))
                     == .badAttachment)
         }
     }
@@ -95,16 +93,16 @@ struct AttachmentTests {
                 token: ann.token)
             let id = try upload.decode(AttachmentPayload.self).id
             let first = try await annSocket.acked(
-                ClientFrame(type: "send", room: dm.id, clientMsgID: "a1", text: "", attachments: [id.uuidString]))
+                .send(SendRequest(room: dm.id, clientMsgID: "a1", text: "", attachments: [id.uuidString])))
             let again = try await annSocket.acked(
-                ClientFrame(type: "send", room: dm.id, clientMsgID: "a2", text: "again", attachments: [id.uuidString]))
+                .send(SendRequest(room: dm.id, clientMsgID: "a2", text: "again", attachments: [id.uuidString])))
             // One of two messages deleted: still readable.
             _ = try await annSocket.acked(
-                ClientFrame(type: "delete", room: dm.id, clientMsgID: "d1", target: first.seq))
+                .delete(DeleteRequest(room: dm.id, clientMsgID: "d1", target: first.seq)))
             #expect(try await server.api.get("/attachments/\(id)", token: bob.token).status == 200)
             // Both deleted: bob can no longer fetch it; ann, who uploaded it, still can.
             _ = try await annSocket.acked(
-                ClientFrame(type: "delete", room: dm.id, clientMsgID: "d2", target: again.seq))
+                .delete(DeleteRequest(room: dm.id, clientMsgID: "d2", target: again.seq)))
             #expect(try await server.api.get("/attachments/\(id)", token: bob.token).status == 403)
             #expect(try await server.api.get("/attachments/\(id)", token: ann.token).status == 200)
         }
@@ -208,17 +206,17 @@ struct AttachmentTests {
             let attachment = try upload.decode(AttachmentPayload.self)
             let socket = try await server.modernClient(ann)
             _ = try await socket.acked(
-                ClientFrame(
-                    type: "send", room: "lobby", clientMsgID: "p", text: "look", attachments: [attachment.id.uuidString]
-                ))
+                .send(
+                    SendRequest(room: "lobby", clientMsgID: "p", text: "look", attachments: [attachment.id.uuidString]))
+            )
             _ = try await socket.acked(
-                ClientFrame(type: "react", room: "lobby", clientMsgID: "r", target: 1, emoji: "👀"))
-            _ = try await socket.acked(ClientFrame(type: "send", room: "lobby", clientMsgID: "t", text: "tpyo"))
+                .react(ReactRequest(room: "lobby", clientMsgID: "r", target: 1, emoji: "👀")))
+            _ = try await socket.acked(.send(SendRequest(room: "lobby", clientMsgID: "t", text: "tpyo")))
             _ = try await socket.acked(
-                ClientFrame(type: "edit", room: "lobby", clientMsgID: "e", text: "typo fixed", target: 3))
-            _ = try await socket.acked(ClientFrame(type: "send", room: "lobby", clientMsgID: "s", text: "secret"))
-            _ = try await socket.acked(ClientFrame(type: "delete", room: "lobby", clientMsgID: "d", target: 5))
-            _ = try await socket.acked(ClientFrame(type: "send", room: "lobby", clientMsgID: "q", text: "after"))
+                .edit(EditRequest(room: "lobby", clientMsgID: "e", target: 3, text: "typo fixed")))
+            _ = try await socket.acked(.send(SendRequest(room: "lobby", clientMsgID: "s", text: "secret")))
+            _ = try await socket.acked(.delete(DeleteRequest(room: "lobby", clientMsgID: "d", target: 5)))
+            _ = try await socket.acked(.send(SendRequest(room: "lobby", clientMsgID: "q", text: "after")))
             let url = "http://\(server.host):\(server.httpPort)/api/v1/attachments/\(attachment.id.uuidString)"
             // Live: messages as sent; the reaction, the edit and the delete are not shown.
             #expect(try await Self.annsTexts(on: chat, count: 4) == ["look \(url)", "tpyo", "secret", "after"])

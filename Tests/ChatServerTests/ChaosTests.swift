@@ -22,7 +22,7 @@ final class ChaosClient {
     let session: AuthSession
     var socket: WebSocketTestClient?
     /// Per room, the messages seen, in order; a message must always be the next seq.
-    var seen: [String: [MessageFrame]] = [:]
+    var seen: [String: [MessagePayload]] = [:]
     /// Sent but not yet acknowledged: clientMsgID → (room, text).
     var outbox: [String: (room: String, text: String)] = [:]
     var acked: Set<String> = []
@@ -43,17 +43,17 @@ final class ChaosClient {
         else { return }
         self.socket = socket
         await self.send(
-            ClientFrame(type: "resume", rooms: Dictionary(uniqueKeysWithValues: rooms.map { ($0, self.lastSeq($0)) })))
+            .resume(ResumeRequest(rooms: Dictionary(uniqueKeysWithValues: rooms.map { ($0, self.lastSeq($0)) }))))
         for (id, pending) in self.outbox.sorted(by: { $0.key < $1.key }) {
-            await self.send(ClientFrame(type: "send", room: pending.room, clientMsgID: id, text: pending.text))
+            await self.send(.send(SendRequest(room: pending.room, clientMsgID: id, text: pending.text)))
         }
     }
 
     /// Sends on the open connection; one that fails (its node was killed) counts as cut.
-    func send(_ frame: ClientFrame) async {
+    func send(_ message: ClientMessage) async {
         guard let socket = self.socket else { return }
         do {
-            try await socket.send(frame: frame)
+            try await socket.send(message)
         } catch {
             await self.cut()
         }
@@ -80,8 +80,8 @@ final class ChaosClient {
                 }
                 continue
             }
-            let data = Data(frame.payload)
-            if let message = try? JSONDecoder().decode(MessageFrame.self, from: data), message.type == "message" {
+            switch try? ServerMessage.decode(Data(frame.payload)) {
+            case .message(let message, _):
                 let expected = self.lastSeq(message.room) + 1
                 if message.seq != expected {
                     self.problems.append(
@@ -89,13 +89,13 @@ final class ChaosClient {
                 } else {
                     self.seen[message.room, default: []].append(message)
                 }
-            } else if let ack = try? JSONDecoder().decode(AckFrame.self, from: data), ack.type == "ack" {
+            case .ack(let ack):
                 self.outbox[ack.clientMsgID] = nil
                 self.acked.insert(ack.clientMsgID)
-            } else if let error = try? JSONDecoder().decode(ErrorFrame.self, from: data), error.type == "error",
-                error.code != .rateLimited
-            {
+            case .error(let error) where error.code != .rateLimited:
                 self.problems.append("\(self.session.user.username) got error \(error.code) for \(error.ref ?? "-")")
+            default:
+                break
             }
         }
     }
@@ -217,7 +217,7 @@ struct ChaosTests {
                 let id = "\(client.session.user.username)-\(counter)"
                 let room = roomsOf[index].randomElement(using: &random)!
                 client.outbox[id] = (room, "message \(counter)")
-                await client.send(ClientFrame(type: "send", room: room, clientMsgID: id, text: "message \(counter)"))
+                await client.send(.send(SendRequest(room: room, clientMsgID: id, text: "message \(counter)")))
                 if Int.random(in: 0..<3, using: &random) == 0 { await client.cut() }  // before the ack
             case 6..<8:
                 await client.absorb(quiet: .milliseconds(5))

@@ -104,21 +104,19 @@ struct ModernCrashTests {
         let sending = Task {
             for index in 0..<total {
                 try? await socket.send(
-                    frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "k\(index)", text: "k\(index)"))
+                    .send(SendRequest(room: "lobby", clientMsgID: "k\(index)", text: "k\(index)")))
                 try? await Task.sleep(for: .milliseconds(20))
             }
         }
         var acks: [String: AckFrame] = [:]
         while acks.count < 20 {
-            let ack = try await socket.next("ack", as: AckFrame.self, timeout: .seconds(30))
+            let ack = try await socket.next(.ack, as: AckFrame.self, timeout: .seconds(30))
             acks[ack.clientMsgID] = ack
         }
         await server.kill()
         sending.cancel()
         while let frame = await socket.frames.next(timeout: .seconds(1)) {
-            if let ack = try? JSONDecoder().decode(AckFrame.self, from: Data(frame.payload)), ack.type == "ack" {
-                acks[ack.clientMsgID] = ack
-            }
+            if case .ack(let ack) = try? ServerMessage.decode(Data(frame.payload)) { acks[ack.clientMsgID] = ack }
         }
         // validate: after a restart, or on the other node, every acked message is stored once; retrying everything
         // adds only the missing.
@@ -138,8 +136,8 @@ struct ModernCrashTests {
         var retried: [String: AckFrame] = [:]
         for index in 0..<total {
             try await retry.send(
-                frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "k\(index)", text: "k\(index)"))
-            let ack = try await retry.next("ack", as: AckFrame.self, timeout: .seconds(30))
+                .send(SendRequest(room: "lobby", clientMsgID: "k\(index)", text: "k\(index)")))
+            let ack = try await retry.next(.ack, as: AckFrame.self, timeout: .seconds(30))
             retried[ack.clientMsgID] = ack
             try await Task.sleep(for: .milliseconds(100))  // stay under the rate limit
         }

@@ -13,7 +13,7 @@ struct HardeningTests {
         try await withTestServer { server in
             let ann = try await server.register("ann")
             let socket = try await server.modernClient(ann)
-            _ = try await socket.acked(ClientFrame(type: "send", room: "lobby", clientMsgID: "m1", text: "hello"))
+            _ = try await socket.acked(.send(SendRequest(room: "lobby", clientMsgID: "m1", text: "hello")))
             let upload = try await server.api.send(
                 .POST, "/attachments?name=a.bin", bytes: [1, 2, 3], contentType: "application/octet-stream",
                 token: ann.token)
@@ -57,16 +57,15 @@ struct HardeningTests {
 
             let ann = try await server.register("ann")
             let socket = try await server.modernClient(ann)
-            _ = try await socket.next("resumed", as: ResumedFrame.self)
+            _ = try await socket.next(.resumed, as: ResumedFrame.self)
             try await socket.send(
-                frame: ClientFrame(
-                    type: "send", room: "lobby", clientMsgID: "m1", text: "a \u{2}forged\u{3} b\u{1B}c\nd"))
-            let stored = try await socket.nextEvent("message")
+                .send(SendRequest(room: "lobby", clientMsgID: "m1", text: "a \u{2}forged\u{3} b\u{1B}c\nd")))
+            let stored = try await socket.nextEvent(.message)
             #expect(stored.text == "a forged bc\nd")
             // A message of nothing but control characters is empty.
             #expect(
                 try await socket.errorCode(
-                    for: ClientFrame(type: "send", room: "lobby", clientMsgID: "m2", text: "\u{1B}\u{0}"))
+                    for: .send(SendRequest(room: "lobby", clientMsgID: "m2", text: "\u{1B}\u{0}")))
                     == .emptyMessage)
             // Search snippets cannot be forged: the markers were never stored.
             let hits = try await server.api.send(.GET, "/search?q=forged", token: ann.token).decode(SearchResults.self)
@@ -118,12 +117,12 @@ struct HardeningTests {
             let ann = try await server.register("ann")
             let socket = try await server.modernClient(ann)
             try await socket.send(text: #"{"type":"send","room":"lobby","clientMsgID":"c1","text":5}"#)
-            let error = try await socket.next("error", as: ErrorFrame.self)
+            let error = try await socket.next(.error, as: ErrorFrame.self)
             #expect(error.code == .badFrame)
             #expect(error.ref == "c1")
             #expect(error.message.contains("\"text\""))
             try await socket.send(text: #"{"type":"history","room":"lobby","limit":"x","ref":"h1"}"#)
-            let second = try await socket.next("error", as: ErrorFrame.self)
+            let second = try await socket.next(.error, as: ErrorFrame.self)
             #expect(second.ref == "h1")
             #expect(second.message.contains("\"limit\""))
         }
@@ -264,7 +263,7 @@ struct HardeningTests {
             )
             .decode(AttachmentPayload.self)
             _ = try await socket.acked(
-                ClientFrame(type: "send", room: "lobby", clientMsgID: "a1", text: "", attachments: [sent.id.uuidString])
+                .send(SendRequest(room: "lobby", clientMsgID: "a1", text: "", attachments: [sent.id.uuidString]))
             )
             await server.service.sweepUnsentAttachments(now: Date().addingTimeInterval(3600))
             #expect(try await server.api.get("/attachments/\(unsent.id)", token: ann.token).status == 200)

@@ -13,7 +13,7 @@ struct IdentityTests {
         try await withTestServer { server in
             let ann = try await server.register("ann")
             let annSocket = try await server.modernClient(ann)
-            _ = try await annSocket.next("resumed", as: ResumedFrame.self)
+            _ = try await annSocket.next(.resumed, as: ResumedFrame.self)
             let impostor = try await server.chatClient()
             try await impostor.send(text: tutorialFrame("I am Ann", user: "ann", userID: ann.user.id))
             // The /chat client still sees its own id echoed (the tutorial's client needs it to draw its bubbles) …
@@ -21,18 +21,18 @@ struct IdentityTests {
             while echoed.message != "I am Ann" { echoed = try await impostor.nextJSON(TutorialMessage.self) }
             #expect(echoed.userID == ann.user.id)
             // … but modern clients see a tutorial sender with an id of its own, never Ann's.
-            let seen = try await annSocket.nextEvent("message")
+            let seen = try await annSocket.nextEvent(.message)
             #expect(seen.text == "I am Ann")
             #expect(seen.sender.via == "chat")
             #expect(seen.sender.id != ann.user.id)
             // And Ann cannot edit or delete it as hers.
             #expect(
                 try await annSocket.errorCode(
-                    for: ClientFrame(type: "edit", room: "lobby", clientMsgID: "e1", text: "x", target: seen.seq))
+                    for: .edit(EditRequest(room: "lobby", clientMsgID: "e1", target: seen.seq, text: "x")))
                     == .notYours)
             #expect(
                 try await annSocket.errorCode(
-                    for: ClientFrame(type: "delete", room: "lobby", clientMsgID: "d1", target: seen.seq)) == .notYours)
+                    for: .delete(DeleteRequest(room: "lobby", clientMsgID: "d1", target: seen.seq))) == .notYours)
             // It does not count as hers in her unread count either.
             let rooms = try await server.api.send(.GET, "/rooms", token: ann.token).decode([RoomSummary].self)
             #expect(rooms.first { $0.id == "lobby" }?.unreadCount == 1)
@@ -44,12 +44,12 @@ struct IdentityTests {
         try await withTestServer { server in
             let ann = try await server.register("ann")
             let annSocket = try await server.modernClient(ann)
-            _ = try await annSocket.next("resumed", as: ResumedFrame.self)
+            _ = try await annSocket.next(.resumed, as: ResumedFrame.self)
             let tcp = try await server.joinedLineClient("dog")
             try await tcp.write("msg:one\n")
             try await tcp.write("msg:two\n")
-            let first = try await annSocket.nextEvent("message")
-            let second = try await annSocket.nextEvent("message")
+            let first = try await annSocket.nextEvent(.message)
+            let second = try await annSocket.nextEvent(.message)
             #expect(first.sender.via == "tcp" && second.sender.via == "tcp")
             #expect(first.sender.id == second.sender.id)
         }
@@ -72,8 +72,8 @@ struct IdentityTests {
             }
             // The other device's token was not revoked: it goes on.
             try await otherDevice.send(
-                frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "still", text: "here"))
-            #expect(try await otherDevice.next("ack", as: AckFrame.self).clientMsgID == "still")
+                .send(SendRequest(room: "lobby", clientMsgID: "still", text: "here")))
+            #expect(try await otherDevice.next(.ack, as: AckFrame.self).clientMsgID == "still")
         }
     }
 

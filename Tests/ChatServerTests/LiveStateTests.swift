@@ -13,11 +13,11 @@ struct LiveStateTests {
         try await withTestServer { server in
             let (ann, bob, dm, annSocket, bobSocket) = try await server.pair()
             let annPhone = try await server.modernClient(ann)
-            try await annSocket.send(frame: ClientFrame(type: "typing", room: dm.id))
-            let typing = try await bobSocket.next("typing", as: TypingFrame.self)
+            try await annSocket.send(.typing(TypingRequest(room: dm.id)))
+            let typing = try await bobSocket.next(.typing, as: TypingFrame.self)
             #expect(typing.room == dm.id && typing.user == SenderPayload(id: ann.user.id, name: "ann"))
             // Ann's other device hears her message but not her typing.
-            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "m", text: "hi"))
+            _ = try await annSocket.acked(.send(SendRequest(room: dm.id, clientMsgID: "m", text: "hi")))
             let next = try await annPhone.nextText()
             #expect(!next.contains("\"typing\"") && !next.contains("\"type\":\"typing\""))
             _ = bob
@@ -34,8 +34,8 @@ struct LiveStateTests {
             let annSocket = try await server.modernClient(ann)
             let bobSocket = try await WebSocketTestClient.connect(
                 host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(bob.token)")
-            _ = try await bobSocket.next("hello", as: HelloFrame.self)
-            let snapshot = try await bobSocket.next("presence", as: PresenceFrame.self)
+            _ = try await bobSocket.next(.hello, as: HelloFrame.self)
+            let snapshot = try await bobSocket.next(.presence, as: PresenceFrame.self)
             #expect(snapshot.users.contains(PresenceEntry(id: ann.user.id, online: true, lastSeen: nil)))
             let details = try await server.api.send(.GET, "/users/\(ann.user.id)", token: bob.token).decode(
                 UserDetails.self)
@@ -46,7 +46,7 @@ struct LiveStateTests {
             let annAgain = try await server.modernClient(ann)
             await annAgain.close()
             let offline = try await Self.moving(time) {
-                try? await bobSocket.next("presence", as: PresenceFrame.self, timeout: .milliseconds(100))
+                try? await bobSocket.next(.presence, as: PresenceFrame.self, timeout: .milliseconds(100))
             }
             #expect(
                 offline.users.count == 1 && offline.users[0].id == ann.user.id && !offline.users[0].online
@@ -73,7 +73,7 @@ struct LiveStateTests {
                     group.addTask {
                         let socket = try await WebSocketTestClient.connect(
                             host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(account.token)")
-                        _ = try await socket.next("hello", as: HelloFrame.self)
+                        _ = try await socket.next(.hello, as: HelloFrame.self)
                         // The first frame after hello is the snapshot, which lists the account itself: no change
                         // may overtake it.
                         let first = try JSONDecoder().decode(
@@ -82,7 +82,7 @@ struct LiveStateTests {
                         #expect(first.users.contains { $0.id == account.user.id })
                         var online = Set(first.users.map(\.id))
                         while online != everyone {
-                            let change = try await socket.next("presence", as: PresenceFrame.self)
+                            let change = try await socket.next(.presence, as: PresenceFrame.self)
                             for entry in change.users {
                                 #expect(entry.id != account.user.id, "told of its own presence")
                                 if entry.online { online.insert(entry.id) } else { online.remove(entry.id) }
@@ -102,17 +102,17 @@ struct LiveStateTests {
         let time = ManualTime()
         try await withTestServer(time: time) { server in
             let (_, _, dm, annSocket, bobSocket) = try await server.pair()
-            for _ in 1...3 { try await annSocket.send(frame: ClientFrame(type: "typing", room: dm.id)) }
-            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "m1", text: "one"))
+            for _ in 1...3 { try await annSocket.send(.typing(TypingRequest(room: dm.id))) }
+            _ = try await annSocket.acked(.send(SendRequest(room: dm.id, clientMsgID: "m1", text: "one")))
             #expect(
-                frames(try await bobSocket.frames(through: "message"), ofType: "typing", as: TypingFrame.self).count
+                frames(try await bobSocket.frames(through: .message), ofType: .typing, as: TypingFrame.self).count
                     == 1)
             // Once the 2 s have passed, the next one goes through again.
             time.advance(by: .seconds(2))
-            try await annSocket.send(frame: ClientFrame(type: "typing", room: dm.id))
-            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "m2", text: "two"))
+            try await annSocket.send(.typing(TypingRequest(room: dm.id)))
+            _ = try await annSocket.acked(.send(SendRequest(room: dm.id, clientMsgID: "m2", text: "two")))
             #expect(
-                frames(try await bobSocket.frames(through: "message"), ofType: "typing", as: TypingFrame.self).count
+                frames(try await bobSocket.frames(through: .message), ofType: .typing, as: TypingFrame.self).count
                     == 1)
         }
     }
@@ -127,25 +127,25 @@ struct LiveStateTests {
             let ann = try await server.register("ann")
             let bob = try await server.register("bob")
             let bobSocket = try await server.modernClient(bob)
-            _ = try await bobSocket.next("resumed", as: ResumedFrame.self)
+            _ = try await bobSocket.next(.resumed, as: ResumedFrame.self)
             let annPhone = try await server.modernClient(ann)
-            let online = try await bobSocket.next("presence", as: PresenceFrame.self)
+            let online = try await bobSocket.next(.presence, as: PresenceFrame.self)
             #expect(online.users == [PresenceEntry(id: ann.user.id, online: true, lastSeen: nil)])
             // A second device, the first one closing, then a reconnect within the grace period.
             let annLaptop = try await server.modernClient(ann)
             await annPhone.close()
             await annLaptop.close()
             let annAgain = try await server.modernClient(ann)
-            _ = try await annAgain.next("resumed", as: ResumedFrame.self)
+            _ = try await annAgain.next(.resumed, as: ResumedFrame.self)
             // Past the grace period (every grace check started by the closes has run out), ann types: bob hears the
             // typing and no presence change before it.
             for _ in 0..<10 {
                 time.advance(by: .seconds(grace))
                 try await Task.sleep(for: .milliseconds(20))
             }
-            try await annAgain.send(frame: ClientFrame(type: "typing", room: "lobby"))
-            let before = try await bobSocket.frames(through: "typing")
-            #expect(frames(before, ofType: "presence", as: PresenceFrame.self).isEmpty)
+            try await annAgain.send(.typing(TypingRequest(room: "lobby")))
+            let before = try await bobSocket.frames(through: .typing)
+            #expect(frames(before, ofType: .presence, as: PresenceFrame.self).isEmpty)
         }
     }
 
@@ -155,27 +155,28 @@ struct LiveStateTests {
             let ann = try await server.register("ann")
             let bob = try await server.register("bob")
             let bobSocket = try await server.modernClient(bob)
-            _ = try await bobSocket.next("resumed", as: ResumedFrame.self)
+            _ = try await bobSocket.next(.resumed, as: ResumedFrame.self)
             let annSocket = try await server.modernClient(ann)
             let dm = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token)
                 .decode(RoomSummary.self)
             _ = try await annSocket.acked(
-                ClientFrame(type: "send", room: dm.id, clientMsgID: "first", text: "hello bob"))
-            let joined = try await bobSocket.next("joined", as: JoinedFrame.self)
-            #expect(joined.room.id == dm.id && joined.room.kind == "direct" && joined.room.peer?.username == "ann")
-            let first = try await bobSocket.next("message", as: MessageFrame.self)
+                .send(SendRequest(room: dm.id, clientMsgID: "first", text: "hello bob")))
+            let joined = try await bobSocket.next(.joined, as: JoinedFrame.self)
+            #expect(
+                joined.room.id == dm.id && joined.room.kind == .known(.direct) && joined.room.peer?.username == "ann")
+            let first = try await bobSocket.next(.message, as: MessageFrame.self)
             #expect(first.room == dm.id && first.text == "hello bob")
 
             let group = try await server.api.send(
                 .POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "Team", members: ["bob"]),
                 token: ann.token
             ).decode(RoomSummary.self)
-            #expect(try await bobSocket.next("joined", as: JoinedFrame.self).room.id == group.id)
+            #expect(try await bobSocket.next(.joined, as: JoinedFrame.self).room.id == group.id)
             #expect(try await server.api.send(.POST, "/rooms/\(group.id)/leave", token: bob.token).status == 204)
-            #expect(try await bobSocket.next("left", as: LeftFrame.self).room == group.id)
-            _ = try await annSocket.acked(ClientFrame(type: "send", room: group.id, clientMsgID: "g1", text: "gone?"))
-            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "d2", text: "still here"))
-            #expect(try await bobSocket.next("message", as: MessageFrame.self).text == "still here")
+            #expect(try await bobSocket.next(.left, as: LeftFrame.self).room == group.id)
+            _ = try await annSocket.acked(.send(SendRequest(room: group.id, clientMsgID: "g1", text: "gone?")))
+            _ = try await annSocket.acked(.send(SendRequest(room: dm.id, clientMsgID: "d2", text: "still here")))
+            #expect(try await bobSocket.next(.message, as: MessageFrame.self).text == "still here")
         }
     }
 
@@ -211,10 +212,10 @@ struct LiveStateTests {
             return dm != nil
         }
         let room = try #require(dm)
-        _ = try await socket.next("joined", as: JoinedFrame.self)
-        _ = try await socket.acked(ClientFrame(type: "send", room: room.id, clientMsgID: "q", text: "I like you"))
+        _ = try await socket.next(.joined, as: JoinedFrame.self)
+        _ = try await socket.acked(.send(SendRequest(room: room.id, clientMsgID: "q", text: "I like you")))
         while true {
-            let message = try await socket.next("message", as: MessageFrame.self, timeout: .seconds(15))
+            let message = try await socket.next(.message, as: MessageFrame.self, timeout: .seconds(15))
             if message.sender.name == "echo-bot" {
                 #expect(message.text == "you like I" && message.room == room.id)
                 return

@@ -59,10 +59,10 @@ struct MetricsTests {
             #expect(status == 429)
             // The modern socket: a resume, sends with acks.
             let modern = try await server.modernClient(ann)
-            _ = try await modern.next("resumed", as: ResumedFrame.self)
+            _ = try await modern.next(.resumed, as: ResumedFrame.self)
             for index in 0..<3 {
                 _ = try await modern.acked(
-                    ClientFrame(type: "send", room: "lobby", clientMsgID: "m\(index)", text: "hello \(index)"))
+                    .send(SendRequest(room: "lobby", clientMsgID: "m\(index)", text: "hello \(index)")))
             }
             // The tutorial protocols.
             let chat = try await WebSocketTestClient.connect(host: server.host, port: server.httpPort, path: "/chat")

@@ -5,59 +5,6 @@ import Foundation
 import NIOHTTP1
 import Testing
 
-/// The `type` of a frame, to skip to the one a test waits for.
-private struct FrameType: Decodable {
-    let type: String
-}
-
-extension WebSocketTestClient {
-    /// The next frame of `type` decoded as `T`, skipping frames of other types.
-    func next<T: Decodable>(_ type: String, as _: T.Type, timeout: Duration = .seconds(5)) async throws -> T {
-        while true {
-            let text = try await self.nextText(timeout: timeout)
-            if (try? JSONDecoder().decode(FrameType.self, from: Data(text.utf8)))?.type == type {
-                return try JSONDecoder().decode(T.self, from: Data(text.utf8))
-            }
-        }
-    }
-
-    func send(frame: ClientFrame) async throws {
-        try await self.send(text: String(decoding: try JSONEncoder().encode(frame), as: UTF8.self))
-    }
-
-    /// Every frame up to and including the first of `type`, undecoded: to check what did (not) arrive before it.
-    func frames(through type: String, timeout: Duration = .seconds(10)) async throws -> [String] {
-        var frames: [String] = []
-        while true {
-            let text = try await self.nextText(timeout: timeout)
-            frames.append(text)
-            if (try? JSONDecoder().decode(FrameType.self, from: Data(text.utf8)))?.type == type { return frames }
-        }
-    }
-}
-
-/// The frames of one type among `frames`, decoded.
-func frames<T: Decodable>(_ frames: [String], ofType type: String, as _: T.Type) -> [T] {
-    frames.compactMap { text in
-        guard (try? JSONDecoder().decode(FrameType.self, from: Data(text.utf8)))?.type == type else { return nil }
-        return try? JSONDecoder().decode(T.self, from: Data(text.utf8))
-    }
-}
-
-extension TestServer {
-    /// A modern connection that has received its hello and resumed every room (`after` per room, else live).
-    func modernClient(_ session: AuthSession, resume rooms: [String: Int64]? = [:]) async throws -> WebSocketTestClient
-    {
-        let client = try await WebSocketTestClient.connect(
-            host: self.host, port: self.httpPort, path: "/api/v1/ws?token=\(session.token)")
-        _ = try await client.next("hello", as: HelloFrame.self)
-        if let rooms {
-            try await client.send(frame: ClientFrame(type: "resume", rooms: rooms))
-        }
-        return client
-    }
-}
-
 @Suite("The modern WebSocket: acknowledged, idempotent, ordered, resumable (PROTOCOL.md §8)")
 struct ModernSocketTests {
     @Test("a DM: the sender gets the message and an ack after it is durable; the other member gets it once")
@@ -69,12 +16,12 @@ struct ModernSocketTests {
                 .decode(RoomSummary.self)
             let annSocket = try await server.modernClient(ann)
             let bobSocket = try await server.modernClient(bob)
-            _ = try await annSocket.next("resumed", as: ResumedFrame.self)
-            _ = try await bobSocket.next("resumed", as: ResumedFrame.self)
-            try await annSocket.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "c1", text: "hi bob"))
-            let ack = try await annSocket.next("ack", as: AckFrame.self)
+            _ = try await annSocket.next(.resumed, as: ResumedFrame.self)
+            _ = try await bobSocket.next(.resumed, as: ResumedFrame.self)
+            try await annSocket.send(.send(SendRequest(room: dm.id, clientMsgID: "c1", text: "hi bob")))
+            let ack = try await annSocket.next(.ack, as: AckFrame.self)
             #expect(ack.clientMsgID == "c1" && ack.room == dm.id && ack.seq == 1)
-            let received = try await bobSocket.next("message", as: MessageFrame.self)
+            let received = try await bobSocket.next(.message, as: MessageFrame.self)
             #expect(
                 received.text == "hi bob" && received.seq == 1 && received.id == ack.id && received.sender.name == "ann"
             )
@@ -95,10 +42,10 @@ struct ModernSocketTests {
         var server = try await TestServer.start(dataDirectory: directory)
         let ann = try await server.register("ann")
         var socket = try await server.modernClient(ann)
-        try await socket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "same", text: "once"))
-        let first = try await socket.next("ack", as: AckFrame.self)
-        try await socket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "same", text: "once"))
-        #expect(try await socket.next("ack", as: AckFrame.self) == first)
+        try await socket.send(.send(SendRequest(room: "lobby", clientMsgID: "same", text: "once")))
+        let first = try await socket.next(.ack, as: AckFrame.self)
+        try await socket.send(.send(SendRequest(room: "lobby", clientMsgID: "same", text: "once")))
+        #expect(try await socket.next(.ack, as: AckFrame.self) == first)
         await server.stop()
 
         server = try await TestServer.start(dataDirectory: directory)
@@ -106,8 +53,8 @@ struct ModernSocketTests {
             .POST, "/login", json: LoginRequest(username: "ann", password: "correct horse")
         ).decode(AuthSession.self)
         socket = try await server.modernClient(again)
-        try await socket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "same", text: "once"))
-        #expect(try await socket.next("ack", as: AckFrame.self) == first)
+        try await socket.send(.send(SendRequest(room: "lobby", clientMsgID: "same", text: "once")))
+        #expect(try await socket.next(.ack, as: AckFrame.self) == first)
         let history = try await server.api.send(.GET, "/rooms/lobby/messages", token: again.token).decode(
             HistoryPage.self)
         #expect(history.messages.map(\.text) == ["once"])
@@ -122,22 +69,22 @@ struct ModernSocketTests {
             let annSocket = try await server.modernClient(ann)
             for index in 1...2 {
                 try await annSocket.send(
-                    frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "m\(index)", text: "m\(index)"))
-                _ = try await annSocket.next("ack", as: AckFrame.self)
+                    .send(SendRequest(room: "lobby", clientMsgID: "m\(index)", text: "m\(index)")))
+                _ = try await annSocket.next(.ack, as: AckFrame.self)
             }
             // Bob has seen up to seq 2, then three more arrive while he is away.
             for index in 3...5 {
                 try await annSocket.send(
-                    frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "m\(index)", text: "m\(index)"))
-                _ = try await annSocket.next("ack", as: AckFrame.self)
+                    .send(SendRequest(room: "lobby", clientMsgID: "m\(index)", text: "m\(index)")))
+                _ = try await annSocket.next(.ack, as: AckFrame.self)
             }
             let bobSocket = try await server.modernClient(bob, resume: ["lobby": 2])
             var seen: [Int64] = []
-            for _ in 0..<3 { seen.append(try await bobSocket.next("message", as: MessageFrame.self).seq) }
-            let marker = try await bobSocket.next("resumed", as: ResumedFrame.self)
+            for _ in 0..<3 { seen.append(try await bobSocket.next(.message, as: MessageFrame.self).seq) }
+            let marker = try await bobSocket.next(.resumed, as: ResumedFrame.self)
             #expect(seen == [3, 4, 5] && marker == ResumedFrame(room: "lobby", latestSeq: 5, complete: true))
-            try await annSocket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "m6", text: "m6"))
-            #expect(try await bobSocket.next("message", as: MessageFrame.self).seq == 6)
+            try await annSocket.send(.send(SendRequest(room: "lobby", clientMsgID: "m6", text: "m6")))
+            #expect(try await bobSocket.next(.message, as: MessageFrame.self).seq == 6)
         }
     }
 
@@ -149,7 +96,7 @@ struct ModernSocketTests {
             for index in 1...5 { try await tcp.write("msg:m\(index)\n") }
             try await tcp.waitForLine("t:m5")
             let socket = try await server.modernClient(ann, resume: ["lobby": 0])
-            let marker = try await socket.next("resumed", as: ResumedFrame.self)
+            let marker = try await socket.next(.resumed, as: ResumedFrame.self)
             #expect(marker == ResumedFrame(room: "lobby", latestSeq: 5, complete: false))
         }
     }
@@ -166,16 +113,16 @@ struct ModernSocketTests {
                 .POST, "/login", json: LoginRequest(username: "eve", password: "correct horse")
             ).decode(AuthSession.self)
             let socket = try await server.modernClient(eve, resume: nil)
-            try await socket.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "x", text: "let me in"))
+            try await socket.send(.send(SendRequest(room: dm.id, clientMsgID: "x", text: "let me in")))
             #expect(
-                try await socket.next("error", as: ErrorFrame.self)
+                try await socket.next(.error, as: ErrorFrame.self)
                     == ErrorFrame(
                         code: .forbidden, message: "You are not a member of that room, or it does not exist.", ref: "x")
             )
-            try await socket.send(frame: ClientFrame(type: "history", room: dm.id, ref: "h"))
-            #expect(try await socket.next("error", as: ErrorFrame.self).code == .forbidden)
-            try await socket.send(frame: ClientFrame(type: "resume", rooms: [dm.id: 0]))
-            #expect(try await socket.next("error", as: ErrorFrame.self).ref == dm.id)
+            try await socket.send(.history(HistoryRequest(room: dm.id, ref: "h")))
+            #expect(try await socket.next(.error, as: ErrorFrame.self).code == .forbidden)
+            try await socket.send(.resume(ResumeRequest(rooms: [dm.id: 0])))
+            #expect(try await socket.next(.error, as: ErrorFrame.self).ref == dm.id)
             let history = try await server.api.send(.GET, "/rooms/\(dm.id)/messages", token: bob.token).decode(
                 HistoryPage.self)
             #expect(history.messages.isEmpty)
@@ -208,12 +155,12 @@ struct ModernSocketTests {
             let eveSocket = try await server.modernClient(eve)
             let annSocket = try await server.modernClient(ann)
             for socket in [bobPhone, bobLaptop, eveSocket, annSocket] {
-                _ = try await socket.next("resumed", as: ResumedFrame.self)
+                _ = try await socket.next(.resumed, as: ResumedFrame.self)
             }
             try await annSocket.send(
-                frame: ClientFrame(type: "send", room: channel.id, clientMsgID: "n1", text: "extra"))
+                .send(SendRequest(room: channel.id, clientMsgID: "n1", text: "extra")))
             for socket in [annSocket, bobPhone, bobLaptop] {
-                #expect(try await socket.next("message", as: MessageFrame.self).text == "extra")
+                #expect(try await socket.next(.message, as: MessageFrame.self).text == "extra")
             }
             // Eve hears that the others are online (they share the lobby), but nothing of a channel she is not in.
             while let frame = await eveSocket.frames.next(timeout: .milliseconds(300)) {
@@ -232,17 +179,17 @@ struct ModernSocketTests {
             ).decode(RoomSummary.self)
             let annSocket = try await server.modernClient(ann)
             let bobSocket = try await server.modernClient(bob)
-            for socket in [annSocket, bobSocket] { _ = try await socket.next("resumed", as: ResumedFrame.self) }
+            for socket in [annSocket, bobSocket] { _ = try await socket.next(.resumed, as: ResumedFrame.self) }
             #expect(try await server.api.send(.POST, "/rooms/\(group.id)/leave", token: bob.token).status == 204)
             try await annSocket.send(
-                frame: ClientFrame(type: "send", room: group.id, clientMsgID: "after", text: "bob is gone"))
-            _ = try await annSocket.next("ack", as: AckFrame.self)
+                .send(SendRequest(room: group.id, clientMsgID: "after", text: "bob is gone")))
+            _ = try await annSocket.next(.ack, as: AckFrame.self)
             var bobSaw: [String] = []
             while let frame = await bobSocket.frames.next(timeout: .milliseconds(300)) { bobSaw.append(frame.text) }
             #expect(!bobSaw.contains { $0.contains("bob is gone") })
             try await bobSocket.send(
-                frame: ClientFrame(type: "send", room: group.id, clientMsgID: "b", text: "still here?"))
-            #expect(try await bobSocket.next("error", as: ErrorFrame.self).code == .forbidden)
+                .send(SendRequest(room: group.id, clientMsgID: "b", text: "still here?")))
+            #expect(try await bobSocket.next(.error, as: ErrorFrame.self).code == .forbidden)
         }
     }
 
@@ -257,12 +204,12 @@ struct ModernSocketTests {
             let bobPhone = try await server.modernClient(bob)
             let bobLaptop = try await server.modernClient(bob)
             for socket in [annSocket, bobPhone, bobLaptop] {
-                _ = try await socket.next("resumed", as: ResumedFrame.self)
+                _ = try await socket.next(.resumed, as: ResumedFrame.self)
             }
             for index in 1...3 {
                 try await annSocket.send(
-                    frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "r\(index)", text: "r\(index)"))
-                _ = try await annSocket.next("ack", as: AckFrame.self)
+                    .send(SendRequest(room: dm.id, clientMsgID: "r\(index)", text: "r\(index)")))
+                _ = try await annSocket.next(.ack, as: AckFrame.self)
             }
             var bobsView = try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self).first
             { $0.id == dm.id }
@@ -271,11 +218,11 @@ struct ModernSocketTests {
             let annsRoom = try await server.api.send(.GET, "/rooms", token: ann.token).decode([RoomSummary].self)
                 .first { $0.id == dm.id }
             #expect(annsRoom?.unreadCount == 0 && annsRoom?.lastReadSeq == 3)
-            try await bobPhone.send(frame: ClientFrame(type: "read", room: dm.id, seq: 2))
+            try await bobPhone.send(.read(ReadRequest(room: dm.id, seq: 2)))
             let receipt = ReceiptFrame(room: dm.id, user: bob.user.id, seq: 2)
             for socket in [annSocket, bobLaptop] {
                 var seen: ReceiptFrame
-                repeat { seen = try await socket.next("receipt", as: ReceiptFrame.self) } while seen.user != bob.user.id
+                repeat { seen = try await socket.next(.receipt, as: ReceiptFrame.self) } while seen.user != bob.user.id
                 #expect(seen == receipt)
             }
             bobsView = try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self).first {
@@ -287,14 +234,14 @@ struct ModernSocketTests {
             { $0.id == dm.id }
             #expect(annsView?.peerLastReadSeq == 2)
 
-            try await bobPhone.send(frame: ClientFrame(type: "read", room: dm.id, seq: 9, ref: "beyond"))
-            #expect(try await bobPhone.next("error", as: ErrorFrame.self).code == .badSeq)
-            try await bobPhone.send(frame: ClientFrame(type: "read", room: dm.id, seq: 1, ref: "back"))
-            #expect(try await bobPhone.next("error", as: ErrorFrame.self).code == .staleRead)
+            try await bobPhone.send(.read(ReadRequest(room: dm.id, seq: 9, ref: "beyond")))
+            #expect(try await bobPhone.next(.error, as: ErrorFrame.self).code == .badSeq)
+            try await bobPhone.send(.read(ReadRequest(room: dm.id, seq: 1, ref: "back")))
+            #expect(try await bobPhone.next(.error, as: ErrorFrame.self).code == .staleRead)
             let eve = try await server.register("eve")
             let eveSocket = try await server.modernClient(eve, resume: nil)
-            try await eveSocket.send(frame: ClientFrame(type: "read", room: dm.id, seq: 1))
-            #expect(try await eveSocket.next("error", as: ErrorFrame.self).code == .forbidden)
+            try await eveSocket.send(.read(ReadRequest(room: dm.id, seq: 1)))
+            #expect(try await eveSocket.next(.error, as: ErrorFrame.self).code == .forbidden)
             bobsView = try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self).first {
                 $0.id == dm.id
             }
@@ -313,13 +260,13 @@ struct ModernSocketTests {
                 token: ann.token
             ).decode(RoomSummary.self)
             let annSocket = try await server.modernClient(ann)
-            _ = try await annSocket.acked(ClientFrame(type: "send", room: group.id, clientMsgID: "g1", text: "first"))
-            _ = try await annSocket.acked(ClientFrame(type: "send", room: group.id, clientMsgID: "g2", text: "second"))
-            _ = try await annSocket.acked(ClientFrame(type: "send", room: group.id, clientMsgID: "g3", text: "oops"))
+            _ = try await annSocket.acked(.send(SendRequest(room: group.id, clientMsgID: "g1", text: "first")))
+            _ = try await annSocket.acked(.send(SendRequest(room: group.id, clientMsgID: "g2", text: "second")))
+            _ = try await annSocket.acked(.send(SendRequest(room: group.id, clientMsgID: "g3", text: "oops")))
             await annSocket.close()
             // bob reads up to 2 while ann is away
             let bobSocket = try await server.modernClient(bob)
-            try await bobSocket.send(frame: ClientFrame(type: "read", room: group.id, seq: 2))
+            try await bobSocket.send(.read(ReadRequest(room: group.id, seq: 2)))
             // (ann's own position moved to her last message when she sent it)
             let expected = [
                 ReceiptFrame(room: group.id, user: ann.user.id, seq: 3),
@@ -338,7 +285,7 @@ struct ModernSocketTests {
             }
             #expect(try await bobsUnread() == 1)
             let annAgain = try await server.modernClient(ann)
-            _ = try await annAgain.acked(ClientFrame(type: "delete", room: group.id, clientMsgID: "d3", target: 3))
+            _ = try await annAgain.acked(.delete(DeleteRequest(room: group.id, clientMsgID: "d3", target: 3)))
             #expect(try await bobsUnread() == 0)
         }
     }
@@ -368,7 +315,7 @@ struct ModernSocketTests {
             let forged =
                 #"{"type":"send","room":"lobby","clientMsgID":"f","text":"hi","sender":{"id":"\#(UUID().uuidString)","name":"admin"},"seq":99,"id":"\#(UUID().uuidString)","date":1}"#
             try await socket.send(text: forged)
-            let message = try await socket.next("message", as: MessageFrame.self)
+            let message = try await socket.next(.message, as: MessageFrame.self)
             #expect(
                 message.sender.name == "ann" && message.sender.id == ann.user.id && message.seq == 1 && message.date > 1
             )
@@ -390,9 +337,9 @@ struct ModernSocketTests {
             let ann = try await server.register("ann")
             let socket = try await server.modernClient(ann, resume: nil)
             try await socket.send(text: frame)
-            #expect(try await socket.next("error", as: ErrorFrame.self).code.rawValue == code)
+            #expect(try await socket.next(.error, as: ErrorFrame.self).code.rawValue == code)
             try await socket.send(text: #"{"type":"ping"}"#)
-            _ = try await socket.next("pong", as: FrameType.self)
+            _ = try await socket.next(.pong)
         }
     }
 
@@ -407,19 +354,15 @@ struct ModernSocketTests {
             let socket = try await server.modernClient(ann, resume: nil)
             for index in 0..<30 {
                 try await socket.send(
-                    frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "r\(index)", text: "r\(index)"))
+                    .send(SendRequest(room: "lobby", clientMsgID: "r\(index)", text: "r\(index)")))
             }
             var acked: Set<String> = []
             var limited: Set<String> = []
             while acked.count + limited.count < 30 {
-                let text = try await socket.nextText()
-                if let ack = try? JSONDecoder().decode(AckFrame.self, from: Data(text.utf8)), ack.type == "ack" {
-                    acked.insert(ack.clientMsgID)
-                }
-                if let error = try? JSONDecoder().decode(ErrorFrame.self, from: Data(text.utf8)),
-                    error.code == .rateLimited
-                {
-                    limited.insert(error.ref ?? "")
+                switch try ServerMessage.decode(Data(try await socket.nextText().utf8)) {
+                case .ack(let ack): acked.insert(ack.clientMsgID)
+                case .error(let error) where error.code == .rateLimited: limited.insert(error.ref ?? "")
+                default: break
                 }
             }
             #expect(!limited.isEmpty && acked.count >= 5)
@@ -447,24 +390,24 @@ struct ModernSocketTests {
             for (index, socket) in sockets.enumerated() {
                 for round in 0..<6 {
                     try await socket.send(
-                        frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "a\(index)-\(round)", text: "a"))
+                        .send(SendRequest(room: "lobby", clientMsgID: "a\(index)-\(round)", text: "a")))
                 }
             }
             for socket in otherSockets {
-                try await socket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "o", text: "o"))
+                try await socket.send(.send(SendRequest(room: "lobby", clientMsgID: "o", text: "o")))
             }
             var acked = 0
             for socket in sockets {
                 var answered = 0
                 while answered < 6 {
-                    let text = try await socket.nextText()
-                    if let ack = try? JSONDecoder().decode(AckFrame.self, from: Data(text.utf8)), ack.type == "ack" {
+                    switch try ServerMessage.decode(Data(try await socket.nextText().utf8)) {
+                    case .ack:
                         acked += 1
                         answered += 1
-                    } else if let error = try? JSONDecoder().decode(ErrorFrame.self, from: Data(text.utf8)),
-                        error.code == .rateLimited
-                    {
+                    case .error(let error) where error.code == .rateLimited:
                         answered += 1
+                    default:
+                        break
                     }
                 }
             }
@@ -472,7 +415,7 @@ struct ModernSocketTests {
             // The burst, and at most one more per second of the test (the refill), whatever the machine's speed.
             #expect(acked >= 5 && acked <= 5 + Int(elapsed.components.seconds) + 1)
             for socket in otherSockets {
-                #expect(try await socket.next("ack", as: AckFrame.self).clientMsgID == "o")
+                #expect(try await socket.next(.ack, as: AckFrame.self).clientMsgID == "o")
             }
         }
     }
@@ -484,8 +427,8 @@ struct ModernSocketTests {
             for index in 1...5 { try await tcp.write("msg:m\(index)\n") }
             try await tcp.waitForLine("t:m5")
             let socket = try await server.modernClient(ann, resume: nil)
-            try await socket.send(frame: ClientFrame(type: "history", room: "lobby", before: 4, limit: 2, ref: "h1"))
-            let page = try await socket.next("history", as: HistoryFrame.self)
+            try await socket.send(.history(HistoryRequest(room: "lobby", before: 4, limit: 2, ref: "h1")))
+            let page = try await socket.next(.history, as: HistoryFrame.self)
             #expect(page.messages.map(\.seq) == [2, 3] && page.hasMore && page.ref == "h1")
         }
     }
@@ -507,7 +450,7 @@ struct ModernSocketTests {
             let ann = try await server.register("ann")
             let socket = try await server.modernClient(ann)
             try await socket.send(
-                frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "l", text: "hello tutorials"))
+                .send(SendRequest(room: "lobby", clientMsgID: "l", text: "hello tutorials")))
             try await tcp.waitForLine("ann:hello tutorials")
         }
     }

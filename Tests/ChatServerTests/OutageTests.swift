@@ -27,14 +27,14 @@ struct OutageTests {
         let socket = try await WebSocketTestClient.connect(
             host: "127.0.0.1", port: server.httpPort, path: "/api/v1/ws?token=\(ann.token)")
         _ = try await socket.nextJSON(HelloFrame.self)
-        try await socket.send(frame: ClientFrame(type: "resume", rooms: [:]))
+        try await socket.send(.resume(ResumeRequest(rooms: [:])))
         // The resume reads memberships too: it must be over before they go away.
-        _ = try await socket.next("resumed", as: ResumedFrame.self)
+        _ = try await socket.next(.resumed, as: ResumedFrame.self)
 
         // The fault: the memberships table is gone, as after a bad manual change to the file.
         try await Self.execute("ALTER TABLE memberships RENAME TO memberships_away", in: directory)
-        try await socket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "c1", text: "hello"))
-        let error = try await socket.next("error", as: ErrorFrame.self)
+        try await socket.send(.send(SendRequest(room: "lobby", clientMsgID: "c1", text: "hello")))
+        let error = try await socket.next(.error, as: ErrorFrame.self)
         #expect(error.code == .unavailable)
         #expect(error.ref == "c1")
         let history = try await api.get("/rooms/lobby/messages", token: ann.token)
@@ -46,7 +46,7 @@ struct OutageTests {
 
         // Repaired: the same clientMsgID goes through, once.
         try await Self.execute("ALTER TABLE memberships_away RENAME TO memberships", in: directory)
-        let ack = try await socket.acked(ClientFrame(type: "send", room: "lobby", clientMsgID: "c1", text: "hello"))
+        let ack = try await socket.acked(.send(SendRequest(room: "lobby", clientMsgID: "c1", text: "hello")))
         #expect(ack.seq >= 1)
         #expect(try await api.get("/rooms/lobby/messages", token: ann.token).status == 200)
         await socket.close()

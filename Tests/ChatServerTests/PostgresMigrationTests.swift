@@ -27,19 +27,19 @@ struct PostgresMigrationTests {
         var acks: [AckFrame] = []
         for (index, text) in ["one", "two", "three"].enumerated() {
             acks.append(
-                try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "m\(index)", text: text)))
+                try await annSocket.acked(.send(SendRequest(room: dm.id, clientMsgID: "m\(index)", text: text))))
         }
         _ = try await annSocket.acked(
-            ClientFrame(type: "edit", room: dm.id, clientMsgID: "e1", text: "two, edited", target: acks[1].seq))
+            .edit(EditRequest(room: dm.id, clientMsgID: "e1", target: acks[1].seq, text: "two, edited")))
         _ = try await bobSocket.acked(
-            ClientFrame(type: "react", room: dm.id, clientMsgID: "r1", target: acks[0].seq, emoji: "👍"))
-        try await bobSocket.send(frame: ClientFrame(type: "read", room: dm.id, seq: acks[1].seq))
+            .react(ReactRequest(room: dm.id, clientMsgID: "r1", target: acks[0].seq, emoji: "👍")))
+        try await bobSocket.send(.read(ReadRequest(room: dm.id, seq: acks[1].seq)))
         // An image, whose file the operator copies (here: the target serves the source's directory).
         let (png, image) = try await source.sendImage(as: ann, on: annSocket, in: dm.id, clientMsgID: "i1", side: 8)
         let group = try await source.api.send(
             .POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "Team", members: ["bob"]), token: ann.token
         ).decode(RoomSummary.self)
-        _ = try await annSocket.acked(ClientFrame(type: "send", room: group.id, clientMsgID: "g1", text: "team"))
+        _ = try await annSocket.acked(.send(SendRequest(room: group.id, clientMsgID: "g1", text: "team")))
         let luke = try await source.joinedLineClient("luke")
         try await luke.write("msg:hello lobby\n")
         try await luke.waitForLine("luke:hello lobby")
@@ -82,7 +82,7 @@ struct PostgresMigrationTests {
                 .POST, "/login", json: LoginRequest(username: "ann", password: "correct horse")
             ).decode(AuthSession.self)
             let socket = try await target.modernClient(annThere)
-            let next = try await socket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "n1", text: "moved"))
+            let next = try await socket.acked(.send(SendRequest(room: dm.id, clientMsgID: "n1", text: "moved")))
             #expect(next.seq == acks[2].seq + 4)  // after the edit, the reaction and the image
         }
 

@@ -21,12 +21,10 @@ struct PostgresRestartTests {
         mutating func send(_ clientMsgID: String, deadline: ContinuousClock.Instant) async throws {
             while ContinuousClock.now < deadline {
                 try await self.socket.send(
-                    frame: ClientFrame(type: "send", room: "lobby", clientMsgID: clientMsgID, text: clientMsgID))
+                    .send(SendRequest(room: "lobby", clientMsgID: clientMsgID, text: clientMsgID)))
                 while let text = try? await self.socket.nextText(timeout: .seconds(3)) {
                     if self.record(text) == clientMsgID { return }
-                    if let error = try? JSONDecoder().decode(ErrorFrame.self, from: Data(text.utf8)),
-                        error.type == "error", error.ref == clientMsgID
-                    {
+                    if case .error(let error) = try? ServerMessage.decode(Data(text.utf8)), error.ref == clientMsgID {
                         try #require(error.code == .unavailable, "\(text)")
                         break
                     }
@@ -38,17 +36,17 @@ struct PostgresRestartTests {
 
         /// Records an ack or a message; returns the `clientMsgID` an ack answers.
         mutating func record(_ text: String) -> String? {
-            if let ack = try? JSONDecoder().decode(AckFrame.self, from: Data(text.utf8)), ack.type == "ack" {
+            switch try? ServerMessage.decode(Data(text.utf8)) {
+            case .ack(let ack):
                 if let earlier = self.acks[ack.clientMsgID] { #expect(earlier == ack.seq, "two seqs for one send") }
                 self.acks[ack.clientMsgID] = ack.seq
                 return ack.clientMsgID
-            }
-            if let message = try? JSONDecoder().decode(MessageFrame.self, from: Data(text.utf8)),
-                message.type == "message", message.room == "lobby"
-            {
+            case .message(let message, _) where message.room == "lobby":
                 self.seen.append(message.seq)
+                return nil
+            default:
+                return nil
             }
-            return nil
         }
 
         /// Reads until message `seq` `last` has arrived.
@@ -78,7 +76,7 @@ struct PostgresRestartTests {
                     Sender(socket: try await nodeA.modernClient(ann)),
                     Sender(socket: try await nodeB.modernClient(bob)),
                 ]
-                for sender in senders { _ = try await sender.socket.next("resumed", as: ResumedFrame.self) }
+                for sender in senders { _ = try await sender.socket.next(.resumed, as: ResumedFrame.self) }
                 let perSender = 30
                 let deadline = ContinuousClock.now + .seconds(90)
                 let restart = Task {

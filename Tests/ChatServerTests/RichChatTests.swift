@@ -18,40 +18,18 @@ extension TestServer {
             .decode(RoomSummary.self)
         let annSocket = try await self.modernClient(ann)
         let bobSocket = try await (bobsNode ?? self).modernClient(bob)
-        _ = try await annSocket.next("resumed", as: ResumedFrame.self)
-        _ = try await bobSocket.next("resumed", as: ResumedFrame.self)
+        _ = try await annSocket.next(.resumed, as: ResumedFrame.self)
+        _ = try await bobSocket.next(.resumed, as: ResumedFrame.self)
         return (ann, bob, dm, annSocket, bobSocket)
     }
 }
 
 extension WebSocketTestClient {
-    /// Sends a frame and returns the ack, or fails with the error frame's code.
-    func acked(_ frame: ClientFrame) async throws -> AckFrame {
-        try await self.send(frame: frame)
-        while true {
-            let text = try await self.nextText()
-            if let ack = try? JSONDecoder().decode(AckFrame.self, from: Data(text.utf8)), ack.type == "ack",
-                ack.clientMsgID == frame.clientMsgID
-            {
-                return ack
-            }
-            if let error = try? JSONDecoder().decode(ErrorFrame.self, from: Data(text.utf8)), error.type == "error" {
-                throw TestClientError("error \(error.code): \(error.message)")
-            }
-        }
-    }
-
-    /// Sends a frame and returns the code of the error it gets.
-    func errorCode(for frame: ClientFrame) async throws -> ErrorCode {
-        try await self.send(frame: frame)
-        return try await self.next("error", as: ErrorFrame.self).code
-    }
-
     /// The next `message` frame whose `kind` is `kind`.
-    func nextEvent(_ kind: String) async throws -> MessageFrame {
+    func nextEvent(_ kind: EventKind) async throws -> MessageFrame {
         while true {
-            let frame = try await self.next("message", as: MessageFrame.self)
-            if frame.kind == kind { return frame }
+            let frame = try await self.next(.message, as: MessageFrame.self)
+            if frame.eventKind == kind { return frame }
         }
     }
 }
@@ -63,31 +41,31 @@ struct RichChatTests {
         try await withTestServer { server in
             let (ann, bob, dm, annSocket, bobSocket) = try await server.pair()
             _ = try await annSocket.acked(
-                ClientFrame(type: "send", room: dm.id, clientMsgID: "m1", text: "see you at 8"))
-            #expect(try await bobSocket.nextEvent("message").seq == 1)
+                .send(SendRequest(room: dm.id, clientMsgID: "m1", text: "see you at 8")))
+            #expect(try await bobSocket.nextEvent(.message).seq == 1)
             _ = try await bobSocket.acked(
-                ClientFrame(type: "send", room: dm.id, clientMsgID: "m2", text: "where?", replyTo: 1))
-            let quoted = try await annSocket.nextEvent("message")
+                .send(SendRequest(room: dm.id, clientMsgID: "m2", text: "where?", replyTo: 1)))
+            let quoted = try await annSocket.nextEvent(.message)
             #expect(quoted.seq == 2)
             #expect(
                 quoted.replyTo
                     == QuotePayload(seq: 1, sender: SenderPayload(id: ann.user.id, name: "ann"), text: "see you at 8"))
             _ = try await annSocket.acked(
-                ClientFrame(type: "edit", room: dm.id, clientMsgID: "e1", text: "see you at 9", target: 1))
-            let edit = try await bobSocket.nextEvent("edit")
+                .edit(EditRequest(room: dm.id, clientMsgID: "e1", target: 1, text: "see you at 9")))
+            let edit = try await bobSocket.nextEvent(.edit)
             #expect(edit.seq == 3 && edit.target == 1 && edit.text == "see you at 9" && edit.sender.id == ann.user.id)
             let reaction = try await bobSocket.acked(
-                ClientFrame(type: "react", room: dm.id, clientMsgID: "r1", target: 1, emoji: "👍"))
+                .react(ReactRequest(room: dm.id, clientMsgID: "r1", target: 1, emoji: "👍")))
             #expect(reaction.seq == 4)
-            let react = try await annSocket.nextEvent("reaction")
+            let react = try await annSocket.nextEvent(.reaction)
             #expect(react.target == 1 && react.emoji == "👍" && react.added == true && react.sender.id == bob.user.id)
 
             // A second device resuming from 0 gets every event in order, the message in its current state.
             let again = try await server.modernClient(bob, resume: [dm.id: 0])
             var replayed: [MessageFrame] = []
-            for _ in 0..<4 { replayed.append(try await again.next("message", as: MessageFrame.self)) }
+            for _ in 0..<4 { replayed.append(try await again.next(.message, as: MessageFrame.self)) }
             #expect(replayed.map(\.seq) == [1, 2, 3, 4])
-            #expect(replayed.map(\.kind) == ["message", "message", "edit", "reaction"])
+            #expect(replayed.map(\.eventKind) == [.message, .message, .edit, .reaction])
             #expect(replayed[0].text == "see you at 9" && replayed[0].editedAt != nil)
             #expect(replayed[0].reactions == [ReactionPayload(emoji: "👍", users: [bob.user.id])])
 
@@ -104,19 +82,19 @@ struct RichChatTests {
         try await withTestServer { server in
             let (ann, bob, dm, annSocket, bobSocket) = try await server.pair()
             _ = try await annSocket.acked(
-                ClientFrame(type: "send", room: dm.id, clientMsgID: "m1", text: "the password is swordfish"))
+                .send(SendRequest(room: dm.id, clientMsgID: "m1", text: "the password is swordfish")))
             _ = try await annSocket.acked(
-                ClientFrame(type: "edit", room: dm.id, clientMsgID: "e1", text: "the password is swordfish2", target: 1)
+                .edit(EditRequest(room: dm.id, clientMsgID: "e1", target: 1, text: "the password is swordfish2"))
             )
             _ = try await bobSocket.acked(
-                ClientFrame(type: "send", room: dm.id, clientMsgID: "m2", text: "noted", replyTo: 1))
+                .send(SendRequest(room: dm.id, clientMsgID: "m2", text: "noted", replyTo: 1)))
             #expect(
                 try await server.api.send(.GET, "/search?q=swordfish2", token: bob.token).decode(SearchResults.self)
                     .results.count == 1)
             let deletion = try await annSocket.acked(
-                ClientFrame(type: "delete", room: dm.id, clientMsgID: "d1", target: 1))
+                .delete(DeleteRequest(room: dm.id, clientMsgID: "d1", target: 1)))
             #expect(deletion.seq == 4)
-            let event = try await bobSocket.nextEvent("delete")
+            let event = try await bobSocket.nextEvent(.delete)
             #expect(event.target == 1 && event.text.isEmpty)
 
             let history = try await server.api.send(.GET, "/rooms/\(dm.id)/messages", token: bob.token)
@@ -130,7 +108,7 @@ struct RichChatTests {
                     .results.isEmpty)
             #expect(
                 try await annSocket.errorCode(
-                    for: ClientFrame(type: "edit", room: dm.id, clientMsgID: "e2", text: "undo", target: 1))
+                    for: .edit(EditRequest(room: dm.id, clientMsgID: "e2", target: 1, text: "undo")))
                     == .badTarget)
             _ = ann
         }
@@ -144,44 +122,44 @@ struct RichChatTests {
             let (_, _, dm, annSocket, bobSocket) = try await server.pair()
             let carol = try await server.register("carol")
             let carolSocket = try await server.modernClient(carol)
-            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "m1", text: "mine"))
+            _ = try await annSocket.acked(.send(SendRequest(room: dm.id, clientMsgID: "m1", text: "mine")))
             #expect(
                 try await bobSocket.errorCode(
-                    for: ClientFrame(type: "edit", room: dm.id, clientMsgID: "x1", text: "yours now", target: 1))
+                    for: .edit(EditRequest(room: dm.id, clientMsgID: "x1", target: 1, text: "yours now")))
                     == .notYours)
             #expect(
                 try await bobSocket.errorCode(
-                    for: ClientFrame(type: "delete", room: dm.id, clientMsgID: "x2", target: 1)) == .notYours)
+                    for: .delete(DeleteRequest(room: dm.id, clientMsgID: "x2", target: 1))) == .notYours)
             for emoji in ["", "ok", "👍👍", "1", "<script>"] {
                 #expect(
                     try await bobSocket.errorCode(
-                        for: ClientFrame(type: "react", room: dm.id, clientMsgID: "x3", target: 1, emoji: emoji))
+                        for: .react(ReactRequest(room: dm.id, clientMsgID: "x3", target: 1, emoji: emoji)))
                         == .badEmoji)
             }
             #expect(
                 try await bobSocket.errorCode(
-                    for: ClientFrame(type: "react", room: dm.id, clientMsgID: "x4", target: 42, emoji: "👍"))
+                    for: .react(ReactRequest(room: dm.id, clientMsgID: "x4", target: 42, emoji: "👍")))
                     == .badTarget)
             #expect(
                 try await bobSocket.errorCode(
-                    for: ClientFrame(type: "send", room: dm.id, clientMsgID: "x5", text: "re", replyTo: 42))
+                    for: .send(SendRequest(room: dm.id, clientMsgID: "x5", text: "re", replyTo: 42)))
                     == .badTarget)
             #expect(
                 try await annSocket.errorCode(
-                    for: ClientFrame(type: "edit", room: dm.id, clientMsgID: "x6", text: "  ", target: 1))
+                    for: .edit(EditRequest(room: dm.id, clientMsgID: "x6", target: 1, text: "  ")))
                     == .emptyMessage)
             #expect(
                 try await annSocket.errorCode(
                     for: ClientFrame(type: "edit", room: dm.id, clientMsgID: "x7", text: "no target")) == .badFrame)
             #expect(
                 try await carolSocket.errorCode(
-                    for: ClientFrame(type: "react", room: dm.id, clientMsgID: "x8", target: 1, emoji: "👍"))
+                    for: .react(ReactRequest(room: dm.id, clientMsgID: "x8", target: 1, emoji: "👍")))
                     == .forbidden)
             #expect(
                 try await carolSocket.errorCode(
-                    for: ClientFrame(type: "delete", room: dm.id, clientMsgID: "x9", target: 1)) == .forbidden)
-            #expect(try await carolSocket.errorCode(for: ClientFrame(type: "typing", room: dm.id)) == .forbidden)
-            #expect(try await carolSocket.errorCode(for: ClientFrame(type: "read", room: dm.id, seq: 1)) == .forbidden)
+                    for: .delete(DeleteRequest(room: dm.id, clientMsgID: "x9", target: 1))) == .forbidden)
+            #expect(try await carolSocket.errorCode(for: .typing(TypingRequest(room: dm.id))) == .forbidden)
+            #expect(try await carolSocket.errorCode(for: .read(ReadRequest(room: dm.id, seq: 1))) == .forbidden)
             let page = try await server.api.send(.GET, "/rooms/\(dm.id)/messages", token: server.register("dave").token)
             #expect(page.status == 403)
             // Nothing of the refused frames was stored: the room still ends at seq 1, unchanged.
@@ -189,8 +167,8 @@ struct RichChatTests {
                 try await server.api.send(
                     .POST, "/login", json: LoginRequest(username: "bob", password: "correct horse")
                 ).decode(AuthSession.self), resume: nil)
-            try await again.send(frame: ClientFrame(type: "history", room: dm.id, ref: "h"))
-            let history = try await again.next("history", as: HistoryFrame.self)
+            try await again.send(.history(HistoryRequest(room: dm.id, ref: "h")))
+            let history = try await again.next(.history, as: HistoryFrame.self)
             #expect(
                 history.messages.map(\.seq) == [1] && history.messages[0].text == "mine"
                     && history.messages[0].reactions == nil)

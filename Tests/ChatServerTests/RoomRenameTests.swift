@@ -18,16 +18,16 @@ struct RoomRenameTests {
             )
             .decode(RoomSummary.self)
             let annSocket = try await server.modernClient(ann)
-            _ = try await annSocket.next("resumed", as: ResumedFrame.self)
+            _ = try await annSocket.next(.resumed, as: ResumedFrame.self)
             _ = try await annSocket.acked(
-                ClientFrame(type: "send", room: group.id, clientMsgID: "m1", text: "where to?"))
+                .send(SendRequest(room: group.id, clientMsgID: "m1", text: "where to?")))
 
             let renamed = try await server.api.send(
                 .PATCH, "/rooms/\(group.id)", json: RenameRoomRequest(name: "  Trip to Kyoto "), token: bob.token)
             #expect(renamed.status == 200)
             #expect(try renamed.decode(RoomSummary.self).name == "Trip to Kyoto")
 
-            let live = try await annSocket.nextEvent("rename")
+            let live = try await annSocket.nextEvent(.rename)
             #expect(
                 live.room == group.id && live.seq == 2 && live.text == "Trip to Kyoto" && live.sender.name == "bob"
                     && live.target == nil)
@@ -43,9 +43,9 @@ struct RoomRenameTests {
 
             let page = try await server.api.send(.GET, "/rooms/\(group.id)/messages", token: ann.token).decode(
                 HistoryPage.self)
-            #expect(page.messages.map(\.kind) == ["message", "rename"])
+            #expect(page.messages.map(\.eventKind) == [.message, .rename])
             let resumed = try await server.modernClient(bob, resume: [group.id: 1])
-            #expect(try await resumed.nextEvent("rename").seq == 2)
+            #expect(try await resumed.nextEvent(.rename).seq == 2)
 
             // The same name again stores nothing; search never finds a room name.
             _ = try await server.api.send(

@@ -16,7 +16,7 @@ struct RoomsAPITests {
             let ann = try await server.register("ann")
             let rooms = try await server.api.send(.GET, "/rooms", token: ann.token).decode([RoomSummary].self)
             #expect(rooms.map(\.id) == ["lobby"])
-            #expect(rooms[0].kind == "channel" && rooms[0].name == "Lobby")
+            #expect(rooms[0].kind == .known(.channel) && rooms[0].name == "Lobby")
             #expect(rooms[0].lastMessage?.text == "hello modern world" && rooms[0].lastMessage?.sender.name == "Luke")
             #expect(rooms[0].latestSeq == 1 && rooms[0].unreadCount == 1)
         }
@@ -85,7 +85,7 @@ struct RoomsAPITests {
             let fromBob = try await server.api.send(
                 .POST, "/dms", json: UsernameRequest(username: "ANN"), token: bob.token
             ).decode(RoomSummary.self)
-            #expect(fromAnn.id == fromBob.id && fromAnn.kind == "direct")
+            #expect(fromAnn.id == fromBob.id && fromAnn.kind == .known(.direct))
             #expect(fromAnn.name == "Bob Ray" && fromAnn.peer?.username == "bob")
             #expect(fromBob.name == "Ann Lee")
             let snooping = try await server.api.send(.GET, "/rooms/\(fromAnn.id)/messages", token: eve.token)

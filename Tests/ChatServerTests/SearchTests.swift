@@ -13,11 +13,11 @@ struct SearchTests {
             let (ann, bob, dm, annSocket, _) = try await server.pair()
             let carol = try await server.register("carol")
             _ = try await annSocket.acked(
-                ClientFrame(type: "send", room: dm.id, clientMsgID: "1", text: "the quarterly report is late"))
+                .send(SendRequest(room: dm.id, clientMsgID: "1", text: "the quarterly report is late")))
             _ = try await annSocket.acked(
-                ClientFrame(type: "send", room: "lobby", clientMsgID: "2", text: "Report: lunch at noon"))
+                .send(SendRequest(room: "lobby", clientMsgID: "2", text: "Report: lunch at noon")))
             _ = try await annSocket.acked(
-                ClientFrame(type: "send", room: dm.id, clientMsgID: "3", text: "nothing to see"))
+                .send(SendRequest(room: dm.id, clientMsgID: "3", text: "nothing to see")))
 
             let mine = try await server.api.send(.GET, "/search?q=repo", token: bob.token).decode(SearchResults.self)
             #expect(Set(mine.results.map(\.message.text)) == ["the quarterly report is late", "Report: lunch at noon"])
@@ -45,7 +45,7 @@ struct SearchTests {
             let socket = try await server.modernClient(ann)
             for (index, text) in ["he said so", "a hexagon", "an ox", "oxygen", "你好吗"].enumerated() {
                 _ = try await socket.acked(
-                    ClientFrame(type: "send", room: "lobby", clientMsgID: "\(index)", text: text))
+                    .send(SendRequest(room: "lobby", clientMsgID: "\(index)", text: text)))
             }
             func found(_ query: String) async throws -> Set<String> {
                 let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
@@ -74,7 +74,7 @@ struct SearchTests {
             let ann = try await server.register("ann")
             let socket = try await server.modernClient(ann)
             _ = try await socket.acked(
-                ClientFrame(type: "send", room: "lobby", clientMsgID: "1", text: "report late NEAR the door"))
+                .send(SendRequest(room: "lobby", clientMsgID: "1", text: "report late NEAR the door")))
             let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             let reply = try await server.api.send(.GET, "/search?q=\(encoded)", token: ann.token)
             #expect(reply.status == 200 || reply.status == 400)

@@ -93,9 +93,9 @@ struct TLSTests {
             let ann = try await httpsRegister("ann", port: server.httpPort, trusting: certificates)
             let modern = try await WebSocketTestClient.connect(
                 host: "127.0.0.1", port: server.httpPort, path: "/api/v1/ws?token=\(ann.token)", tls: context)
-            _ = try await modern.next("hello", as: HelloFrame.self)
-            try await modern.send(frame: ClientFrame(type: "resume", rooms: ["lobby": 0]))
-            _ = try await modern.next("resumed", as: ResumedFrame.self)
+            _ = try await modern.next(.hello, as: HelloFrame.self)
+            try await modern.send(.resume(ResumeRequest(rooms: ["lobby": 0])))
+            _ = try await modern.next(.resumed, as: ResumedFrame.self)
             // Plain HTTP on the TLS port gets no HTTP answer; a client trusting another authority fails its handshake.
             let plain = try? await APIClient(baseURL: "http://127.0.0.1:\(server.httpPort)").get("/healthz")
             #expect(plain == nil)

@@ -23,32 +23,32 @@ extension TwoNodeTests {
             let dm = try await nodeA.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token)
                 .decode(RoomSummary.self)
             let bobSocket = try await nodeB.modernClient(bob)
-            _ = try await bobSocket.next("resumed", as: ResumedFrame.self)
+            _ = try await bobSocket.next(.resumed, as: ResumedFrame.self)
 
             // Ann comes online on A: Bob, on B, hears it, and B's API says so.
             let annOnA = try await nodeA.modernClient(ann)
-            _ = try await annOnA.next("resumed", as: ResumedFrame.self)
-            #expect(try await bobSocket.next("presence", as: PresenceFrame.self).users == [Self.online(ann)])
+            _ = try await annOnA.next(.resumed, as: ResumedFrame.self)
+            #expect(try await bobSocket.next(.presence, as: PresenceFrame.self).users == [Self.online(ann)])
             let details = try await nodeB.api.send(.GET, "/users/\(ann.user.id)", token: bob.token)
                 .decode(UserDetails.self)
             #expect(details.online)
             // Bob's second device, on B too, lists her in its snapshot.
             let bobTablet = try await nodeB.modernClient(bob)
-            #expect(try await bobTablet.next("presence", as: PresenceFrame.self).users.contains(Self.online(ann)))
+            #expect(try await bobTablet.next(.presence, as: PresenceFrame.self).users.contains(Self.online(ann)))
             await bobTablet.close()
 
             // Her phone on B, then A's connection closing: she stays online, and Bob hears nothing of it.
             let annOnB = try await nodeB.modernClient(ann)
-            _ = try await annOnB.next("resumed", as: ResumedFrame.self)
+            _ = try await annOnB.next(.resumed, as: ResumedFrame.self)
             await annOnA.close()
             try await Task.sleep(for: .seconds(2))  // past A's grace period
-            _ = try await annOnB.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "p1", text: "still here"))
-            let quiet = try await bobSocket.frames(through: "message")
-            #expect(frames(quiet, ofType: "presence", as: PresenceFrame.self).isEmpty)
+            _ = try await annOnB.acked(.send(SendRequest(room: dm.id, clientMsgID: "p1", text: "still here")))
+            let quiet = try await bobSocket.frames(through: .message)
+            #expect(frames(quiet, ofType: .presence, as: PresenceFrame.self).isEmpty)
 
             // The last connection closes: offline, with when she was last seen.
             await annOnB.close()
-            let offline = try await bobSocket.next("presence", as: PresenceFrame.self, timeout: .seconds(10))
+            let offline = try await bobSocket.next(.presence, as: PresenceFrame.self, timeout: .seconds(10))
             #expect(offline.users.count == 1 && offline.users[0].id == ann.user.id && !offline.users[0].online)
             #expect(offline.users[0].lastSeen != nil)
 
@@ -60,10 +60,10 @@ extension TwoNodeTests {
                 fast(&$0)
             }) { nodeC in
                 let annOnC = try await nodeC.modernClient(ann)
-                _ = try await annOnC.next("resumed", as: ResumedFrame.self)
-                #expect(try await bobSocket.next("presence", as: PresenceFrame.self).users == [Self.online(ann)])
+                _ = try await annOnC.next(.resumed, as: ResumedFrame.self)
+                #expect(try await bobSocket.next(.presence, as: PresenceFrame.self).users == [Self.online(ann)])
             }
-            let gone = try await bobSocket.next("presence", as: PresenceFrame.self, timeout: .seconds(15))
+            let gone = try await bobSocket.next(.presence, as: PresenceFrame.self, timeout: .seconds(15))
             #expect(gone.users.count == 1 && gone.users[0].id == ann.user.id && !gone.users[0].online)
             let after = try await nodeB.api.send(.GET, "/users/\(ann.user.id)", token: bob.token)
                 .decode(UserDetails.self)
@@ -87,10 +87,10 @@ extension TwoNodeTests {
             let bob = try await nodeA.register("bob")
             _ = try await nodeA.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token)
             let bobSocket = try await nodeB.modernClient(bob)
-            _ = try await bobSocket.next("resumed", as: ResumedFrame.self)
+            _ = try await bobSocket.next(.resumed, as: ResumedFrame.self)
             let annOnA = try await nodeA.modernClient(ann)
-            _ = try await annOnA.next("resumed", as: ResumedFrame.self)
-            #expect(try await bobSocket.next("presence", as: PresenceFrame.self).users == [Self.online(ann)])
+            _ = try await annOnA.next(.resumed, as: ResumedFrame.self)
+            #expect(try await bobSocket.next(.presence, as: PresenceFrame.self).users == [Self.online(ann)])
             let annIsOnline = { @Sendable in
                 try await nodeB.api.send(.GET, "/users/\(ann.user.id)", token: bob.token).decode(UserDetails.self)
                     .online
@@ -108,14 +108,14 @@ extension TwoNodeTests {
                 database: database.database)
             try await eventually("Ann is online again", within: .seconds(10)) { try await annIsOnline() }
             var latest: PresenceEntry?
-            while let frame = try? await bobSocket.next("presence", as: PresenceFrame.self, timeout: .seconds(3)) {
+            while let frame = try? await bobSocket.next(.presence, as: PresenceFrame.self, timeout: .seconds(3)) {
                 latest = frame.users.last { $0.id == ann.user.id } ?? latest
             }
             #expect(latest == nil || latest?.online == true)
 
             // And her last connection closing still says offline, once.
             await annOnA.close()
-            let offline = try await bobSocket.next("presence", as: PresenceFrame.self, timeout: .seconds(10))
+            let offline = try await bobSocket.next(.presence, as: PresenceFrame.self, timeout: .seconds(10))
             #expect(offline.users.count == 1 && offline.users[0].id == ann.user.id && !offline.users[0].online)
             #expect(try await !annIsOnline())
         }
@@ -157,7 +157,7 @@ extension TwoNodeTests {
         try await self.withTwoNodes { nodeA, nodeB in
             let (ann, bob, dm, annSocket, bobSocket) = try await nodeA.pair(bobConnectedTo: nodeB)
             let (png, attachment) = try await nodeA.sendImage(as: ann, on: annSocket, in: dm.id, clientMsgID: "a1")
-            #expect(try await bobSocket.nextEvent("message").attachments == [attachment])
+            #expect(try await bobSocket.nextEvent(.message).attachments == [attachment])
             let fetched = try await nodeB.api.get("/attachments/\(attachment.id)", token: bob.token)
             #expect(fetched.status == 200 && Array(fetched.body) == png)
         }
@@ -176,15 +176,15 @@ extension TwoNodeTests {
             // A second bot would have answered too (and each would have signed the other out).
             let carol = try await nodeB.register("carol")
             let socket = try await nodeB.modernClient(carol)
-            _ = try await socket.next("resumed", as: ResumedFrame.self)
+            _ = try await socket.next(.resumed, as: ResumedFrame.self)
             let dm = try await nodeB.api.send(
                 .POST, "/dms", json: UsernameRequest(username: "echo-bot"), token: carol.token
             ).decode(RoomSummary.self)
-            _ = try await socket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "c1", text: "you and me"))
+            _ = try await socket.acked(.send(SendRequest(room: dm.id, clientMsgID: "c1", text: "you and me")))
             var answers = 0
             while let text = try? await socket.nextText(timeout: .seconds(4)) {
-                if let message = try? JSONDecoder().decode(MessageFrame.self, from: Data(text.utf8)),
-                    message.type == "message", message.sender.name == "echo-bot"
+                if case .message(let message, _) = try? ServerMessage.decode(Data(text.utf8)),
+                    message.sender.name == "echo-bot"
                 {
                     #expect(message.text == "I and you")
                     answers += 1
@@ -210,7 +210,7 @@ extension TwoNodeTests {
         }) { nodeA, nodeB in
             let (ann, bob, dm, annSocket, bobSocket) = try await nodeA.pair(bobConnectedTo: nodeB)
             let (png, image) = try await nodeA.sendImage(as: ann, on: annSocket, in: dm.id, clientMsgID: "a1")
-            #expect(try await bobSocket.nextEvent("message").attachments == [image])
+            #expect(try await bobSocket.nextEvent(.message).attachments == [image])
             let fetched = try await nodeB.api.get("/attachments/\(image.id)", token: bob.token)
             #expect(fetched.status == 200 && Array(fetched.body) == png)
 
@@ -222,7 +222,7 @@ extension TwoNodeTests {
                 token: bob.token
             ).decode(AttachmentPayload.self)
             _ = try await bobSocket.acked(
-                ClientFrame(type: "send", room: dm.id, clientMsgID: "b1", text: "", attachments: [upload.id.uuidString])
+                .send(SendRequest(room: dm.id, clientMsgID: "b1", text: "", attachments: [upload.id.uuidString]))
             )
             let whole = try await nodeA.api.get("/attachments/\(upload.id)", token: ann.token)
             #expect(whole.status == 200 && Array(whole.body) == file)

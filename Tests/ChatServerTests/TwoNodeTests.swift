@@ -109,26 +109,26 @@ extension TwoNodeTests {
     func modernAcrossNodes() async throws {
         try await self.withTwoNodes { nodeA, nodeB in
             let (ann, bob, dm, annSocket, bobSocket) = try await nodeA.pair(bobConnectedTo: nodeB)
-            try await annSocket.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "m1", text: "hi bob"))
-            let ack = try await annSocket.next("ack", as: AckFrame.self)
-            let received = try await bobSocket.next("message", as: MessageFrame.self)
+            try await annSocket.send(.send(SendRequest(room: dm.id, clientMsgID: "m1", text: "hi bob")))
+            let ack = try await annSocket.next(.ack, as: AckFrame.self)
+            let received = try await bobSocket.next(.message, as: MessageFrame.self)
             #expect(received.event.seq == ack.seq && received.event.text == "hi bob")
             // Ann's phone on node B retries the same send: the original comes back, and nothing new is stored.
             let annPhone = try await nodeB.modernClient(ann)
-            _ = try await annPhone.next("resumed", as: ResumedFrame.self)
-            try await annPhone.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "m1", text: "hi bob"))
-            #expect(try await annPhone.next("ack", as: AckFrame.self) == ack)
+            _ = try await annPhone.next(.resumed, as: ResumedFrame.self)
+            try await annPhone.send(.send(SendRequest(room: dm.id, clientMsgID: "m1", text: "hi bob")))
+            #expect(try await annPhone.next(.ack, as: AckFrame.self) == ack)
             // Typing and reading on B reach Ann on A.
-            try await bobSocket.send(frame: ClientFrame(type: "typing", room: dm.id))
-            #expect(try await annSocket.next("typing", as: TypingFrame.self).user.id == bob.user.id)
-            try await bobSocket.send(frame: ClientFrame(type: "read", room: dm.id, seq: ack.seq))
+            try await bobSocket.send(.typing(TypingRequest(room: dm.id)))
+            #expect(try await annSocket.next(.typing, as: TypingFrame.self).user.id == bob.user.id)
+            try await bobSocket.send(.read(ReadRequest(room: dm.id, seq: ack.seq)))
             // (Ann's own receipt for what she wrote may come first.)
-            var receipt = try await annSocket.next("receipt", as: ReceiptFrame.self)
-            while receipt.user == ann.user.id { receipt = try await annSocket.next("receipt", as: ReceiptFrame.self) }
+            var receipt = try await annSocket.next(.receipt, as: ReceiptFrame.self)
+            while receipt.user == ann.user.id { receipt = try await annSocket.next(.receipt, as: ReceiptFrame.self) }
             #expect(receipt.user == bob.user.id && receipt.seq == ack.seq)
             // The only message in the room is the first one: B's next event is a new message, numbered after it.
-            try await annSocket.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "m2", text: "again"))
-            #expect(try await bobSocket.next("message", as: MessageFrame.self).event.seq == ack.seq + 1)
+            try await annSocket.send(.send(SendRequest(room: dm.id, clientMsgID: "m2", text: "again")))
+            #expect(try await bobSocket.next(.message, as: MessageFrame.self).event.seq == ack.seq + 1)
         }
     }
 }
@@ -140,24 +140,24 @@ extension TwoNodeTests {
             let ann = try await nodeA.register("ann")
             let bob = try await nodeA.register("bob")
             let bobSocket = try await nodeB.modernClient(bob)
-            _ = try await bobSocket.next("resumed", as: ResumedFrame.self)
+            _ = try await bobSocket.next(.resumed, as: ResumedFrame.self)
             let annSocket = try await nodeA.modernClient(ann)
             let dm = try await nodeA.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token)
                 .decode(RoomSummary.self)
-            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "d1", text: "hello bob"))
-            #expect(try await bobSocket.next("joined", as: JoinedFrame.self).room.id == dm.id)
-            #expect(try await bobSocket.next("message", as: MessageFrame.self).text == "hello bob")
+            _ = try await annSocket.acked(.send(SendRequest(room: dm.id, clientMsgID: "d1", text: "hello bob")))
+            #expect(try await bobSocket.next(.joined, as: JoinedFrame.self).room.id == dm.id)
+            #expect(try await bobSocket.next(.message, as: MessageFrame.self).text == "hello bob")
             let group = try await nodeA.api.send(
                 .POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "Team", members: ["bob"]),
                 token: ann.token
             ).decode(RoomSummary.self)
-            #expect(try await bobSocket.next("joined", as: JoinedFrame.self).room.id == group.id)
+            #expect(try await bobSocket.next(.joined, as: JoinedFrame.self).room.id == group.id)
             // Bob leaves through node A; his connection on node B stops receiving the group.
             #expect(try await nodeA.api.send(.POST, "/rooms/\(group.id)/leave", token: bob.token).status == 204)
-            #expect(try await bobSocket.next("left", as: LeftFrame.self).room == group.id)
-            _ = try await annSocket.acked(ClientFrame(type: "send", room: group.id, clientMsgID: "g1", text: "gone?"))
-            _ = try await annSocket.acked(ClientFrame(type: "send", room: dm.id, clientMsgID: "d2", text: "still here"))
-            #expect(try await bobSocket.next("message", as: MessageFrame.self).text == "still here")
+            #expect(try await bobSocket.next(.left, as: LeftFrame.self).room == group.id)
+            _ = try await annSocket.acked(.send(SendRequest(room: group.id, clientMsgID: "g1", text: "gone?")))
+            _ = try await annSocket.acked(.send(SendRequest(room: dm.id, clientMsgID: "d2", text: "still here")))
+            #expect(try await bobSocket.next(.message, as: MessageFrame.self).text == "still here")
         }
     }
 
@@ -166,7 +166,7 @@ extension TwoNodeTests {
         try await self.withTwoNodes { nodeA, nodeB in
             let ann = try await nodeA.register("ann")
             let socket = try await nodeB.modernClient(ann)
-            _ = try await socket.next("resumed", as: ResumedFrame.self)
+            _ = try await socket.next(.resumed, as: ResumedFrame.self)
             #expect(try await nodeA.api.send(.POST, "/logout", token: ann.token).status == 204)
             #expect(try await socket.nextCloseCode(timeout: .seconds(10)) != nil)
         }
@@ -213,22 +213,22 @@ extension TwoNodeTests {
             let bobSocket = try await nodeB.modernClient(bob)
             // Generous waits for each answer: under a full parallel run two nodes on one core may take seconds.
             let patience = Duration.seconds(20)
-            _ = try await annSocket.next("resumed", as: ResumedFrame.self, timeout: patience)
-            _ = try await bobSocket.next("resumed", as: ResumedFrame.self, timeout: patience)
-            try await annSocket.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "d1", text: "one"))
-            _ = try await annSocket.next("ack", as: AckFrame.self, timeout: patience)
-            _ = try await bobSocket.next("message", as: MessageFrame.self, timeout: patience)
+            _ = try await annSocket.next(.resumed, as: ResumedFrame.self, timeout: patience)
+            _ = try await bobSocket.next(.resumed, as: ResumedFrame.self, timeout: patience)
+            try await annSocket.send(.send(SendRequest(room: dm.id, clientMsgID: "d1", text: "one")))
+            _ = try await annSocket.next(.ack, as: AckFrame.self, timeout: patience)
+            _ = try await bobSocket.next(.message, as: MessageFrame.self, timeout: patience)
             // Node B stops hearing node A's commits (its listeners are killed), so the DM, open on B, lags.
             try await TestPostgres.shared().psql(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database.database)' AND query ILIKE 'LISTEN%'"
             )
-            try await annSocket.send(frame: ClientFrame(type: "send", room: dm.id, clientMsgID: "d2", text: "two"))
-            let ack = try await annSocket.next("ack", as: AckFrame.self, timeout: patience)
+            try await annSocket.send(.send(SendRequest(room: dm.id, clientMsgID: "d2", text: "two")))
+            let ack = try await annSocket.next(.ack, as: AckFrame.self, timeout: patience)
             // Bob read it elsewhere (another device, on node A); his read through B is accepted, not bad_seq.
-            try await bobSocket.send(frame: ClientFrame(type: "read", room: dm.id, seq: ack.seq, ref: "r2"))
+            try await bobSocket.send(.read(ReadRequest(room: dm.id, seq: ack.seq, ref: "r2")))
             var receipt: ReceiptFrame
             repeat {
-                receipt = try await bobSocket.next("receipt", as: ReceiptFrame.self, timeout: patience)
+                receipt = try await bobSocket.next(.receipt, as: ReceiptFrame.self, timeout: patience)
             } while receipt.user != bob.user.id || receipt.seq != ack.seq
             let rooms = try await nodeA.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self)
             #expect(rooms.first { $0.id == dm.id }?.lastReadSeq == ack.seq)
@@ -242,16 +242,16 @@ extension TwoNodeTests {
             let ann = try await nodeA.register("ann")
             let bob = try await nodeB.register("bob")
             let socket = try await nodeA.modernClient(ann)
-            _ = try await socket.next("resumed", as: ResumedFrame.self, timeout: .seconds(20))
+            _ = try await socket.next(.resumed, as: ResumedFrame.self, timeout: .seconds(20))
             #expect(
                 try await Self.accepted(
-                    ClientFrame(type: "send", room: "lobby", clientMsgID: "1", text: "in"), on: socket))
+                    .send(SendRequest(room: "lobby", clientMsgID: "1", text: "in")), on: socket))
             // The connection still follows the lobby: only the commit can tell.
             try await TestPostgres.shared().psql(
                 "DELETE FROM memberships WHERE room_id = 'lobby' AND user_id = '\(ann.user.id)'",
                 database: database.database)
-            try await socket.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "2", text: "out"))
-            let refused = try await socket.next("error", as: ErrorFrame.self, timeout: .seconds(20))
+            try await socket.send(.send(SendRequest(room: "lobby", clientMsgID: "2", text: "out")))
+            let refused = try await socket.next(.error, as: ErrorFrame.self, timeout: .seconds(20))
             #expect(refused.code == .forbidden && refused.ref == "2")
             #expect(try await nodeA.api.send(.GET, "/rooms/lobby/messages?limit=10", token: ann.token).status == 403)
             let seen = try await nodeB.api.send(.GET, "/rooms/lobby/messages?limit=10", token: bob.token)
@@ -271,21 +271,21 @@ extension TwoNodeTests {
             let onB = try await nodeB.modernClient(ann)
             // Generous waits for each answer: under a full parallel run two nodes on one core may take seconds.
             for socket in [onA, onB] {
-                _ = try await socket.next("resumed", as: ResumedFrame.self, timeout: .seconds(20))
+                _ = try await socket.next(.resumed, as: ResumedFrame.self, timeout: .seconds(20))
             }
             // A spends the budget until it is refused (the bucket refills by one a second, so a loaded machine may
             // need a send or two more than the burst)...
             var accepted = 0
             while try await Self.accepted(
-                ClientFrame(type: "send", room: "lobby", clientMsgID: "a\(accepted)", text: "a"), on: onA)
+                .send(SendRequest(room: "lobby", clientMsgID: "a\(accepted)", text: "a")), on: onA)
             {
                 accepted += 1
                 try #require(accepted <= 10)
             }
             #expect(accepted >= 3)
             // ...and B, right after, finds it spent.
-            try await onB.send(frame: ClientFrame(type: "send", room: "lobby", clientMsgID: "b1", text: "b"))
-            let refused = try await onB.next("error", as: ErrorFrame.self, timeout: .seconds(20)).code
+            try await onB.send(.send(SendRequest(room: "lobby", clientMsgID: "b1", text: "b")))
+            let refused = try await onB.next(.error, as: ErrorFrame.self, timeout: .seconds(20)).code
             #expect(refused == .rateLimited)
         }
     }
@@ -293,16 +293,15 @@ extension TwoNodeTests {
 
 extension TwoNodeTests {
     /// Sends `frame` and returns whether it was acknowledged (`true`) or refused by the rate limit (`false`).
-    static func accepted(_ frame: ClientFrame, on socket: WebSocketTestClient) async throws -> Bool {
-        try await socket.send(frame: frame)
+    static func accepted(_ message: ClientMessage, on socket: WebSocketTestClient) async throws -> Bool {
+        try await socket.send(message)
         while true {
-            let text = try await socket.nextText(timeout: .seconds(20))
-            if let ack = try? JSONDecoder().decode(AckFrame.self, from: Data(text.utf8)), ack.type == "ack" {
-                return true
-            }
-            if let error = try? JSONDecoder().decode(ErrorFrame.self, from: Data(text.utf8)), error.type == "error" {
-                try #require(error.code == .rateLimited, "\(text)")
+            switch try? ServerMessage.decode(Data(try await socket.nextText(timeout: .seconds(20)).utf8)) {
+            case .ack: return true
+            case .error(let error):
+                try #require(error.code == .rateLimited, "\(error)")
                 return false
+            default: continue
             }
         }
     }

@@ -20,10 +20,45 @@ public enum RoomKind: String, Codable, Sendable, CaseIterable {
 
 extension MessagePayload {
     /// The event's kind, or `nil` for a kind this build does not know (skip it, but count its `seq`).
-    public var eventKind: EventKind? { EventKind(rawValue: self.kind) }
+    public var eventKind: EventKind? { self.kind.value }
 }
 
 extension RoomSummary {
     /// The room's kind, or `nil` for a kind this build does not know.
-    public var roomKind: RoomKind? { RoomKind(rawValue: self.kind) }
+    public var roomKind: RoomKind? { self.kind.value }
+}
+
+/// A kind as a payload carries it: one this build knows, or the name of one it does not (a newer server's), kept as
+/// it came. A client switches on the known ones and skips the rest; nothing is lost if it encodes the payload again.
+public enum WireKind<Known: RawRepresentable & Hashable & Sendable>: Hashable, Sendable where Known.RawValue == String {
+    case known(Known)
+    case unknown(String)
+
+    public init(rawValue: String) {
+        self = Known(rawValue: rawValue).map { .known($0) } ?? .unknown(rawValue)
+    }
+
+    /// The name on the wire.
+    public var rawValue: String {
+        switch self {
+        case .known(let kind): kind.rawValue
+        case .unknown(let name): name
+        }
+    }
+
+    /// The kind, or `nil` for one this build does not know.
+    public var value: Known? {
+        if case .known(let kind) = self { kind } else { nil }
+    }
+}
+
+extension WireKind: Codable {
+    public init(from decoder: any Decoder) throws {
+        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(self.rawValue)
+    }
 }

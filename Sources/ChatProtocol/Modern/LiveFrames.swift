@@ -2,7 +2,7 @@ import Foundation
 
 /// `{"type":"typing"}`: a member is typing in a room (PROTOCOL.md §9.4). Show it for about 5 seconds.
 public struct TypingFrame: Codable, Sendable, Equatable {
-    public var type = "typing"
+    public var type = ServerMessage.Kind.typing
     public var room: String
     public var user: SenderPayload
 
@@ -28,7 +28,7 @@ public struct PresenceEntry: Codable, Sendable, Equatable {
 
 /// `{"type":"presence"}`: who is online now (after `hello`), then changes (PROTOCOL.md §9.5).
 public struct PresenceFrame: Codable, Sendable, Equatable {
-    public var type = "presence"
+    public var type = ServerMessage.Kind.presence
     public var users: [PresenceEntry]
 
     public init(users: [PresenceEntry]) {
@@ -38,7 +38,7 @@ public struct PresenceFrame: Codable, Sendable, Equatable {
 
 /// `{"type":"joined"}`: I was added to a room; its replay and live events follow (PROTOCOL.md §9.6).
 public struct JoinedFrame: Codable, Sendable, Equatable {
-    public var type = "joined"
+    public var type = ServerMessage.Kind.joined
     public var room: RoomSummary
 
     public init(room: RoomSummary) {
@@ -48,7 +48,7 @@ public struct JoinedFrame: Codable, Sendable, Equatable {
 
 /// `{"type":"left"}`: I left a room; nothing more arrives from it.
 public struct LeftFrame: Codable, Sendable, Equatable {
-    public var type = "left"
+    public var type = ServerMessage.Kind.left
     public var room: String
 
     public init(room: String) {
@@ -63,7 +63,7 @@ public enum SwiftChatVersion {
 
 /// `{"type":"pong"}`: the answer to a `ping` frame (§8.7).
 public struct PongFrame: Codable, Sendable, Equatable {
-    public var type = "pong"
+    public var type = ServerMessage.Kind.pong
 
     public init() {}
 }

@@ -16,7 +16,7 @@ extension MessageFrame: WritesOwnJSON {
         json.field("editedAt", event.editedAt)
         json.field("emoji", event.emoji)
         json.field("id", event.id)
-        json.field("kind", event.kind)
+        json.field("kind", event.kind.rawValue)
         json.field("reactions", event.reactions, Self.write)
         if let quote = event.replyTo {
             json.key("replyTo")
@@ -33,7 +33,7 @@ extension MessageFrame: WritesOwnJSON {
         json.field("seq", event.seq)
         json.field("target", event.target)
         json.field("text", event.text)
-        json.field("type", self.type)
+        json.field("type", self.type.rawValue)
         json.endObject()
         return json.bytes
     }

@@ -6,7 +6,7 @@ extension PresenceFrame: WritesOwnJSON {
     public func json() -> [UInt8] {
         var json = JSONBytes(capacity: 32 + 80 * self.users.count)
         json.beginObject()
-        json.field("type", self.type)
+        json.field("type", self.type.rawValue)
         json.field("users", self.users) { user, json in
             json.beginObject()
             json.field("id", user.id)

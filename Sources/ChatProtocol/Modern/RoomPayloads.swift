@@ -22,8 +22,8 @@ public struct MessagePayload: Codable, Sendable, Equatable {
     public var seq: Int64
     public var id: UUID
     public var sender: SenderPayload
-    /// `message`, `edit`, `delete` or `reaction`.
-    public var kind: String
+    /// `message`, `edit`, `delete`, `reaction` or `rename`; a newer server's kind is kept as ``WireKind/unknown(_:)``.
+    public var kind: WireKind<EventKind>
     /// A message's current text, or an edit's new text; empty for deletes, reactions and deleted messages.
     public var text: String
     /// Milliseconds since 1970-01-01T00:00:00Z.
@@ -45,7 +45,9 @@ public struct MessagePayload: Codable, Sendable, Equatable {
     public var reactions: [ReactionPayload]?
 
     public init(
-        room: String, seq: Int64, id: UUID, sender: SenderPayload, kind: String = "message", text: String, date: Int64,
+        room: String, seq: Int64, id: UUID, sender: SenderPayload, kind: WireKind<EventKind> = .known(.message),
+        text: String,
+        date: Int64,
         target: Int64? = nil, emoji: String? = nil, added: Bool? = nil, replyTo: QuotePayload? = nil,
         attachments: [AttachmentPayload]? = nil, editedAt: Int64? = nil, deleted: Bool? = nil,
         reactions: [ReactionPayload]? = nil
@@ -71,8 +73,8 @@ public struct MessagePayload: Codable, Sendable, Equatable {
 /// One of my rooms, as `GET /api/v1/rooms` lists it.
 public struct RoomSummary: Codable, Sendable, Equatable {
     public var id: String
-    /// `channel`, `group` or `direct`.
-    public var kind: String
+    /// `channel`, `group` or `direct`; a newer server's kind is kept as ``WireKind/unknown(_:)``.
+    public var kind: WireKind<RoomKind>
     /// The channel or group name; for a direct room, the other member's display name.
     public var name: String
     /// For a direct room, the other member.
@@ -87,7 +89,8 @@ public struct RoomSummary: Codable, Sendable, Equatable {
     public var peerLastReadSeq: Int64?
 
     public init(
-        id: String, kind: String, name: String, peer: UserProfile?, lastMessage: MessagePayload?, latestSeq: Int64,
+        id: String, kind: WireKind<RoomKind>, name: String, peer: UserProfile?, lastMessage: MessagePayload?,
+        latestSeq: Int64,
         lastReadSeq: Int64, unreadCount: Int64, peerLastReadSeq: Int64? = nil
     ) {
         self.peerLastReadSeq = peerLastReadSeq

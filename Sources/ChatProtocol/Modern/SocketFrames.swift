@@ -2,7 +2,7 @@ import Foundation
 
 /// `{"type":"hello"}`: the first frame on a new connection.
 public struct HelloFrame: Codable, Sendable, Equatable {
-    public var type = "hello"
+    public var type = ServerMessage.Kind.hello
     public var user: UserProfile
     /// The rooms this connection can resume.
     public var rooms: [String]
@@ -15,7 +15,7 @@ public struct HelloFrame: Codable, Sendable, Equatable {
 
 /// `{"type":"ack"}`: a sent message is durable.
 public struct AckFrame: Codable, Sendable, Equatable {
-    public var type = "ack"
+    public var type = ServerMessage.Kind.ack
     public var clientMsgID: String
     public var room: String
     public var seq: Int64
@@ -34,7 +34,7 @@ public struct AckFrame: Codable, Sendable, Equatable {
 /// `{"type":"message"}`: a committed event in one of my rooms (a message, or an edit, delete or reaction of one).
 @dynamicMemberLookup
 public struct MessageFrame: Codable, Sendable, Equatable {
-    public var type = "message"
+    public var type = ServerMessage.Kind.message
     public var event: MessagePayload
     public var clientMsgID: String?
 
@@ -55,7 +55,7 @@ public struct MessageFrame: Codable, Sendable, Equatable {
     /// The event's fields sit beside `type` and `clientMsgID` in one flat object.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(String.self, forKey: .type)
+        self.type = try container.decode(ServerMessage.Kind.self, forKey: .type)
         self.clientMsgID = try container.decodeIfPresent(String.self, forKey: .clientMsgID)
         self.event = try MessagePayload(from: decoder)
     }
@@ -70,7 +70,7 @@ public struct MessageFrame: Codable, Sendable, Equatable {
 
 /// `{"type":"resumed"}`: a room's replay is over; live messages follow.
 public struct ResumedFrame: Codable, Sendable, Equatable {
-    public var type = "resumed"
+    public var type = ServerMessage.Kind.resumed
     public var room: String
     public var latestSeq: Int64
     /// `false` when the gap was too large to replay: page history up to `latestSeq` instead.
@@ -85,7 +85,7 @@ public struct ResumedFrame: Codable, Sendable, Equatable {
 
 /// `{"type":"history"}`: the answer to a history request.
 public struct HistoryFrame: Codable, Sendable, Equatable {
-    public var type = "history"
+    public var type = ServerMessage.Kind.history
     public var room: String
     public var messages: [MessagePayload]
     public var hasMore: Bool
@@ -101,7 +101,7 @@ public struct HistoryFrame: Codable, Sendable, Equatable {
 
 /// `{"type":"error"}`: what went wrong with one frame; the connection stays open.
 public struct ErrorFrame: Codable, Sendable, Equatable {
-    public var type = "error"
+    public var type = ServerMessage.Kind.error
     public var code: ErrorCode
     public var message: String
     /// The `clientMsgID` or `ref` of the frame it answers.
@@ -116,7 +116,7 @@ public struct ErrorFrame: Codable, Sendable, Equatable {
 
 /// `{"type":"receipt"}`: a member (possibly you, on another device) has read a room up to `seq`.
 public struct ReceiptFrame: Codable, Sendable, Equatable {
-    public var type = "receipt"
+    public var type = ServerMessage.Kind.receipt
     public var room: String
     public var user: UUID
     public var seq: Int64
