@@ -202,7 +202,7 @@ let package = Package(
         .testTarget(
             name: "ChatCoreTests",
             dependencies: [
-                "ChatCore", "ChatProtocol",
+                "ChatCore", "ChatProtocol", "ChatTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

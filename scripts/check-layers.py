@@ -46,7 +46,9 @@ ALLOWED = {
         "AsyncHTTPClient", "NIOHTTP1", "NIOSSL", "X509", "SwiftASN1", "Crypto", "PostgresNIO", "SQLiteNIO",
     },
     "ChatProtocolTests": {"ChatProtocol"},
-    "ChatCoreTests": {"ChatCore", "ChatProtocol", "NIOCore", "NIOPosix", "NIOConcurrencyHelpers", "Logging"},
+    "ChatCoreTests": {
+        "ChatCore", "ChatProtocol", "ChatTestSupport", "NIOCore", "NIOPosix", "NIOConcurrencyHelpers", "Logging",
+    },
     "ChatUseCasesTests": {"ChatUseCases", "ChatCore", "ChatProtocol", "ChatTestSupport", "NIOCore"},
     "ChatPersistenceTests": {
         "ChatPersistence", "ChatCore", "ChatProtocol", "ChatTestSupport", "FluentKit", "FluentSQLiteDriver",

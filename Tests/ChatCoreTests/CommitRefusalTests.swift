@@ -1,4 +1,5 @@
 import ChatCore
+import ChatTestSupport
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -12,6 +13,9 @@ private final class RefusingStore: MessageStore {
     let refused: UUID
     private let gate = AsyncStream<Void>.makeStream()
     private let held = NIOLockedValueBox(true)
+    /// Whether a commit waits at the gate now.
+    private let holding = NIOLockedValueBox(false)
+    var isHolding: Bool { self.holding.withLockedValue { $0 } }
 
     init(refusing refused: UUID) { self.refused = refused }
 
@@ -25,8 +29,10 @@ private final class RefusingStore: MessageStore {
         _ messages: [StoredMessage], isolation: isolated (any Actor)?
     ) async throws -> [Result<StoredMessage, RoomRejection>] {
         if self.held.withLockedValue({ $0 }) {
+            self.holding.withLockedValue { $0 = true }
             for await _ in self.gate.stream { break }
             self.held.withLockedValue { $0 = false }
+            self.holding.withLockedValue { $0 = false }
         }
         let passing = messages.filter { !($0.isAccountSend && $0.sender.id == self.refused) }
         var stored = try await self.base.append(passing, isolation: nil).makeIterator()
@@ -93,7 +99,7 @@ struct CommitRefusalTests {
         let sink = RecordingSink(renderer: LineRenderer())
         room.join(sink)
         let first = self.submit(room, "first", from: self.alice, id: "a0")
-        try await Task.sleep(for: .milliseconds(50))  // the first commit waits in the store
+        try await eventually("the first commit waits in the store") { store.isHolding }
         let batch = [
             self.submit(room, "a1", from: self.alice, id: "a1"),
             self.submit(room, "b1", from: self.bob, id: "b1"),

@@ -1,4 +1,5 @@
 import ChatCore
+import ChatTestSupport
 import NIOConcurrencyHelpers
 import Testing
 
@@ -9,12 +10,13 @@ final class Stuck: Sendable {
 
     /// Whether the work was cancelled, waiting up to a few seconds for its task to start and see it.
     func sawCancellation() async -> Bool {
-        for _ in 0..<500 {
-            if self.cancelled.withLockedValue({ $0 }) { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return false
+        (try? await eventually("the work saw its cancellation", within: .seconds(5)) {
+            self.cancelled.withLockedValue { $0 }
+        }) != nil
     }
+
+    /// Whether the work has begun to wait.
+    var isWaiting: Bool { self.state.withLockedValue { $0.waiter != nil } }
 
     func wait() async {
         await withTaskCancellationHandler {
@@ -62,7 +64,7 @@ struct DeadlineTests {
         let stuck = Stuck()
         defer { stuck.release() }
         let caller = Task { try await Deadline.run(within: .seconds(3600)) { await stuck.wait() } }
-        try await Task.sleep(for: .milliseconds(20))
+        try await eventually("the work waits") { stuck.isWaiting }
         caller.cancel()
         await #expect(throws: CancellationError.self) { try await caller.value }
         #expect(await stuck.sawCancellation())

@@ -1,5 +1,6 @@
 import ChatCore
 import ChatProtocol
+import ChatTestSupport
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -53,9 +54,7 @@ final class RecordingSink: EventSink {
 
     /// Waits until `count` lines arrived (the room delivers on the sink's event loop).
     func waitForLines(_ count: Int) async throws -> [String] {
-        for _ in 0..<1000 where self.lines.count < count {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try? await eventually("\(count) lines", within: .seconds(5)) { self.lines.count >= count }
         return self.lines
     }
 }

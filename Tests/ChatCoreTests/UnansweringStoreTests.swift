@@ -1,5 +1,6 @@
 import ChatCore
 import ChatProtocol
+import ChatTestSupport
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
@@ -108,7 +109,7 @@ struct UnansweringStoreTests {
         store.stall(true)
         let callsBefore = store.calls
         submit(.message(text: "m0"), "m0")
-        for _ in 0..<1000 where store.calls == callsBefore { try await Task.sleep(for: .milliseconds(5)) }
+        try? await eventually("the store is asked", within: .seconds(5)) { store.calls != callsBefore }
         try #require(store.calls > callsBefore)
         for number in 1...19 { submit(.edit(target: 1, text: "edit \(number)"), "e\(number)") }
         await room.waitUntilIdle()

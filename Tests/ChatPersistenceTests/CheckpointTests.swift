@@ -1,4 +1,5 @@
 import ChatPersistence
+import ChatTestSupport
 import Foundation
 import Logging
 import NIOCore
@@ -51,12 +52,10 @@ struct CheckpointTests {
         let pool = NIOThreadPool(numberOfThreads: 1)
         pool.start()
         let checkpointer = try await WALCheckpointer.start(path: path, threadPool: pool, on: eventLoop, logger: logger)
-        var moved = 0
-        for _ in 0..<100 where moved < 200 {
-            try await Task.sleep(for: .milliseconds(100))
-            moved = try await Self.rowsInDatabaseFile(path)
+        try? await eventually("the checkpoint moved every row", within: .seconds(10)) {
+            try await Self.rowsInDatabaseFile(path) >= 200
         }
-        #expect(moved == 200)
+        #expect(try await Self.rowsInDatabaseFile(path) == 200)
         await checkpointer.close()
         await writer.close()
         try await pool.shutdownGracefully()

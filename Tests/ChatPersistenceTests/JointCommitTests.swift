@@ -1,6 +1,7 @@
 import ChatCore
 import ChatPersistence
 import ChatProtocol
+import ChatTestSupport
 import Foundation
 import PostgresNIO
 import Testing
@@ -46,8 +47,9 @@ struct JointCommitTests {
                 do { return .success(try await store.append(batch, isolation: nil)) } catch { return .failure(error) }
             }
         }
-        // Time for every batch to reach the writer's queue behind the blocked transaction.
-        try await Task.sleep(for: .milliseconds(300))
+        try await eventually("every batch waits in the writer's queue behind the blocked transaction") {
+            database.writer.waiting == batches.count
+        }
         held.continuation.yield()
         try await holder.value
         #expect(try await blocked.value.map(\.seq) == [2])
@@ -58,13 +60,12 @@ struct JointCommitTests {
 
     /// Until a backend waits for a row lock.
     func waitForLockWaiter(_ client: PostgresClient) async throws {
-        for _ in 0..<200 {
+        try await eventually("a transaction waits for the held lock", within: .seconds(5)) {
             let rows = try await client.query(
                 "SELECT count(*) FROM pg_locks WHERE NOT granted", logger: .init(label: "probe"))
-            for try await count in rows.decode(Int64.self) where count > 0 { return }
-            try await Task.sleep(for: .milliseconds(10))
+            for try await count in rows.decode(Int64.self) where count > 0 { return true }
+            return false
         }
-        Issue.record("no transaction waited for the held lock")
     }
 
     @Test("rooms that commit together are each numbered after their own last seq, gap-free")

@@ -11,6 +11,8 @@ import PostgresNIO
 /// it: one PostgresNIO client that Fluent reads through and the ``PostgresEventWriter`` writes through.
 struct MigratedPostgresDatabase: Sendable {
     let store: FluentMessageStore
+    /// The store's writer, to see how many batches wait for it.
+    let writer: PostgresEventWriter
     let client: PostgresClient
     let database: any Database
     let close: @Sendable () async -> Void
@@ -26,12 +28,10 @@ struct MigratedPostgresDatabase: Sendable {
         databases.use(.postgres(client: client, sqlLogLevel: .trace, logger: logger), as: .psql)
         let database = try await migrateDefaultDatabase(
             of: databases, logger: logger, on: MultiThreadedEventLoopGroup.singleton.next())
+        let writer = PostgresEventWriter(client: client, logger: logger, deadline: .seconds(15), sendLimit: sendLimit)
         return MigratedPostgresDatabase(
-            store: FluentMessageStore(
-                database: database,
-                writer: PostgresEventWriter(
-                    client: client, logger: logger, deadline: .seconds(15), sendLimit: sendLimit)),
-            client: client, database: database
+            store: FluentMessageStore(database: database, writer: writer), writer: writer, client: client,
+            database: database
         ) {
             await databases.shutdownAsync()
             running.cancel()

@@ -1,5 +1,6 @@
 import ChatCore
 import ChatProtocol
+import ChatTestSupport
 import FluentKit
 import Foundation
 import Logging
@@ -45,7 +46,7 @@ struct SearchFollowsCommitsTests {
             return try await search.search(try #require(SearchTerms("walrus")), for: reader, in: nil, limit: 5)
         }
         // validate: it returns while the queue is held (a failure lets go after ten seconds rather than hang)
-        for _ in 0..<200 where !returned.withLockedValue { $0 } { try await Task.sleep(for: .milliseconds(50)) }
+        try? await eventually("the search returns", within: .seconds(10)) { returned.withLockedValue { $0 } }
         #expect(returned.withLockedValue { $0 })
         held.succeed()
         try await holding.get()
@@ -109,12 +110,8 @@ struct SearchFollowsCommitsTests {
     func indexerCatchesUpAlone() async throws {
         let (file, sql, _) = try await Self.roomWithReader(searchDelay: SerialSQLWriter.searchDelay)
         try await file.store.append([self.message(1, "soon")], isolation: nil)
-        var indexed = 0
-        for _ in 0..<100 where indexed == 0 {
-            try await Task.sleep(for: .milliseconds(50))
-            indexed = try await Self.indexedCount(sql)
-        }
-        #expect(indexed == 1)
+        try await eventually("the message is indexed", within: .seconds(5)) { try await Self.indexedCount(sql) > 0 }
+        #expect(try await Self.indexedCount(sql) == 1)
         await file.close()
     }
 

@@ -56,6 +56,9 @@ public struct PostgresEventWriter: EventWriter {
         }
     }
 
+    /// How many rooms' batches wait behind the transaction that runs now.
+    public var waiting: Int { self.queue.waiting }
+
     /// Every event stored, or the first refusal thrown. With sender checks, use ``appendEach(_:isolation:)``: the
     /// events that passed are stored even when this throws for one that did not.
     public func append(
