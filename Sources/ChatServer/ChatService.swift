@@ -1,9 +1,7 @@
-import ChatClient
 import ChatCore
 import ChatPersistence
 import ChatProtocol
 import ChatUseCases
-import DemoBot
 import Fluent
 import FluentSQLiteDriver
 import Foundation
@@ -104,10 +102,7 @@ public final class ChatService: Sendable {
         var storage: (hub: Hub, storage: any ServerStorage)?
         var bcrypt: BcryptPool?
         do {
-            // Read before anything starts: a missing or mismatched file stops start-up with a message naming it.
-            let tls =
-                try configuration.tlsCertificate.isEmpty
-                ? nil : TLSCertificates(certificatePath: configuration.tlsCertificate, keyPath: configuration.tlsKey)
+            let tls = try Self.certificates(configuration)
             let (hub, database) = try await self.openStorage(
                 application, configuration: configuration, metrics: metrics, logger: logger, time: time)
             storage = (hub, database)
@@ -127,33 +122,11 @@ public final class ChatService: Sendable {
             application.registerRoutes(
                 lobby: lobby, endpoints: endpoints, tutorialText: tutorialText, sendLimit: sendLimit,
                 configuration: configuration)
-            // Vapor's own request log is replaced by one that never logs a query string (tokens travel there).
-            application.middleware = Middlewares()
-            application.middleware.use(readiness.requests)
-            application.middleware.use(
-                AccessLogMiddleware(logger: logger, level: configuration.accessLog ? .info : .debug))
-            application.middleware.use(ErrorMiddleware.default(environment: application.environment))
-            application.serveWebClient(from: configuration.webRoot)
-            application.http.server.configuration.hostname = configuration.host
-            application.http.server.configuration.port = configuration.port
-            // Thousands of clients may connect at once (a reconnect storm, a benchmark); the kernel caps this.
-            application.http.server.configuration.backlog = 4096
-            // No idle timeout of Vapor's: the gate below sets ours, which upgraded WebSockets can remove.
-            application.http.server.configuration.idleTimeout = nil
-            // Vapor's own "Server started" notice would repeat the listener line we print below.
-            var httpLogger = logger
-            httpLogger.logLevel = max(logger.logLevel, .warning)
-            application.http.server.configuration.logger = httpLogger
-            try await application.server.start(address: .hostname(configuration.host, port: configuration.port))
+            application.configureHTTP(configuration, readiness: readiness, logger: logger)
             let connections = ConnectionCounts(
                 maxTotal: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress,
                 refusals: metrics.refusals(.connections))
-            guard let httpListener = application.http.server.shared.listeningChannel else {
-                throw ChatServiceError.connectionLimitsUnavailable
-            }
-            let httpGate = ConnectionGate.http(
-                counts: connections, tls: tls, idleTimeout: .seconds(Int64(configuration.idleTimeout)))
-            try await httpListener.eventLoop.submit { try ConnectionGate.install(on: httpListener, httpGate) }.get()
+            try await application.startHTTP(configuration, connections: connections, tls: tls)
             let tcp = try await TCPListener.start(
                 host: configuration.host, port: configuration.tcpPort, group: application.eventLoopGroup, lobby: lobby,
                 tutorialText: tutorialText, sendLimit: sendLimit, connections: connections,
@@ -172,29 +145,12 @@ public final class ChatService: Sendable {
             logger.notice(
                 "TCP text protocol listening on \(configuration.host):\(tcpPort) (iam:NAME, msg:TEXT)\(configuration.tcpTLS ? " over TLS" : "")"
             )
-            var metricsEndpoint: MetricsEndpoint?
-            if configuration.metrics {
-                do {
-                    metricsEndpoint = try await MetricsEndpoint.start(
-                        host: configuration.metricsHost, port: configuration.metricsPort,
-                        group: application.eventLoopGroup, metrics: metrics)
-                } catch {
-                    throw ChatServiceError.metricsListener(
-                        host: configuration.metricsHost, port: configuration.metricsPort, reason: "\(error)")
-                }
-                logger.notice(
-                    "Prometheus metrics on http://\(configuration.metricsHost):\(metricsEndpoint?.port ?? configuration.metricsPort)/metrics"
-                )
-            }
+            let metricsEndpoint = try await Self.startMetrics(
+                configuration, metrics: metrics, group: application.eventLoopGroup, logger: logger)
             let loopWatch = metrics.watchEventLoops(eventLoops)
-            var bot: OneNodeRun?
-            if configuration.demoBot, let address = ServerAddress(localURL) {
-                let account = endpoints.demoBot
-                bot = await database.runOnOneNode(
-                    EchoBot(
-                        server: address, tls: tls.map { _ in Self.selfTLS }, eventLoops: application.eventLoopGroup,
-                        logger: logger, password: { try await account.password(renew: $0) }))
-            }
+            let bot = await Self.startDemoBot(
+                configuration, at: localURL, tls: tls, account: endpoints.demoBot, storage: database,
+                group: application.eventLoopGroup, logger: logger)
             return ChatService(
                 application: application, eventLoops: eventLoops, tcpListener: tcp, hub: hub, storage: database,
                 hasher: hasher, bot: bot, presence: endpoints.modern.presence, background: endpoints.modern.background,
@@ -328,14 +284,6 @@ public final class ChatService: Sendable {
             relay: storage.relay, logger: logger, time: time)
         return (hub, storage)
     }
-
-    /// How the demo bot reaches its own server over TLS: on the loopback address, which no certificate names, so the
-    /// certificate is not checked (the bot talks to its own process; nothing else is on that path).
-    private static let selfTLS: TLSConfiguration = {
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        configuration.certificateVerification = .none
-        return configuration
-    }()
 
     /// Reads `--tls-cert` and `--tls-key` again (on SIGHUP): new connections get the new certificate, open ones keep
     /// theirs. Files that do not load leave the old certificate in use, and the log says why. Returns whether a new

@@ -50,4 +50,37 @@ struct SettingsTableTests {
         #expect(configuration?.tcpPort == 9001)
         #expect(configuration?.maxConnections == 7)
     }
+
+    @Test(
+        "a tool reads the server settings it takes through the table: flag over variable, the same checks, others ignored"
+    )
+    func toolsReadTheirSettings() throws {
+        let (configuration, own) = try ServerConfiguration.resolve(
+            tool: "migrate-to-postgres", arguments: ["--from", "a.sqlite", "--attachments-store=postgres"],
+            environment: [
+                "DATABASE_URL": "postgres://chat@db.example/chat", "CHAT_ATTACHMENTS_STORE": "files",
+                "CHAT_PORT": "not a port",
+            ],
+            settings: ["database-url", "attachments-store", "attachments-dir"], required: ["from": "FILE"])
+        #expect(own == ["from": "a.sqlite"])
+        #expect(configuration.attachmentsStore == "postgres")
+        #expect(configuration.databaseURL.map { "\($0)" }?.contains("db.example") == true)
+        #expect(configuration.port == ServerConfiguration().port)
+
+        #expect(throws: ToolFailure.self) {
+            try ServerConfiguration.resolve(
+                tool: "backup", arguments: ["--port", "1"], environment: [:], settings: ["data-dir"],
+                required: ["to": "FILE"])
+        }
+        do {
+            _ = try ServerConfiguration.resolve(
+                tool: "migrate-to-postgres", arguments: ["--attachments-store", "nope"], environment: [:],
+                settings: ["database-url", "attachments-store"], required: ["from": "FILE"])
+            Issue.record("a bad value and a missing flag were accepted")
+        } catch {
+            #expect(error.description.hasPrefix("migrate-to-postgres: "))
+            #expect(error.description.contains("--from FILE is required"))
+            #expect(error.description.contains("--attachments-store / CHAT_ATTACHMENTS_STORE"))
+        }
+    }
 }

@@ -41,7 +41,7 @@ public actor Room {
         case catchUp(Int64)
     }
 
-    private struct Inbox {
+    struct Inbox {
         var commands: [Command] = []
         /// The room's task, waiting for work; `nil` while it is processing.
         var parked: CheckedContinuation<Bool, Never>?
@@ -57,32 +57,32 @@ public actor Room {
     static let rememberedAcks = 10_000
 
     public nonisolated let id: RoomID
-    private nonisolated let eventLoop: any EventLoop
-    private let store: any MessageStore
+    nonisolated let eventLoop: any EventLoop
+    let store: any MessageStore
     /// Where receipts and typing notices go for the other nodes' copies of this room.
-    private let relay: any RoomSignalRelay
-    private let metrics: RoomMetrics
-    private let logger: Logger
-    private nonisolated let inbox = NIOLockedValueBox(Inbox())
+    let relay: any RoomSignalRelay
+    let metrics: RoomMetrics
+    let logger: Logger
+    nonisolated let inbox = NIOLockedValueBox(Inbox())
     /// The room's task, kept so that ``close()`` can wait for it to end before the event loop stops.
-    private nonisolated let runner = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    nonisolated let runner = NIOLockedValueBox<Task<Void, Never>?>(nil)
     /// The next sequence number to deliver: every event below it has been delivered, in order.
-    private var nextSeq: Int64
+    var nextSeq: Int64
     /// Events known to be committed that cannot be delivered yet because an earlier one has not been read, by `seq`.
-    private var held: [Int64: StoredMessage] = [:]
-    private var recent: RecentMessages
-    private var members = FanOut()
-    private var recentAcks = RecentAcks(capacity: Room.rememberedAcks)
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    var held: [Int64: StoredMessage] = [:]
+    var recent: RecentMessages
+    var members = FanOut()
+    var recentAcks = RecentAcks(capacity: Room.rememberedAcks)
+    var idleWaiters: [CheckedContinuation<Void, Never>] = []
     /// When each member's last `typing` was forwarded.
-    private var lastTyping: [UUID: ContinuousClock.Instant] = [:]
+    var lastTyping: [UUID: ContinuousClock.Instant] = [:]
     /// What the typing throttle reads.
-    private let time: any TimeSource
+    let time: any TimeSource
     /// Set when a store call missed its deadline in the current round of commands (``process(_:)``): the store is
     /// not answering (its connection was lost under a query), so the rest of the round fails at once instead of
     /// waiting out the same deadline once per queued send, which kept a room, and the shutdown waiting for it, busy
     /// for minutes. The next round asks the store again.
-    private var storeNotAnswering: DeadlineExceeded?
+    var storeNotAnswering: DeadlineExceeded?
 
     /// Forwarded `typing` notices per member are at least this far apart.
     public static let typingInterval = Duration.seconds(2)
@@ -209,332 +209,6 @@ public actor Room {
         }
         parked?.resume(returning: false)
         await self.runner.withLockedValue { $0 }?.value
-    }
-
-    private nonisolated func enqueue(_ command: Command) {
-        let parked = self.inbox.withLockedValue { inbox -> CheckedContinuation<Bool, Never>? in
-            guard !inbox.closed else { return nil }
-            inbox.commands.append(command)
-            defer { inbox.parked = nil }
-            return inbox.parked
-        }
-        parked?.resume(returning: true)
-    }
-
-    /// The room's task: processes the inbox, then parks until `enqueue` wakes it. Parking on a continuation
-    /// isolated to the room means the wake-up resumes directly on the room's event loop.
-    private func run() async {
-        while true {
-            await self.drain()
-            let proceed = await withCheckedContinuation(isolation: self) {
-                (continuation: CheckedContinuation<Bool, Never>) in
-                let resumeNow = self.inbox.withLockedValue { inbox -> Bool? in
-                    if inbox.closed { return false }
-                    if !inbox.commands.isEmpty { return true }
-                    inbox.parked = continuation
-                    return nil
-                }
-                if let resumeNow { continuation.resume(returning: resumeNow) }
-            }
-            if !proceed { return }
-        }
-    }
-
-    /// Processes commands until the inbox is empty, then releases those waiting for the room to be idle.
-    private func drain() async {
-        while true {
-            let commands = self.inbox.withLockedValue { inbox in
-                defer { inbox.commands.removeAll(keepingCapacity: true) }
-                return inbox.commands
-            }
-            if commands.isEmpty { break }
-            self.metrics.queueDepth.record(commands.count)
-            await self.process(commands)
-        }
-        let waiters = self.idleWaiters
-        self.idleWaiters.removeAll()
-        for waiter in waiters { waiter.resume() }
-    }
-
-    private func process(_ commands: [Command]) async {
-        self.storeNotAnswering = nil
-        var batch: [(MessageDraft, Completion?)] = []
-        for command in commands {
-            if case .submit(let draft, let completion) = command, draft.body.target != nil {
-                // A draft that refers to another message is checked against that message as committed, so it is
-                // committed alone, after everything before it.
-                if !batch.isEmpty {
-                    await self.commit(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
-                await self.commit([(draft, completion)])
-                continue
-            }
-            if case .submit(let draft, let completion) = command {
-                batch.append((draft, completion))
-                if batch.count == Self.maxBatch {
-                    await self.commit(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
-                continue
-            }
-            if !batch.isEmpty {
-                await self.commit(batch)
-                batch.removeAll(keepingCapacity: true)
-            }
-            await self.apply(command)
-        }
-        if !batch.isEmpty {
-            await self.commit(batch)
-        }
-    }
-
-    /// Tells the members here, and the other nodes' copies of the room unless it came from one of them.
-    private func announce(_ change: PresenceChange, relayed: Bool) {
-        self.members.deliver([.presence(change)])
-        if !relayed { self.relay.publish(.announcement(room: self.id, change: change)) }
-    }
-
-    private func apply(_ command: Command) async {
-        switch command {
-        case .submit:
-            preconditionFailure("submits are committed in batches")
-        case .join(let sink, let history, let announcement):
-            let payloads = self.recent.payloads(limit: history, renderer: sink.renderer)
-            if !payloads.isEmpty {
-                FanOut.write(payloads, to: [sink], on: sink.eventLoop)
-            }
-            self.members.insert(sink)
-            if let announcement { self.announce(announcement, relayed: false) }
-        case .leave(let sink, let announcement):
-            if self.members.remove(sink), let announcement { self.announce(announcement, relayed: false) }
-        case .announce(let change, let relayed):
-            self.announce(change, relayed: relayed)
-        case .resume(let sink, let after, let maxReplay):
-            await self.replay(to: sink, after: after, maxReplay: maxReplay)
-            self.members.insert(sink)
-        case .evict(let account):
-            self.members.removeAll(of: account)
-        case .receipt(let user, let seq, let relayed):
-            self.members.deliver([.receipt(room: self.id, user: user, seq: seq)])
-            if !relayed { self.relay.publish(.receipt(room: self.id, user: user, seq: seq)) }
-        case .typing(let user, let relayed):
-            let now = self.time.now
-            if let last = self.lastTyping[user.id], now - last < Self.typingInterval { return }
-            self.lastTyping[user.id] = now
-            self.members.deliver([.typing(room: self.id, user: user)], excluding: user.id)
-            if !relayed { self.relay.publish(.typing(room: self.id, user: user)) }
-        case .catchUp(let seq):
-            await self.deliverStored(upTo: seq)
-        }
-    }
-
-    private func replay(to sink: any EventSink, after: Int64, maxReplay: Int) async {
-        let latest = self.nextSeq - 1
-        let missing = max(0, latest - max(after, 0))
-        var events: [RoomEvent] = []
-        var complete = missing <= Int64(maxReplay)
-        if complete && missing > 0 {
-            do {
-                events = try await self.fromStore {
-                    try await self.store.page(in: self.id, before: latest + 1, limit: Int(missing))
-                }.map(RoomEvent.message)
-            } catch {
-                self.logger.error("could not read messages to replay: \(error)")
-                complete = false
-            }
-        }
-        events.append(.resumed(room: self.id, latestSeq: latest, complete: complete))
-        (complete ? self.metrics.resumesComplete : self.metrics.resumesIncomplete).increment()
-        let payloads = events.compactMap(sink.renderer.render)
-        FanOut.write(payloads, to: [sink], on: sink.eventLoop)
-    }
-
-    private func commit(_ drafts: [(MessageDraft, Completion?)]) async {
-        // Retries (a clientMsgID acknowledged lately, or repeated in this batch) get the original message back and
-        // are neither stored nor delivered again; the store finds older ones (``MessageStore/append(_:isolation:)``).
-        var fresh: [(MessageDraft, Completion?)] = []
-        var repeats: [(key: String, completion: Completion?)] = []
-        var inBatch: Set<String> = []
-        for draft in drafts {
-            guard let key = RecentAcks.key(draft.0) else {
-                fresh.append(draft)
-                continue
-            }
-            if let original = self.recentAcks[key] {
-                draft.1?(.success(original))
-            } else if inBatch.contains(key) {
-                repeats.append((key, draft.1))
-            } else {
-                inBatch.insert(key)
-                fresh.append(draft)
-            }
-        }
-        guard !fresh.isEmpty else { return }
-        // Whole milliseconds, as every client sees a date and as a store reads it back: an ack sent now and the
-        // ack of a retry, read from the store later, carry the same date.
-        let date = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1000).rounded() / 1000)
-        // The numbers proposed: after everything delivered or held (the store may number them otherwise).
-        let firstSeq = max(self.nextSeq, (self.held.keys.max() ?? 0) + 1)
-        var messages: [StoredMessage] = []
-        var committing: [(MessageDraft, Completion?)] = []
-        for entry in fresh {
-            do {
-                var target: StoredMessage?
-                if let seq = entry.0.body.target {
-                    target = try await self.fromStore { try await self.store.message(in: self.id, seq: seq) }
-                }
-                messages.append(
-                    try entry.0.event(
-                        room: self.id, seq: firstSeq + Int64(messages.count), date: date, target: target))
-                committing.append(entry)
-            } catch {
-                entry.1?(await self.answer(refused: entry.0, with: error))
-            }
-        }
-        guard !messages.isEmpty else { return }
-        let started = ContinuousClock.now
-        let outcomes: [Result<StoredMessage, RoomRejection>]
-        do {
-            outcomes = try await self.fromStore { try await self.store.appendEach(messages, isolation: self) }
-        } catch let refusal as RoomRejection {
-            // The store found the target changed since it was read (another node deleted it): the draft is refused
-            // as it would have been here, unless it is a retry of one stored before.
-            for (draft, completion) in committing {
-                completion?(await self.answer(refused: draft, with: refusal))
-            }
-            for (key, completion) in repeats {
-                completion?(self.recentAcks[key].map { .success($0) } ?? .failure(refusal))
-            }
-            return
-        } catch {
-            self.logger.error("could not store \(messages.count) message(s): \(error)")
-            for (_, completion) in committing { completion?(.failure(error)) }
-            for (_, completion) in repeats { completion?(.failure(error)) }
-            return
-        }
-        precondition(outcomes.count == messages.count, "a store answers every event")
-        // A store that checks senders as it commits may have refused some drafts (not a member, send limit spent):
-        // they are answered so, unless one is a retry of a message stored before, and the rest was stored.
-        var stored: [(proposed: StoredMessage, stored: StoredMessage, completion: Completion?)] = []
-        var refused: [String: Result<StoredMessage, any Error>] = [:]
-        for ((proposed, (draft, completion)), outcome) in zip(zip(messages, committing), outcomes) {
-            switch outcome {
-            case .success(let message): stored.append((proposed, message, completion))
-            case .failure(let refusal):
-                let answer = await self.answer(refused: draft, with: refusal)
-                if let key = RecentAcks.key(draft) { refused[key] = answer }
-                completion?(answer)
-            }
-        }
-        if !stored.isEmpty {
-            self.metrics.commitDuration.record(duration: ContinuousClock.now - started)
-            self.metrics.batchSize.record(stored.count)
-            self.metrics.committed.increment(by: stored.count)
-        }
-        // What comes back with another id is an original the store found (a retry committed through another node):
-        // it was delivered when it was committed.
-        let new = stored.filter { $0.proposed.id == $0.stored.id }.map(\.stored)
-        for (proposed, original, _) in stored where proposed.id != original.id {
-            self.recentAcks.remember(original)
-        }
-        if new.first?.seq == self.nextSeq && self.held.isEmpty {
-            self.deliver(new)  // the usual case: nothing committed elsewhere since this room's last delivery
-        } else if let last = new.last {
-            for message in new { self.held[message.seq] = message }
-            await self.deliverStored(upTo: last.seq)
-        }
-        for (_, message, completion) in stored { completion?(.success(message)) }
-        for (key, completion) in repeats {
-            completion?(self.recentAcks[key].map { .success($0) } ?? refused[key] ?? .failure(Errors.lostRetry))
-        }
-    }
-
-    /// Delivers every committed event up to `seq` not delivered yet, in order: those held from this room's own
-    /// commits, and the others (committed by other nodes) read from the store. If the store cannot be read, what is
-    /// missing stays undelivered, and what comes after it held, until the next commit or catch-up reads it.
-    private func deliverStored(upTo seq: Int64) async {
-        while self.nextSeq <= seq {
-            if let message = self.held.removeValue(forKey: self.nextSeq) {
-                self.deliver([message])
-                continue
-            }
-            let heldAfter = self.held.keys.filter { $0 > self.nextSeq }.min() ?? (seq + 1)
-            let end = min(heldAfter, seq + 1, self.nextSeq + Int64(Self.catchUpPage))
-            let missing: [StoredMessage]
-            do {
-                missing = try await self.fromStore {
-                    try await self.store.page(in: self.id, before: end, limit: Int(end - self.nextSeq))
-                }
-            } catch {
-                self.logger.error("could not read events \(self.nextSeq)..<\(end) committed elsewhere: \(error)")
-                return
-            }
-            let inOrder = missing.drop { $0.seq < self.nextSeq }
-            guard inOrder.first?.seq == self.nextSeq else {
-                self.logger.error("the store has no event \(self.nextSeq) although it numbered events up to \(seq)")
-                return
-            }
-            var contiguous: [StoredMessage] = []
-            for message in inOrder where message.seq == self.nextSeq + Int64(contiguous.count) {
-                contiguous.append(message)
-            }
-            self.deliver(contiguous)
-        }
-    }
-
-    /// Hands committed events, the next ones in `seq` order, to the members, and remembers them. A message that
-    /// moved its sender's read position (``StoredMessage/marksRead``) is followed by its `receipt`, in the same
-    /// write to each member: every node does this for every such message, its own and those it reads back.
-    private func deliver(_ messages: [StoredMessage]) {
-        guard let last = messages.last else { return }
-        self.nextSeq = last.seq + 1
-        if !self.lastTyping.isEmpty {
-            // A sender's message ends their typing, so their next `typing` is forwarded at once.
-            for message in messages { self.lastTyping[message.sender.id] = nil }
-        }
-        var events: [RoomEvent] = []
-        events.reserveCapacity(messages.count * 2)
-        for message in messages {
-            self.recent.record(message)
-            self.recentAcks.remember(message)
-            events.append(.message(message))
-            if message.marksRead {
-                events.append(.receipt(room: self.id, user: message.sender.id, seq: message.seq))
-            }
-        }
-        self.members.deliver(events)
-    }
-
-    /// The answer to a draft that the rules or the store refused with `refusal`: the stored original when the draft
-    /// is a retry of one (its target changed since it was stored: a delete's own target is deleted, by the delete),
-    /// so it gets its first answer again; else the refusal. Rare, so looked up only then. When the lookup fails, the
-    /// answer is its failure: whether the draft was stored before cannot be told, so it is not refused.
-    private func answer(refused draft: MessageDraft, with refusal: any Error) async -> Result<StoredMessage, any Error>
-    {
-        guard let clientMsgID = draft.clientMsgID else { return .failure(refusal) }
-        do {
-            guard
-                let original = try await self.fromStore({
-                    try await self.store.message(from: draft.sender.id, clientMsgID: clientMsgID)
-                })
-            else { return .failure(refusal) }
-            self.recentAcks.remember(original)
-            return .success(original)
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// Runs one store call, unless one in this round already missed its deadline (``storeNotAnswering``).
-    private func fromStore<Value>(_ call: () async throws -> Value) async throws -> Value {
-        if let storeNotAnswering { throw storeNotAnswering }
-        do {
-            return try await call()
-        } catch let error as DeadlineExceeded {
-            self.storeNotAnswering = error
-            throw error
-        }
     }
 
     public enum Errors: Error {

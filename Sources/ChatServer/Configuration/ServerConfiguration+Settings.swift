@@ -183,13 +183,14 @@ extension ServerConfiguration {
         return try self.resolve(flags: flags, environment: environment, problems: problems)
     }
 
-    /// Builds a configuration from flag values (keyed by flag name, without dashes) and environment variables.
+    /// Builds a configuration from flag values (keyed by flag name, without dashes) and environment variables;
+    /// `only` limits it to the settings of those flags (a tool's), leaving the others at their defaults.
     public static func resolve(
-        flags: [String: String], environment: [String: String], problems: [String] = []
+        flags: [String: String], environment: [String: String], problems: [String] = [], only: Set<String>? = nil
     ) throws -> ServerConfiguration {
         var configuration = ServerConfiguration()
         var problems = problems
-        for setting in self.settings {
+        for setting in self.settings where only?.contains(setting.flag) ?? true {
             let (value, source): (String?, String) =
                 if let flag = flags[setting.flag] { (flag, setting.option) } else {
                     (environment[setting.variable], setting.variable)
@@ -216,9 +217,36 @@ extension ServerConfiguration {
         return configuration
     }
 
+    /// The arguments of one of `chat-server`'s tools (`backup`, `migrate-to-postgres`): the server `settings` it
+    /// takes, read like the server's (flag, then environment variable, then default; the same validation and
+    /// messages), and its own flags, each required. Every problem is reported at once, naming the tool.
+    public static func resolve(
+        tool: String, arguments: [String], environment: [String: String], settings: Set<String>,
+        required own: [String: String]
+    ) throws(ToolFailure) -> (configuration: ServerConfiguration, own: [String: String]) {
+        var (flags, problems) = self.flags(from: arguments, known: settings.union(own.keys))
+        var values: [String: String] = [:]
+        for (flag, meaning) in own.sorted(by: { $0.key < $1.key }) {
+            if let value = flags.removeValue(forKey: flag), !value.isEmpty {
+                values[flag] = value
+            } else if !problems.contains(where: { $0.hasPrefix("--\(flag) ") }) {
+                problems.append("--\(flag) \(meaning) is required")
+            }
+        }
+        do {
+            let configuration = try self.resolve(
+                flags: flags, environment: environment, problems: problems, only: settings)
+            return (configuration, values)
+        } catch {
+            let listed = (error as? InvalidSettings)?.problems ?? ["\(error)"]
+            throw ToolFailure("\(tool): " + listed.joined(separator: "; "))
+        }
+    }
+
     /// Reads `--flag value` and `--flag=value` pairs; an unknown flag or a flag without a value is a problem.
-    static func flags(from arguments: [String]) -> (flags: [String: String], problems: [String]) {
-        let known = Set(self.settings.map(\.flag))
+    static func flags(
+        from arguments: [String], known: Set<String> = Set(Self.settings.map(\.flag))
+    ) -> (flags: [String: String], problems: [String]) {
         var flags: [String: String] = [:]
         var problems: [String] = []
         var remaining = arguments[...]

@@ -11,29 +11,18 @@ import SQLiteNIO
 /// compacted into a new file, readable by this user only. Attachments are files: copy `attachments/` beside it
 /// (docs/OPERATIONS.md).
 public enum Backup {
-    /// Parses `--to FILE` and `--data-dir DIR` (or `CHAT_DATA_DIR`), copies, and returns a one-line report.
+    /// Reads `--to FILE` and the server's `--data-dir` (or `CHAT_DATA_DIR`, through the settings table), copies, and
+    /// returns a one-line report.
     public static func run(arguments: [String], environment: [String: String]) async throws -> String {
-        var destination: String?
-        var dataDirectory = environment["CHAT_DATA_DIR"] ?? ServerConfiguration().dataDirectory
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "--to": destination = remaining.popFirst()
-            case "--data-dir": dataDirectory = remaining.popFirst() ?? dataDirectory
-            default:
-                throw ToolFailure(
-                    "backup: unexpected argument '\(argument)' (usage: chat-server backup --to FILE [--data-dir DIR])"
-                )
-            }
-        }
-        guard let destination, !destination.isEmpty else { throw ToolFailure("backup: --to FILE is required") }
+        let (configuration, own) = try ServerConfiguration.resolve(
+            tool: "backup", arguments: arguments, environment: environment, settings: ["data-dir"],
+            required: ["to": "FILE (the new copy)"])
+        let destination = own["to", default: ""]
         guard !FileManager.default.fileExists(atPath: destination) else {
             throw ToolFailure("backup: --to \(destination) already exists; choose a new file")
         }
-        var configuration = ServerConfiguration()
-        configuration.dataDirectory = dataDirectory
         guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
-            throw ToolFailure("backup: --data-dir \(dataDirectory) holds no chat.sqlite")
+            throw ToolFailure("backup: --data-dir \(configuration.dataDirectory) holds no chat.sqlite")
         }
         let connection = try await SQLiteConnection.open(
             storage: .file(path: configuration.databasePath), threadPool: .singleton, logger: Logger(label: "backup"),

@@ -26,47 +26,26 @@ public enum PostgresMigration {
     static let tables = [
         "users", "tokens", "rooms", "memberships", "messages", "reactions", "attachments", "attachment_rooms",
     ]
-    static let usage =
-        "usage: chat-server migrate-to-postgres --from FILE --database-url URL [--attachments-store files|postgres] [--attachments-dir DIR]"
-
-    /// Parses the arguments, copies, verifies, and returns a report of what was copied.
+    /// Reads `--from FILE` and the server's `--database-url`, `--attachments-store` and `--attachments-dir` (or their
+    /// environment variables, through the settings table), copies, verifies, and returns a report of what was
+    /// copied.
     public static func run(arguments: [String], environment: [String: String]) async throws -> String {
-        var source: String?
-        var url = environment["DATABASE_URL"]
-        var store = environment["CHAT_ATTACHMENTS_STORE"] ?? "files"
-        var attachments = environment["CHAT_ATTACHMENTS_DIR"]
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "--from": source = remaining.popFirst()
-            case "--database-url": url = remaining.popFirst()
-            case "--attachments-store": store = remaining.popFirst() ?? ""
-            case "--attachments-dir": attachments = remaining.popFirst()
-            default:
-                throw ToolFailure("migrate-to-postgres: unexpected argument '\(argument)' (\(Self.usage))")
-            }
-        }
-        guard let source, !source.isEmpty else {
-            throw ToolFailure("migrate-to-postgres: --from FILE (the chat.sqlite to copy) is required")
-        }
-        guard let url, !url.isEmpty else {
+        let (configuration, own) = try ServerConfiguration.resolve(
+            tool: "migrate-to-postgres", arguments: arguments, environment: environment,
+            settings: ["database-url", "attachments-store", "attachments-dir"],
+            required: ["from": "FILE (the chat.sqlite to copy)"])
+        let source = own["from", default: ""]
+        guard let target = configuration.databaseURL else {
             throw ToolFailure("migrate-to-postgres: --database-url URL (or DATABASE_URL) is required")
         }
-        let target: DatabaseURL
-        do {
-            target = try DatabaseURL(url)
-        } catch {
-            throw ToolFailure("migrate-to-postgres: --database-url: \(error)")
-        }
-        guard ["files", "postgres"].contains(store) else {
-            throw ToolFailure("migrate-to-postgres: --attachments-store must be files or postgres, not '\(store)'")
-        }
+        let store = configuration.attachmentsStore
+        let attachments = configuration.attachmentsPath
         guard FileManager.default.fileExists(atPath: source) else {
             throw ToolFailure("migrate-to-postgres: --from \(source): no such file")
         }
         let directory = URL(fileURLWithPath: source).deletingLastPathComponent().path
         let attachmentsDirectory = URL(
-            fileURLWithPath: attachments.flatMap { $0.isEmpty ? nil : $0 } ?? directory + "/attachments"
+            fileURLWithPath: attachments.isEmpty ? directory + "/attachments" : attachments
         ).standardizedFileURL.path
         let files = store == "postgres" ? AttachmentFileReader(directory: attachmentsDirectory) : nil
         let lock: DataDirectoryLock
