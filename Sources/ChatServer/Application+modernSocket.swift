@@ -25,7 +25,7 @@ extension Application {
                     .socketsPerAccount, "This account has too many connections open; close one or try again in",
                     .seconds(4))
             }
-            let rooms = try await context.directory.memberships(of: signedIn.account.id).map(\.room.id)
+            let rooms = try await context.membership.rooms(of: signedIn.account.id)
             return try request.upgradeToWebSocket(
                 .modern, limits: limits, renderer: renderer, accountID: signedIn.account.id,
                 username: signedIn.account.username

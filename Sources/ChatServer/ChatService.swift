@@ -202,6 +202,8 @@ public final class ChatService: Sendable {
         let attachmentRules = Attachments(
             store: attachments, contents: storage.attachmentContents(files, configuration: configuration),
             directory: directory, authenticate: authenticate, quotaBytes: configuration.uploadQuotaBytes)
+        let membership = RoomMembership(
+            directory: directory, accounts: accountStore, hub: hub, sessions: liveSessions, time: time)
         let background = BackgroundTasks()
         let sweeper = UnsentAttachmentSweeper(attachments: attachmentRules, time: time, logger: logger)
         background.run { await sweeper.run() }
@@ -219,8 +221,7 @@ public final class ChatService: Sendable {
                     unknownUserDigest: try await hasher.hash(BearerToken.generate()))),
             rooms: RoomsController(
                 summaries: summaries,
-                membership: RoomMembership(
-                    directory: directory, accounts: accountStore, hub: hub, sessions: liveSessions, time: time),
+                membership: membership,
                 renameRoom: RenameRoom(access: access, hub: hub, time: time), history: history,
                 reads: reads),
             attachments: AttachmentsController(
@@ -237,7 +238,7 @@ public final class ChatService: Sendable {
             sweeper: sweeper,
             echo: echo,
             modern: ModernContext(
-                hub: hub, directory: directory, attachments: attachments, sessions: sessions,
+                hub: hub, access: access, membership: membership, attachments: attachmentRules, sessions: sessions,
                 presence: presence, presenceBroadcaster: broadcaster, background: background, summaries: summaries,
                 history: history, reads: reads,
                 sendChecks: SendChecks(

@@ -68,6 +68,18 @@ public struct Attachments: Sendable {
             width: detected.width, height: detected.height)
     }
 
+    /// The attachment `raw` names when `user` may send it in a message (one they uploaded, or one they can read
+    /// already); `nil` when it is not one.
+    public func sendable(_ raw: String, by user: UUID) async throws -> Attachment? {
+        guard let id = UUID(uuidString: raw) else { return nil }
+        return try await StoreUnavailable.guarding("the attachment could not be read") {
+            guard let stored = try await self.store.attachment(id),
+                try await self.store.canRead(stored, user: user, directory: self.directory)
+            else { return nil }
+            return stored.attachment
+        }
+    }
+
     /// Keeps an upload received into the file at `path` (whose content is `sha256`) as `attachment`: its bytes,
     /// then its record. The file is gone afterwards.
     public func keep(_ attachment: Attachment, fileAt path: String, sha256: String, uploader: UUID) async throws {

@@ -100,6 +100,13 @@ public struct RoomMembership: Sendable {
         }
     }
 
+    /// The rooms `user` belongs to.
+    public func rooms(of user: UUID) async throws -> [RoomID] {
+        try await StoreUnavailable.guarding("your rooms could not be read") {
+            try await self.directory.memberships(of: user).map(\.room.id)
+        }
+    }
+
     /// How many members a page of ``members(of:for:limit:)`` may list; 200 when it does not say.
     public static let memberLimits = 1...1000
     public static let defaultMemberLimit = 200

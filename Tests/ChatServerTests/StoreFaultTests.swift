@@ -32,7 +32,7 @@ struct StoreFaultTests {
         let tables: [String]
         let request: @Sendable (Fixture) async throws -> APIClient.Reply
 
-        var testDescription: String { "\(self.route)" }
+        var testDescription: String { "\(self.route) without \(self.tables.joined(separator: ", "))" }
     }
 
     static let password = "correct horse"
@@ -88,6 +88,8 @@ struct StoreFaultTests {
             try await $0.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: $0.ann.token)
         },
         Case(route: .socket, tables: signIn) { try await $0.api.get("/ws?token=\($0.ann.token)") },
+        // Signed in, but the rooms to follow cannot be read.
+        Case(route: .socket, tables: rooms) { try await $0.api.get("/ws?token=\($0.ann.token)") },
         Case(route: .upload, tables: attachments) {
             try await $0.api.send(
                 .POST, "/attachments?name=a.txt", bytes: Array("hi".utf8), contentType: "text/plain",

@@ -109,8 +109,7 @@ extension Room {
     /// is a retry of one (its target changed since it was stored: a delete's own target is deleted, by the delete),
     /// so it gets its first answer again; else the refusal. Rare, so looked up only then. When the lookup fails, the
     /// answer is its failure: whether the draft was stored before cannot be told, so it is not refused.
-    func answer(refused draft: MessageDraft, with refusal: any Error) async -> Result<StoredMessage, any Error>
-    {
+    func answer(refused draft: MessageDraft, with refusal: any Error) async -> Result<StoredMessage, any Error> {
         guard let clientMsgID = draft.clientMsgID else { return .failure(refusal) }
         do {
             guard

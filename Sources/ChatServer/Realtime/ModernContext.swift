@@ -5,8 +5,10 @@ import NIOCore
 /// What every modern connection shares.
 struct ModernContext: Sendable {
     let hub: Hub
-    let directory: any RoomDirectory
-    let attachments: any AttachmentStore
+    /// The one membership check.
+    let access: RoomAccess
+    let membership: RoomMembership
+    let attachments: Attachments
     let sessions: SessionRegistry
     let presence: Presence
     /// Sends each connection its presence snapshot, then its roommates' changes.

@@ -146,10 +146,7 @@ extension ModernWorker {
     /// An attachment I may send (one I uploaded, or one I can already read); `nil` when it is not one. Throws
     /// when the database failed, which is not the sender's mistake.
     private func readableAttachment(_ raw: String) async throws -> Attachment? {
-        guard let id = UUID(uuidString: raw), let stored = try await self.context.attachments.attachment(id),
-            try await self.context.attachments.canRead(stored, user: self.account.id, directory: self.context.directory)
-        else { return nil }
-        return stored.attachment
+        try await self.context.attachments.sendable(raw, by: self.account.id)
     }
 
     /// The room a draft goes to, once the account may send there (``SendChecks``): asked of the directory first,

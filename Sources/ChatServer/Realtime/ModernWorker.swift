@@ -69,7 +69,7 @@ actor ModernWorker {
         if requested.count > Self.resumeRoomsWithoutLookup {
             let memberships: Int
             do {
-                memberships = try await self.context.directory.memberships(of: self.account.id).count
+                memberships = try await self.context.membership.rooms(of: self.account.id).count
             } catch {
                 return self.reply(
                     ErrorFrame(code: .unavailable, message: "Your rooms could not be read; try again.", ref: frame.ref))
@@ -183,7 +183,7 @@ actor ModernWorker {
     /// (logged) when the database could not say.
     func mayUse(_ room: RoomID, ref: String?) async -> Bool {
         do {
-            try await RoomAccess(directory: self.context.directory).requireMember(self.account.id, of: room)
+            try await self.context.access.requireMember(self.account.id, of: room)
             return true
         } catch {
             self.refused(error, room: room, ref: ref)
