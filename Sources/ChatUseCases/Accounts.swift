@@ -56,14 +56,16 @@ public struct Accounts: Sendable {
             guard let name = AccountRules.normalizedDisplayName(raw) else { throw Self.invalidDisplayName }
             displayName = name
         }
+        // The hash is computed outside the store's calls: a failure of the hasher is no database fault.
+        let taken = try await StoreUnavailable.guarding("the account could not be created") {
+            try await self.store.account(username: request.username) != nil
+        }
+        guard !AccountRules.isReserved(request.username), !taken else { throw Self.usernameTaken }
+        if let wait = self.registrationLimiter.attempt([address]) {
+            throw Refusal.rateLimited(.registration, "Too many new accounts from your address; try again in", wait)
+        }
+        let hash = try await self.hashed { try await self.hasher.hash(request.password) }
         return try await StoreUnavailable.guarding("the account could not be created") {
-            guard !AccountRules.isReserved(request.username),
-                try await self.store.account(username: request.username) == nil
-            else { throw Self.usernameTaken }
-            if let wait = self.registrationLimiter.attempt([address]) {
-                throw Refusal.rateLimited(.registration, "Too many new accounts from your address; try again in", wait)
-            }
-            let hash = try await self.hashed { try await self.hasher.hash(request.password) }
             let account = Account(
                 id: UUID(), username: request.username, displayName: displayName,
                 avatarColor: AccountRules.defaultColor(for: request.username), passwordHash: hash)
@@ -79,15 +81,16 @@ public struct Accounts: Sendable {
         if let wait = self.loginThrottle.attempt(username: request.username, address: address) {
             throw Refusal.rateLimited(.login, "Too many login attempts; try again in", wait)
         }
-        return try await StoreUnavailable.guarding("the account could not be read") {
-            let account = try await self.store.account(username: request.username)
-            let digest = account?.passwordHash ?? self.unknownUserDigest
-            let matches = try await self.hashed { try await self.hasher.verify(request.password, against: digest) }
-            guard let account, matches else {
-                throw Refusal(
-                    kind: .wrongCredentials, code: .invalidCredentials, message: "Wrong username or password.")
-            }
-            return try await self.session(for: account)
+        let account = try await StoreUnavailable.guarding("the account could not be read") {
+            try await self.store.account(username: request.username)
+        }
+        let digest = account?.passwordHash ?? self.unknownUserDigest
+        let matches = try await self.hashed { try await self.hasher.verify(request.password, against: digest) }
+        guard let account, matches else {
+            throw Refusal(kind: .wrongCredentials, code: .invalidCredentials, message: "Wrong username or password.")
+        }
+        return try await StoreUnavailable.guarding("the session could not be stored") {
+            try await self.session(for: account)
         }
     }
 
