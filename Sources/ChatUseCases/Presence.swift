@@ -46,3 +46,11 @@ public protocol PresenceAnnouncer: Sendable {
     func online(among users: Set<UUID>, here: Set<UUID>) async -> Set<UUID>
     func close() async
 }
+
+/// This node's connections, which presence changes announced by any node are pushed to.
+public protocol PresenceAudience: Sendable {
+    /// Tells the user's roommates connected here that the user came online or went offline.
+    func push(_ user: UUID, online: Bool, lastSeen: Date?)
+    /// Returns once every change pushed so far has been sent.
+    func drained() async
+}

@@ -1,4 +1,5 @@
 import ChatCore
+import ChatPersistence
 import ChatUseCases
 import DemoBot
 import Foundation
@@ -60,3 +61,6 @@ enum DemoBotAccountError: Error, CustomStringConvertible {
         }
     }
 }
+
+/// One node at a time runs the bot.
+extension EchoBot: OneNodeService {}

@@ -20,7 +20,7 @@ import NIOCore
 /// Since flushes run in order, no change overtakes a snapshot or an earlier change. A change still on its way to the
 /// queue when a snapshot is read (the tracker reports each change from a task of its own) can repeat what that
 /// snapshot said; presence frames are states, so a repeat changes nothing (PROTOCOL.md §9.5).
-final class PresenceBroadcaster: Sendable {
+final class PresenceBroadcaster: PresenceAudience {
     /// A connection waiting for its snapshot.
     struct SnapshotRequest: Sendable {
         let worker: ModernWorker

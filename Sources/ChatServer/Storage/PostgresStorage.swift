@@ -124,10 +124,11 @@ final class PostgresStorage: ServerStorage {
         let presence = PostgresPresence(
             client: self.client, broadcaster: local.presence, lifetime: configuration.presenceTTL, logger: self.logger)
         let echo = PostgresEchoRelay(
-            client: self.client, relay: local.echo, maxQueuedBytes: 2 * configuration.echoMaxMessageBytes,
+            client: self.client, audience: local.echo, maxQueuedBytes: 2 * configuration.echoMaxMessageBytes,
             logger: self.logger)
+        local.echo.link(echo)
         let follower = CommitFollower.start(
-            client: self.client, local: local,
+            client: self.client, hub: local.hub,
             peers: CommitFollower.Peers(signals: self.signals, sessions: live, presence: presence, echo: echo),
             logger: self.logger)
         self.follower.withLockedValue { $0 = (follower, presence, echo) }

@@ -6,11 +6,11 @@ import NIOWebSocket
 /// The gorilla/websocket relay of the star-sign tutorial: every frame any `/echo` client sends goes, unchanged
 /// (same opcode, same bytes), to every `/echo` client, the sender included. Nothing is parsed; on one node nothing
 /// is stored. With several nodes, each frame also goes to the other nodes' clients through the database
-/// (``EchoPeers``, `PostgresEchoRelay`).
+/// (``EchoPeers``: `PostgresEchoRelay`).
 ///
 /// The registry is a lock-protected dictionary: connections on any event loop join, leave and broadcast, and
 /// each write is handed to the recipient's own event loop, so one sender's frames keep their order everywhere.
-final class EchoRelay: Sendable {
+final class EchoRelay: EchoAudience {
     private let connections = NIOLockedValueBox<[ObjectIdentifier: WebSocketConnection]>([:])
     private let peers = NIOLockedValueBox<(any EchoPeers)?>(nil)
 
@@ -28,13 +28,14 @@ final class EchoRelay: Sendable {
     }
 
     /// A frame a client of this node sent: to every client here, and to the other nodes.
-    func broadcast(_ payload: ByteBuffer, opcode: WebSocketOpcode) {
-        self.deliverHere(payload, opcode: opcode)
-        self.peers.withLockedValue { $0 }?.forward(payload, opcode: opcode)
+    func broadcast(_ payload: ByteBuffer, kind: EchoFrameKind) {
+        self.deliverHere(payload, kind: kind)
+        self.peers.withLockedValue { $0 }?.forward(payload, kind: kind)
     }
 
     /// A frame to every client of this node (one a client here sent, or one from another node).
-    func deliverHere(_ payload: ByteBuffer, opcode: WebSocketOpcode) {
+    func deliverHere(_ payload: ByteBuffer, kind: EchoFrameKind) {
+        let opcode: WebSocketOpcode = kind == .binary ? .binary : .text
         let recipients = self.connections.withLockedValue { Array($0.values) }
         for recipient in recipients {
             // On the recipient's own loop (the sender, at least) write now: a frame later in the same read may
@@ -52,12 +53,6 @@ final class EchoRelay: Sendable {
     }
 }
 
-/// How `/echo` frames reach the clients of other nodes; called on the sender's event loop, in the order frames
-/// arrive, so it must not block.
-protocol EchoPeers: Sendable {
-    func forward(_ payload: ByteBuffer, opcode: WebSocketOpcode)
-}
-
 /// One `/echo` connection.
 final class EchoSession: WebSocketSession {
     private let connection: WebSocketConnection
@@ -71,8 +66,8 @@ final class EchoSession: WebSocketSession {
 
     func didReceive(_ message: WebSocketMessage) {
         switch message {
-        case .text(_, let bytes): self.relay.broadcast(bytes, opcode: .text)
-        case .binary(let bytes): self.relay.broadcast(bytes, opcode: .binary)
+        case .text(_, let bytes): self.relay.broadcast(bytes, kind: .text)
+        case .binary(let bytes): self.relay.broadcast(bytes, kind: .binary)
         }
     }
 

@@ -19,7 +19,7 @@ import PostgresNIO
 /// connections in the order the database committed the changes. A node that stops (gracefully or not) leaves its
 /// rows: users who reconnect to another node within `lifetime` do not flap, and every node sweeps expired rows, the
 /// sweep that takes an account's last row announcing it offline.
-final class PostgresPresence: PresenceAnnouncer {
+public final class PostgresPresence: PresenceAnnouncer {
     static let channel = "swiftchat_presence"
     /// The first key of the two-key advisory locks taken per account (a space apart from one-key locks).
     static let lockSpace: Int32 = 0x5052
@@ -38,24 +38,24 @@ final class PostgresPresence: PresenceAnnouncer {
     private let instance = UUID()
     private let here = NIOLockedValueBox<PresenceTracker?>(nil)
     private let client: PostgresClient
-    private let broadcaster: PresenceBroadcaster
+    private let broadcaster: any PresenceAudience
     private let lifetime: Int
     private let logger: Logger
     private let tasks = BackgroundTasks()
 
-    init(client: PostgresClient, broadcaster: PresenceBroadcaster, lifetime: Int, logger: Logger) {
+    public init(client: PostgresClient, broadcaster: any PresenceAudience, lifetime: Int, logger: Logger) {
         self.client = client
         self.broadcaster = broadcaster
         self.lifetime = lifetime
         self.logger = logger
     }
 
-    func start(following tracker: PresenceTracker) {
+    public func start(following tracker: PresenceTracker) {
         self.here.withLockedValue { $0 = tracker }
         self.tasks.run { await self.heartbeat() }
     }
 
-    func changed(_ user: UUID, online: Bool, lastSeen: Date?) async {
+    public func changed(_ user: UUID, online: Bool, lastSeen: Date?) async {
         do {
             try await Deadline.run(within: Self.writeDeadline) { try await self.reconcile(user, lastSeen: lastSeen) }
         } catch is CancellationError {
@@ -67,7 +67,7 @@ final class PostgresPresence: PresenceAnnouncer {
         }
     }
 
-    func online(among users: Set<UUID>, here: Set<UUID>) async -> Set<UUID> {
+    public func online(among users: Set<UUID>, here: Set<UUID>) async -> Set<UUID> {
         guard !users.isEmpty else { return [] }
         do {
             return try await Deadline.run(within: Self.writeDeadline) {
@@ -95,7 +95,7 @@ final class PostgresPresence: PresenceAnnouncer {
 
     /// Stops the heartbeat, then waits for the broadcaster's last flush, which reads the database: the storage closes
     /// the pool after this, and the listener that feeds the broadcaster has stopped before it.
-    func close() async {
+    public func close() async {
         await self.tasks.close()
         await self.broadcaster.drained()
     }

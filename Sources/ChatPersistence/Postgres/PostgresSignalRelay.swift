@@ -7,7 +7,7 @@ import PostgresNIO
 /// Relays receipts, typing notices and the tutorial lobby's join and leave announcements to the other nodes with
 /// `NOTIFY swiftchat_signals`, a small JSON payload that names this node so that it skips its own. Sent in order and
 /// fire and forget, like the signals themselves (``NotificationSender``).
-final class PostgresSignalRelay: RoomSignalRelay {
+public final class PostgresSignalRelay: RoomSignalRelay {
     static let channel = "swiftchat_signals"
 
     /// This process, as the payloads name it.
@@ -15,7 +15,7 @@ final class PostgresSignalRelay: RoomSignalRelay {
     private let sender: NotificationSender
 
     /// `background` runs the sending task; the storage closes it before the client stops.
-    init(client: PostgresClient, background: BackgroundTasks, logger: Logger) {
+    public init(client: PostgresClient, background: BackgroundTasks, logger: Logger) {
         self.sender = NotificationSender(
             channel: Self.channel, client: client, background: background,
             losing: "a receipt, typing notice or lobby announcement", logger: logger)
@@ -36,7 +36,7 @@ final class PostgresSignalRelay: RoomSignalRelay {
         var date: Int64?
     }
 
-    func publish(_ signal: RoomSignal) {
+    public func publish(_ signal: RoomSignal) {
         let payload: Payload
         switch signal {
         case .receipt(let room, let user, let seq):

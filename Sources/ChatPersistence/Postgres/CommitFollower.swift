@@ -1,5 +1,4 @@
 import ChatCore
-import ChatPersistence
 import ChatUseCases
 import Logging
 import NIOConcurrencyHelpers
@@ -15,7 +14,7 @@ import PostgresNIO
 /// Notifications are hints, not the data: one lost (the listening connection dropped and came back, a node busy
 /// at the wrong moment) is healed by the reconcile that runs every ``reconcileInterval``, which reads the last
 /// `seq` of every open room and catches each up. A connection that fails is opened again after a short wait.
-final class CommitFollower: Sendable {
+public final class CommitFollower: Sendable {
     /// How often every open room is compared with the database, whatever the notifications said.
     static let reconcileInterval = Duration.seconds(1)
     /// How many notifications may wait for their handler on one listening connection; beyond that they are dropped
@@ -30,7 +29,7 @@ final class CommitFollower: Sendable {
     private let tasks: [Task<Void, Never>]
 
     /// Whether each listening connection is up (for `/readyz`).
-    var readinessChecks: [String: String] {
+    public var readinessChecks: [String: String] {
         [
             "listener": self.commitsListening.withLockedValue { $0 } ? "ok" : "reconnecting",
             "news_listener": self.newsListening.withLockedValue { $0 } ? "ok" : "reconnecting",
@@ -46,17 +45,27 @@ final class CommitFollower: Sendable {
     }
 
     /// What carries the other nodes' ephemeral news, each on a channel of its own.
-    struct Peers: Sendable {
+    public struct Peers: Sendable {
         let signals: PostgresSignalRelay
         let sessions: PostgresLiveSessions
         let presence: PostgresPresence
         let echo: PostgresEchoRelay
+
+        public init(
+            signals: PostgresSignalRelay, sessions: PostgresLiveSessions, presence: PostgresPresence,
+            echo: PostgresEchoRelay
+        ) {
+            self.signals = signals
+            self.sessions = sessions
+            self.presence = presence
+            self.echo = echo
+        }
     }
 
-    static func start(client: PostgresClient, local: LocalReach, peers: Peers, logger: Logger) -> CommitFollower {
+    /// Delivers other nodes' commits to `hub`'s open rooms and their ephemeral news to `peers`.
+    public static func start(client: PostgresClient, hub: Hub, peers: Peers, logger: Logger) -> CommitFollower {
         let commitsListening = NIOLockedValueBox(false)
         let newsListening = NIOLockedValueBox(false)
-        let hub = local.hub
         let commits = Task {
             await Self.listen(
                 on: [PostgresEventWriter.channel], client: client, listening: commitsListening, logger: logger
@@ -106,7 +115,7 @@ final class CommitFollower: Sendable {
             commitsListening: commitsListening, newsListening: newsListening, tasks: [commits, news, reconcile])
     }
 
-    func close() async {
+    public func close() async {
         for task in self.tasks {
             task.cancel()
             await task.value

@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
-import NIOWebSocket
 import PostgresNIO
 
 /// `/echo` across nodes (PROTOCOL.md §4): each frame a client of this node sends is written to `echo_frames` and
@@ -16,7 +15,7 @@ import PostgresNIO
 /// announced. Like the relay itself, this is at most once: frames wait in memory up to ``maxQueuedBytes`` while the
 /// database is slow, and beyond that, or while a node's listener reconnects, they are lost for the other nodes (this
 /// node's clients have them already); announcements wait up to ``maxWaitingAnnouncements``.
-final class PostgresEchoRelay: EchoPeers {
+public final class PostgresEchoRelay: EchoPeers {
     static let channel = "swiftchat_echo"
     /// How long a frame's row is kept for the nodes that read it.
     static let retention = Duration.seconds(60)
@@ -43,25 +42,24 @@ final class PostgresEchoRelay: EchoPeers {
     private let logger: Logger
     private let tasks = BackgroundTasks()
 
-    /// Frames written by this node go to the others; theirs go to `relay`'s clients.
-    init(client: PostgresClient, relay: EchoRelay, maxQueuedBytes: Int, logger: Logger) {
+    /// Frames forwarded here go to the other nodes; theirs go to `audience`.
+    public init(client: PostgresClient, audience: any EchoAudience, maxQueuedBytes: Int, logger: Logger) {
         self.client = client
         self.maxQueuedBytes = maxQueuedBytes
         self.logger = logger
         (self.announcements, self.announce) = AsyncStream.makeStream(
             of: Int64.self, bufferingPolicy: .bufferingOldest(Self.maxWaitingAnnouncements))
-        relay.link(self)
         self.tasks.run { await self.write() }
-        self.tasks.run { await self.read(to: relay) }
+        self.tasks.run { await self.read(to: audience) }
     }
 
-    func forward(_ payload: ByteBuffer, opcode: WebSocketOpcode) {
+    public func forward(_ payload: ByteBuffer, kind: EchoFrameKind) {
         let waiter = self.queue.withLockedValue { queue -> CheckedContinuation<Void, Never>? in
             guard queue.bytes + payload.readableBytes <= self.maxQueuedBytes else {
                 queue.dropped += 1
                 return nil
             }
-            queue.frames.append((payload, opcode == .binary))
+            queue.frames.append((payload, kind == .binary))
             queue.bytes += payload.readableBytes
             defer { queue.waiter = nil }
             return queue.waiter
@@ -82,7 +80,7 @@ final class PostgresEchoRelay: EchoPeers {
     }
 
     /// Reads the announced frames one by one, in order, and relays each to this node's clients.
-    private func read(to relay: EchoRelay) async {
+    private func read(to audience: any EchoAudience) async {
         for await id in self.announcements {
             do {
                 let frames = try await Deadline.run(within: Self.readDeadline) {
@@ -92,7 +90,7 @@ final class PostgresEchoRelay: EchoPeers {
                     for try await frame in rows.decode((Bool, ByteBuffer).self) { frames.append(frame) }
                     return frames
                 }
-                for (binary, payload) in frames { relay.deliverHere(payload, opcode: binary ? .binary : .text) }
+                for (binary, payload) in frames { audience.deliverHere(payload, kind: binary ? .binary : .text) }
             } catch {
                 if Task.isCancelled { break }
                 self.logger.warning("could not read an /echo frame of another node: \(String(reflecting: error))")
@@ -100,7 +98,7 @@ final class PostgresEchoRelay: EchoPeers {
         }
     }
 
-    func close() async {
+    public func close() async {
         await self.tasks.close()
     }
 

@@ -1,22 +1,18 @@
 import ChatCore
-import ChatUseCases
-import DemoBot
 import Logging
 import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// Something that must run on one node at a time, such as the demo bot (two bots on one account would each
 /// reset its password on start, signing the other out, and both would answer every message).
-protocol OneNodeService: Sendable {
+public protocol OneNodeService: Sendable {
     func start() async
     func stop() async
 }
 
-extension EchoBot: OneNodeService {}
-
 /// A ``OneNodeService`` as this node runs it: at once on SQLite, where this node is the only one; on PostgreSQL,
-/// whenever this node holds the service's advisory lock (``PostgresStorage/runOnOneNode(_:)``).
-final class OneNodeRun: Sendable {
+/// whenever this node holds the service's advisory lock (the server storage's `runOnOneNode`).
+public final class OneNodeRun: Sendable {
     private let stopping: @Sendable () async -> Void
 
     init(stopping: @escaping @Sendable () async -> Void) {
@@ -24,12 +20,12 @@ final class OneNodeRun: Sendable {
     }
 
     /// Stops the service here (and lets another node take it over).
-    func stop() async {
+    public func stop() async {
         await self.stopping()
     }
 
     /// On the one node there is.
-    static func here(_ service: any OneNodeService) async -> OneNodeRun {
+    public static func here(_ service: any OneNodeService) async -> OneNodeRun {
         await service.start()
         return OneNodeRun { await service.stop() }
     }
@@ -42,7 +38,7 @@ final class OneNodeRun: Sendable {
     /// Two nodes must not run it at once, even for a moment: a holder whose connection died notices within two
     /// check intervals (a check that fails, or one that hangs past its deadline), so a node that takes the lock
     /// waits that long, still holding it and checking it, before it starts the service.
-    static func elected(
+    public static func elected(
         _ service: any OneNodeService, key: Int64, client: PostgresClient, logger: Logger
     ) -> OneNodeRun {
         let task = Task {
@@ -78,7 +74,7 @@ final class OneNodeRun: Sendable {
                 } catch {
                     if Task.isCancelled { break }
                     logger.warning(
-                        "could not ask the database which node runs the demo bot: \(String(reflecting: error))")
+                        "could not ask the database which node runs \(type(of: service)): \(String(reflecting: error))")
                 }
                 try? await Task.sleep(for: Self.retryInterval)
             }

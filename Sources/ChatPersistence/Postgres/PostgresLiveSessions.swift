@@ -5,21 +5,21 @@ import Logging
 import PostgresNIO
 
 /// The open connections of every node (``LiveSessions``): each change is applied to this node's connections
-/// (``SessionRegistry``) and sent to the other nodes with `NOTIFY swiftchat_sessions`, whose followers apply it to
+/// (the realtime layer's session registry) and sent to the other nodes with `NOTIFY swiftchat_sessions`, whose followers apply it to
 /// theirs. So being added to a room, leaving it, or having a token revoked reaches every device wherever it is
 /// connected. Like receipts, a change sent while a node's listener reconnects is lost to that node; its
 /// connections see the room at their next resume.
-final class PostgresLiveSessions: LiveSessions {
+public final class PostgresLiveSessions: LiveSessions {
     static let channel = "swiftchat_sessions"
     /// Users per notification: a payload stops at 8,000 bytes, and a user id takes 39 in JSON.
     static let usersPerNotification = 150
 
-    let local: SessionRegistry
+    private let local: any LiveSessions
     private let origin = UUID()
     private let sender: NotificationSender
 
     /// `background` runs the sending task; the storage closes it before the client stops.
-    init(local: SessionRegistry, client: PostgresClient, background: BackgroundTasks, logger: Logger) {
+    public init(local: any LiveSessions, client: PostgresClient, background: BackgroundTasks, logger: Logger) {
         self.local = local
         self.sender = NotificationSender(
             channel: Self.channel, client: client, background: background,
@@ -38,7 +38,7 @@ final class PostgresLiveSessions: LiveSessions {
         var tokenHash: String?
     }
 
-    func joined(_ users: [UUID], room: RoomID) async {
+    public func joined(_ users: [UUID], room: RoomID) async {
         await self.local.joined(users, room: room)
         for start in stride(from: 0, to: users.count, by: Self.usersPerNotification) {
             let chunk = Array(users[start..<min(start + Self.usersPerNotification, users.count)])
@@ -46,17 +46,17 @@ final class PostgresLiveSessions: LiveSessions {
         }
     }
 
-    func left(_ user: UUID, room: RoomID) async {
+    public func left(_ user: UUID, room: RoomID) async {
         await self.local.left(user, room: room)
         self.publish(Payload(origin: self.origin, kind: .left, users: [user], room: room.rawValue))
     }
 
-    func closeAll(account: UUID) {
+    public func closeAll(account: UUID) {
         self.local.closeAll(account: account)
         self.publish(Payload(origin: self.origin, kind: .closeAccount, users: [account]))
     }
 
-    func closeAll(tokenHash: String) {
+    public func closeAll(tokenHash: String) {
         self.local.closeAll(tokenHash: tokenHash)
         self.publish(Payload(origin: self.origin, kind: .closeToken, tokenHash: tokenHash))
     }
