@@ -40,16 +40,22 @@ public struct AttachmentFiles: AttachmentContents {
     /// Moves a received upload under its content name (or drops it when that content is already stored).
     public func keep(fileAt path: String, size: Int, sha256: String) async throws {
         let destination = self.path(for: sha256)
-        try await self.threadPool.runIfActive {
-            let files = FileManager.default
-            if files.fileExists(atPath: destination) {
-                try? files.removeItem(atPath: path)
-                return
+        do {
+            try await self.threadPool.runIfActive {
+                let files = FileManager.default
+                if files.fileExists(atPath: destination) {
+                    try? files.removeItem(atPath: path)
+                    return
+                }
+                try files.createDirectory(
+                    atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
+                if rename(path, destination) != 0 { throw CocoaError(.fileWriteUnknown) }
             }
-            try files.createDirectory(
-                atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-            if rename(path, destination) != 0 { throw CocoaError(.fileWriteUnknown) }
+        } catch {
+            // The port's promise: the upload's file is gone whatever happened.
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
         }
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// Who is in which room: creating channels and groups, joining, leaving, inviting, and direct rooms. Every change
 /// reaches the open connections of the people it concerns at once (``LiveSessions``, PROTOCOL.md §9.6).
 ///
-/// Refusals are ``Refusal``s and ``RoomAccessDenied``; a database failure is thrown as the store threw it.
+/// Refusals are ``Refusal``s and ``RoomAccessDenied``; a database failure is ``StoreUnavailable``.
 public struct RoomMembership: Sendable {
     public let directory: any RoomDirectory
     public let accounts: any AccountStore

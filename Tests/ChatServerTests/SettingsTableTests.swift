@@ -75,11 +75,13 @@ struct SettingsTableTests {
         do {
             _ = try ServerConfiguration.resolve(
                 tool: "migrate-to-postgres", arguments: ["--attachments-store", "nope"], environment: [:],
-                settings: ["database-url", "attachments-store"], required: ["from": "FILE"])
-            Issue.record("a bad value and a missing flag were accepted")
+                settings: ["database-url", "attachments-store"], needed: ["database-url": "URL"],
+                required: ["from": "FILE"])
+            Issue.record("a bad value and missing flags were accepted")
         } catch {
             #expect(error.description.hasPrefix("migrate-to-postgres: "))
             #expect(error.description.contains("--from FILE is required"))
+            #expect(error.description.contains("--database-url URL (or DATABASE_URL) is required"))
             #expect(error.description.contains("--attachments-store / CHAT_ATTACHMENTS_STORE"))
         }
     }

@@ -77,12 +77,27 @@ class VocabularyTests(unittest.TestCase):
 
     def test_every_kind_the_page_names_is_one_the_server_has(self):
         kinds = set()
+        switches = 0
         for name, text in all_sources().items():
             kinds |= set(re.findall(r"kind === '([a-z]+)'", text))
-            kinds |= set(re.findall(r"case '([a-z]+)':", text)) & (
-                self.vocabulary["eventKinds"] | self.vocabulary["roomKinds"] | {"rename"})
+            for body in switch_bodies(text, r"[\w.]*kind"):
+                switches += 1
+                kinds |= set(re.findall(r"case '([a-z]+)':", body))
         self.assertTrue(kinds)
+        self.assertGreater(switches, 0, "no switch on a kind found")
         self.assertLessEqual(kinds, self.vocabulary["eventKinds"] | self.vocabulary["roomKinds"])
+
+
+def switch_bodies(text, subject):
+    """The bodies of the `switch (SUBJECT) { … }` statements in `text`, braces matched."""
+    bodies = []
+    for match in re.finditer(r"switch \((?:" + subject + r")\) \{", text):
+        depth, end = 1, match.end()
+        while depth and end < len(text):
+            depth += {"{": 1, "}": -1}.get(text[end], 0)
+            end += 1
+        bodies.append(text[match.end():end - 1])
+    return bodies
 
 
 if __name__ == "__main__":

@@ -9,7 +9,9 @@ public final class ManualTime: TimeSource {
         var nextID: UInt64 = 0
         /// The tasks waiting for a deadline still ahead, by id.
         var sleepers: [UInt64: (deadline: ContinuousClock.Instant, wake: CheckedContinuation<Void, any Error>)] = [:]
-        /// Sleeps cancelled before they had begun to wait.
+        /// Sleeps that have an id and have not yet begun to wait.
+        var starting: Set<UInt64> = []
+        /// Those of `starting` that were cancelled: they fail as soon as they begin.
         var cancelled: Set<UInt64> = []
     }
 
@@ -38,11 +40,13 @@ public final class ManualTime: TimeSource {
     public func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
         let id = self.state.withLockedValue { state in
             defer { state.nextID += 1 }
+            state.starting.insert(state.nextID)
             return state.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (wake: CheckedContinuation<Void, any Error>) in
                 let answer: Result<Void, any Error>? = self.state.withLockedValue { state in
+                    state.starting.remove(id)
                     if state.cancelled.remove(id) != nil { return .failure(CancellationError()) }
                     if deadline <= state.now { return .success(()) }
                     state.sleepers[id] = (deadline, wake)
@@ -53,7 +57,8 @@ public final class ManualTime: TimeSource {
         } onCancel: {
             let waiting = self.state.withLockedValue { state in
                 guard let sleeper = state.sleepers.removeValue(forKey: id) else {
-                    state.cancelled.insert(id)
+                    // Not begun yet: it fails when it does. Already woken: nothing to do, and nothing to remember.
+                    if state.starting.contains(id) { state.cancelled.insert(id) }
                     return nil as CheckedContinuation<Void, any Error>?
                 }
                 return sleeper.wake

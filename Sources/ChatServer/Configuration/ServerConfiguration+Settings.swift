@@ -219,12 +219,18 @@ extension ServerConfiguration {
 
     /// The arguments of one of `chat-server`'s tools (`backup`, `migrate-to-postgres`): the server `settings` it
     /// takes, read like the server's (flag, then environment variable, then default; the same validation and
-    /// messages), and its own flags, each required. Every problem is reported at once, naming the tool.
+    /// messages), those of them it cannot do without (`needed`: flag or variable, with the value's meaning), and its
+    /// own flags, each required. Every problem is reported at once, naming the tool.
     public static func resolve(
         tool: String, arguments: [String], environment: [String: String], settings: Set<String>,
-        required own: [String: String]
+        needed: [String: String] = [:], required own: [String: String]
     ) throws(ToolFailure) -> (configuration: ServerConfiguration, own: [String: String]) {
         var (flags, problems) = self.flags(from: arguments, known: settings.union(own.keys))
+        for setting in self.settings where needed[setting.flag] != nil {
+            if (flags[setting.flag] ?? environment[setting.variable] ?? "").isEmpty {
+                problems.append("\(setting.option) \(needed[setting.flag]!) (or \(setting.variable)) is required")
+            }
+        }
         var values: [String: String] = [:]
         for (flag, meaning) in own.sorted(by: { $0.key < $1.key }) {
             if let value = flags.removeValue(forKey: flag), !value.isEmpty {

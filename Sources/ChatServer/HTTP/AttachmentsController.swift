@@ -1,5 +1,4 @@
 import ChatCore
-import ChatPersistence
 import ChatProtocol
 import ChatUseCases
 import Foundation

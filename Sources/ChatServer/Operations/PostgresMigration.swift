@@ -32,7 +32,7 @@ public enum PostgresMigration {
     public static func run(arguments: [String], environment: [String: String]) async throws -> String {
         let (configuration, own) = try ServerConfiguration.resolve(
             tool: "migrate-to-postgres", arguments: arguments, environment: environment,
-            settings: ["database-url", "attachments-store", "attachments-dir"],
+            settings: ["database-url", "attachments-store", "attachments-dir"], needed: ["database-url": "URL"],
             required: ["from": "FILE (the chat.sqlite to copy)"])
         let source = own["from", default: ""]
         guard let target = configuration.databaseURL else {
