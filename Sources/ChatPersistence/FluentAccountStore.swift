@@ -65,11 +65,57 @@ public struct FluentAccountStore: AccountStore {
             .group(.or) { group in
                 group.filter(\.$usernameKey ~~ needle).filter(.custom(displayName))
             }
+            .filter(\.$deactivatedAt == nil)
             .sort(\.$usernameKey)
             .limit(limit)
             .all()
             .map { try $0.account() }
     }
+
+    public func allAccounts(matching query: String, after: String?, limit: Int) async throws -> [Account] {
+        let displayName = SQLBinaryExpression(
+            left: SQLFunction("LOWER", args: SQLColumn("display_name")), op: SQLBinaryOperator.like,
+            right: SQLBind("%" + query.lowercased() + "%"))
+        let accounts = UserRecord.query(on: self.database)
+            .group(.or) { group in
+                group.filter(\.$usernameKey ~~ query.lowercased()).filter(.custom(displayName))
+            }
+        if let after { accounts.filter(\.$usernameKey > AccountRules.usernameKey(after)) }
+        return try await accounts.sort(\.$usernameKey).limit(limit).all().map { try $0.account() }
+    }
+
+    public func apply(_ change: AdministrativeChange, to id: UUID, audit entry: AuditEntry) async throws -> Bool {
+        try await self.database.transaction { database in
+            if change.removesAnAdministrator {
+                // Two administrators revoking each other at once must not both succeed: on PostgreSQL the check
+                // and the change hold a lock of their own (SQLite runs one write transaction at a time anyway).
+                if let sql = database as? any SQLDatabase, sql.dialect.name == "postgresql" {
+                    try await sql.raw("SELECT pg_advisory_xact_lock(\(literal: Self.administratorsLock))").run()
+                }
+                let others = try await UserRecord.query(on: database)
+                    .filter(\.$isAdministrator == true).filter(\.$deactivatedAt == nil).filter(\.$id != id)
+                    .count()
+                let target = try await UserRecord.find(id, on: database)
+                if others == 0, target?.isAdministrator == true, target?.deactivatedAt == nil { return false }
+            }
+            let update = UserRecord.query(on: database).filter(\.$id == id)
+            switch change {
+            case .grantAdministrator: update.set(\.$isAdministrator, to: true)
+            case .revokeAdministrator: update.set(\.$isAdministrator, to: false)
+            case .deactivate(let date): update.set(\.$deactivatedAt, to: date)
+            case .reactivate: update.set(\.$deactivatedAt, to: nil)
+            }
+            try await update.update()
+            if case .deactivate = change {
+                try await TokenRecord.query(on: database).filter(\.$userID == id).delete()
+            }
+            try await AuditRecord(entry).create(on: database)
+            return true
+        }
+    }
+
+    /// The transaction lock of changes that may remove an administrator ("SwiftAdm").
+    static let administratorsLock: Int64 = 0x5377_6966_7441_646D
 
     public func storeToken(hash: String, userID: UUID, expiresAt: Date) async throws {
         try await TokenRecord(tokenHash: hash, userID: userID, expiresAt: expiresAt).create(on: self.database)

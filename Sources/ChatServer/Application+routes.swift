@@ -16,6 +16,7 @@ extension Application {
         endpoints.rooms.register(on: authenticated)
         endpoints.attachments.register(on: api, authenticated: authenticated)
         endpoints.search.register(on: authenticated)
+        endpoints.admin.register(on: authenticated)
         endpoints.config.register(on: api)
         self.registerModernSocket(
             on: api, authenticate: authenticate, context: endpoints.modern, configuration: configuration)
@@ -26,6 +27,20 @@ extension Application {
             }
         }
 
+        if configuration.tutorialProtocols.contains(.chat) {
+            self.registerChat(
+                lobby: lobby, tutorialText: tutorialText, sendLimit: sendLimit, configuration: configuration)
+        }
+        if configuration.tutorialProtocols.contains(.echo) {
+            self.registerEcho(relay: endpoints.echo, configuration: configuration)
+        }
+        endpoints.health.register(on: self)
+    }
+
+    /// `/chat`, the Vapor tutorial's WebSocket JSON chat (PROTOCOL.md §2).
+    private func registerChat(
+        lobby: Room, tutorialText: TutorialText, sendLimit: TutorialSendLimit, configuration: ServerConfiguration
+    ) {
         let chatLimits = WebSocketLimits(
             maxMessageBytes: configuration.maxFrameBytes, outboundQueueBytes: configuration.outboundQueueBytes,
             keepalive: KeepaliveSweeps(interval: .seconds(Int64(configuration.pingInterval))))
@@ -39,12 +54,15 @@ extension Application {
             }
         }
 
+    }
+
+    /// `/echo/?id=NAME`, the verbatim relay of the star-sign tutorial (PROTOCOL.md §4).
+    private func registerEcho(relay: EchoRelay, configuration: ServerConfiguration) {
         // The relay may hold two of its largest messages for a client before dropping it as too slow.
         let echoLimits = WebSocketLimits(
             maxMessageBytes: configuration.echoMaxMessageBytes,
             outboundQueueBytes: max(configuration.outboundQueueBytes, 2 * configuration.echoMaxMessageBytes),
             keepalive: KeepaliveSweeps(interval: .seconds(Int64(configuration.pingInterval))))
-        let relay = endpoints.echo
         let verbatim = VerbatimRenderer()
         self.get(.constant(Paths.echo)) { request in
             guard let id = request.query[String.self, at: "id"], !id.isEmpty else {
@@ -54,7 +72,5 @@ extension Application {
                 EchoSession(connection: connection, relay: relay)
             }
         }
-
-        endpoints.health.register(on: self)
     }
 }

@@ -47,7 +47,7 @@ public final class ChatService: Sendable {
     public var metricsPort: Int? { self.metricsEndpoint?.port }
 
     private init(
-        application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener, hub: Hub,
+        application: Application, eventLoops: MultiThreadedEventLoopGroup, tcpListener: TCPListener?, hub: Hub,
         storage: any ServerStorage, hasher: BcryptPool, bot: OneNodeRun?,
         presence: Presence,
         background: BackgroundTasks, sweeper: UnsentAttachmentSweeper, readiness: Readiness,
@@ -127,24 +127,35 @@ public final class ChatService: Sendable {
                 maxTotal: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress,
                 refusals: metrics.refusals(.connections))
             try await application.startHTTP(configuration, connections: connections, tls: tls)
-            let tcp = try await TCPListener.start(
-                host: configuration.host, port: configuration.tcpPort, group: application.eventLoopGroup, lobby: lobby,
-                tutorialText: tutorialText, sendLimit: sendLimit, connections: connections,
-                metrics: metrics.connections(.tcp),
-                tls: configuration.tcpTLS ? tls : nil, configuration: configuration, logger: logger)
+            let serveTCP = configuration.tutorialProtocols.contains(.tcp)
+            let tcp =
+                try await !serveTCP
+                ? nil
+                : TCPListener.start(
+                    host: configuration.host, port: configuration.tcpPort, group: application.eventLoopGroup,
+                    lobby: lobby,
+                    tutorialText: tutorialText, sendLimit: sendLimit, connections: connections,
+                    metrics: metrics.connections(.tcp),
+                    tls: configuration.tcpTLS ? tls : nil, configuration: configuration, logger: logger)
             let httpPort = application.http.server.shared.localAddress?.port ?? configuration.port
             let scheme = tls == nil ? "http" : "https"
             let localURL = "\(scheme)://\(Self.urlHost(reaching: configuration.host)):\(httpPort)"
             if configuration.publicURL.isEmpty {
                 tutorialText.setPublicURL(localURL)
             }
-            let tcpPort = tcp.port ?? configuration.tcpPort
+            let tcpPort = tcp.map { $0.port ?? configuration.tcpPort } ?? 0
+            let paths = [
+                configuration.tutorialProtocols.contains(.chat) ? "/chat" : nil,
+                configuration.tutorialProtocols.contains(.echo) ? "/echo/?id=NAME" : nil, "/api/v1",
+            ]
             logger.notice(
-                "HTTP and WebSocket listening on \(scheme)://\(configuration.host):\(httpPort) (/chat, /echo/?id=NAME, /api/v1)"
+                "HTTP and WebSocket listening on \(scheme)://\(configuration.host):\(httpPort) (\(paths.compactMap { $0 }.joined(separator: ", ")))"
             )
-            logger.notice(
-                "TCP text protocol listening on \(configuration.host):\(tcpPort) (iam:NAME, msg:TEXT)\(configuration.tcpTLS ? " over TLS" : "")"
-            )
+            if tcp != nil {
+                logger.notice(
+                    "TCP text protocol listening on \(configuration.host):\(tcpPort) (iam:NAME, msg:TEXT)\(configuration.tcpTLS ? " over TLS" : "")"
+                )
+            }
             let metricsEndpoint = try await Self.startMetrics(
                 configuration, metrics: metrics, group: application.eventLoopGroup, logger: logger)
             let loopWatch = metrics.watchEventLoops(eventLoops)
@@ -217,7 +228,7 @@ public final class ChatService: Sendable {
                     registrationLimiter: AttemptLimiter(
                         time: time, burst: configuration.registrationsPerHour,
                         refill: .seconds(3600) / configuration.registrationsPerHour),
-                    tokenLifetime: configuration.tokenLifetime,
+                    tokenLifetime: configuration.tokenLifetime, registrationOpen: configuration.registration == "open",
                     unknownUserDigest: try await hasher.hash(BearerToken.generate()))),
             rooms: RoomsController(
                 summaries: summaries,
@@ -228,6 +239,9 @@ public final class ChatService: Sendable {
                 attachments: attachmentRules, receivingDirectory: files.temporaryDirectory,
                 threadPool: files.threadPool, maxUploadBytes: configuration.maxUploadBytes, uploads: UploadSlots()),
             search: SearchController(search: SearchMessages(search: storage.search, access: access)),
+            admin: AdminController(
+                administration: Administration(
+                    accounts: accountStore, audit: FluentAuditLog(database: application.db), sessions: liveSessions)),
             demoBot: DemoBotAccount(
                 accounts: accountStore, directory: directory, dataDirectory: configuration.dataDirectory,
                 hashPassword: { try await hasher.hash($0) }),
@@ -387,6 +401,7 @@ struct Endpoints: Sendable {
     let rooms: RoomsController
     let attachments: AttachmentsController
     let search: SearchController
+    let admin: AdminController
     /// The demo bot's account, made on first start (`--demo-bot`).
     let demoBot: DemoBotAccount
     let config: ConfigController

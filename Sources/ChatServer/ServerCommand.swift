@@ -16,6 +16,7 @@ public struct ServerCommand: AsyncParsableCommand {
             + ServerConfiguration.helpText
             + "\n\nchat-server backup --to FILE [--data-dir DIR]\n    A consistent copy of the database, taken while the server runs."
             + "\n\nchat-server migrate-to-postgres --from FILE --database-url URL [--attachments-store files|postgres] [--attachments-dir DIR]\n    Copies a stopped server's SQLite database into an empty PostgreSQL database, and verifies the counts; with\n    --attachments-store postgres, the attachments' bytes too."
+            + "\n\n\(AdminTool.usage)\n    Administrators and accounts, on the configured database, whether the server runs or not (docs/OPERATIONS.md)."
     )
 
     /// `--flag value` pairs, read against ``ServerConfiguration/settings`` rather than declared one by one here.
@@ -26,7 +27,7 @@ public struct ServerCommand: AsyncParsableCommand {
     /// The tools run instead of the server by their first argument; each returns the report it prints.
     static let tools:
         [String: @Sendable (_ arguments: [String], _ environment: [String: String]) async throws -> String] = [
-            "backup": Backup.run, "migrate-to-postgres": PostgresMigration.run,
+            "backup": Backup.run, "migrate-to-postgres": PostgresMigration.run, "admin": AdminTool.run,
         ]
 
     public func run() async throws {

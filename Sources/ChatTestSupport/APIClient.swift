@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import ChatProtocol
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -51,6 +52,26 @@ public struct APIClient: Sendable {
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 1 << 24)
         return Reply(status: Int(response.status.code), headers: response.headers, body: Data(bytes.readableBytesView))
+    }
+
+    /// Sends `body` as JSON to `route`, with `arguments` in its path and `query` after it, and an optional bearer
+    /// token: the method and path are the route's, as the server registers it.
+    public func send(
+        _ route: APIRoute, _ arguments: String..., query: [(String, String?)] = [],
+        json body: (any Encodable & Sendable)? = nil, token: String? = nil
+    ) async throws -> Reply {
+        try await self.send(route, arguments: arguments, query: query, json: body, token: token)
+    }
+
+    /// ``send(_:_:query:json:token:)`` with the path's arguments in an array.
+    public func send(
+        _ route: APIRoute, arguments: [String], query: [(String, String?)] = [],
+        json body: (any Encodable & Sendable)? = nil, token: String? = nil
+    ) async throws -> Reply {
+        let path = route.path(arguments: arguments, query: query)
+        let prefix = "/" + APIRoute.prefix.joined(separator: "/")
+        return try await self.send(
+            HTTPMethod(rawValue: route.method.rawValue), String(path.dropFirst(prefix.count)), json: body, token: token)
     }
 
     /// Sends raw bytes with the given `Content-Type` (an upload), with an optional bearer token.

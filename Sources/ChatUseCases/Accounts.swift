@@ -16,6 +16,8 @@ public struct Accounts: Sendable {
     /// New accounts per address: `--registrations-per-hour` at once, then one more every hour / that number.
     let registrationLimiter: AttemptLimiter
     let tokenLifetime: TimeInterval
+    /// `--registration open`: anyone may create an account (PROTOCOL.md §10.1).
+    let registrationOpen: Bool
     /// A digest of a random password at the configured cost, verified against when the username is unknown, so
     /// the answer takes as long either way.
     let unknownUserDigest: String
@@ -23,7 +25,7 @@ public struct Accounts: Sendable {
     public init(
         store: any AccountStore, directory: any RoomDirectory, presence: Presence, sessions: any LiveSessions,
         hasher: any PasswordHasher, loginThrottle: LoginThrottle, registrationLimiter: AttemptLimiter,
-        tokenLifetime: TimeInterval, unknownUserDigest: String
+        tokenLifetime: TimeInterval, registrationOpen: Bool, unknownUserDigest: String
     ) {
         self.store = store
         self.directory = directory
@@ -33,6 +35,7 @@ public struct Accounts: Sendable {
         self.loginThrottle = loginThrottle
         self.registrationLimiter = registrationLimiter
         self.tokenLifetime = tokenLifetime
+        self.registrationOpen = registrationOpen
         self.unknownUserDigest = unknownUserDigest
     }
 
@@ -45,6 +48,11 @@ public struct Accounts: Sendable {
     /// A new account, signed in, and a member of the lobby (where the tutorial clients talk). `address` is the
     /// caller's, for the registration limit.
     public func register(_ request: RegisterRequest, from address: String) async throws -> AuthSession {
+        guard self.registrationOpen else {
+            throw Refusal(
+                kind: .notAllowed, code: .registrationClosed,
+                message: "This server does not take new accounts; ask its administrator.")
+        }
         guard AccountRules.isValidUsername(request.username) else {
             throw Refusal.invalid(
                 .invalidUsername,
@@ -89,6 +97,8 @@ public struct Accounts: Sendable {
         guard let account, matches else {
             throw Refusal(kind: .wrongCredentials, code: .invalidCredentials, message: "Wrong username or password.")
         }
+        // Said only to whoever knows the password: to anyone else a deactivated account is a wrong password.
+        guard account.deactivatedAt == nil else { throw Administration.deactivated }
         return try await StoreUnavailable.guarding("the session could not be stored") {
             try await self.session(for: account)
         }
@@ -187,6 +197,6 @@ extension Account {
     public var profile: UserProfile {
         UserProfile(
             id: self.id, username: self.username, displayName: self.displayName, avatarColor: self.avatarColor,
-            initials: AccountRules.initials(of: self.displayName))
+            initials: AccountRules.initials(of: self.displayName), admin: self.isAdministrator ? true : nil)
     }
 }

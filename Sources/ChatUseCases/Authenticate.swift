@@ -24,12 +24,13 @@ public struct Authenticate: Sendable {
         self.accounts = accounts
     }
 
-    /// The account, or `nil` for a token that is unknown, expired or revoked.
+    /// The account, or `nil` for a token that is unknown, expired or revoked, or an account deactivated.
     public func callAsFunction(token: String) async throws -> AuthenticatedAccount? {
         let hash = BearerToken.hash(token)
         return try await StoreUnavailable.guarding("the token could not be checked") {
+            // Deactivation revokes the tokens; the account's state is checked too, for a token stored meanwhile.
             guard let grant = try await self.accounts.grant(forTokenHash: hash, now: Date()),
-                let account = try await self.accounts.account(id: grant.userID)
+                let account = try await self.accounts.account(id: grant.userID), account.deactivatedAt == nil
             else { return nil }
             return AuthenticatedAccount(account: account, tokenHash: hash, expiresAt: grant.expiresAt)
         }

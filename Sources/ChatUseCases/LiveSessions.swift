@@ -10,6 +10,8 @@ public protocol LiveSessions: Sendable {
     func left(_ user: UUID, room: RoomID) async
     /// Closes every connection of an account whose tokens were all revoked (a password change).
     func closeAll(account: UUID)
+    /// Closes every connection of an account an administrator deactivated, saying so (4003, PROTOCOL.md §10.2).
+    func closeAll(deactivated account: UUID)
     /// Closes every connection opened with a token that was just revoked (PROTOCOL.md §6.3).
     func closeAll(tokenHash: String)
 }

@@ -7,7 +7,7 @@ import Testing
 /// Every route answers a failing database with `503 unavailable` and `Retry-After` (PROTOCOL.md §6.1): the fault is
 /// the server's, the same request may pass in a moment, and it never becomes `500`, `403` or `404`. Each route is
 /// asked while the tables it reads are renamed away (on SQLite and PostgreSQL), then again once they are back. The
-/// cases run one at a time: 23 servers at once beside the rest of the suite starve a two-core machine, and the tests
+/// cases run one at a time: 30 servers at once beside the rest of the suite starve a two-core machine, and the tests
 /// of one-second timeouts then fail for it.
 @Suite("A failing database answers 503 on every route", .serialized)
 struct StoreFaultTests {
@@ -26,6 +26,9 @@ struct StoreFaultTests {
     static let signIn = ["users", "tokens"]
     static let rooms = ["rooms", "memberships", "messages"]
     static let attachments = ["attachments", "attachment_rooms"]
+    /// Administrative changes are written with their audit entry in one transaction: without the log, nothing
+    /// changes.
+    static let audit = ["audit_log"]
 
     struct Case: Sendable, CustomTestStringConvertible {
         let route: APIRoute
@@ -99,6 +102,20 @@ struct StoreFaultTests {
             try await $0.api.get("/attachments/\($0.attachment)", token: $0.ann.token)
         },
         Case(route: .search, tables: rooms) { try await $0.api.get("/search?q=hello", token: $0.ann.token) },
+        Case(route: .adminUsers, tables: signIn) { try await $0.api.send(.adminUsers, token: $0.ann.token) },
+        Case(route: .adminDeactivate, tables: audit) {
+            try await $0.api.send(.adminDeactivate, $0.bob.user.id.uuidString, token: $0.ann.token)
+        },
+        Case(route: .adminReactivate, tables: audit) {
+            try await $0.api.send(.adminReactivate, $0.bob.user.id.uuidString, token: $0.ann.token)
+        },
+        Case(route: .adminGrant, tables: audit) {
+            try await $0.api.send(.adminGrant, $0.bob.user.id.uuidString, token: $0.ann.token)
+        },
+        Case(route: .adminRevoke, tables: audit) {
+            try await $0.api.send(.adminRevoke, $0.bob.user.id.uuidString, token: $0.ann.token)
+        },
+        Case(route: .adminAudit, tables: audit) { try await $0.api.send(.adminAudit, token: $0.ann.token) },
     ]
 
     @Test("every route but the configuration's has a case: it reads no store")
@@ -128,6 +145,7 @@ struct StoreFaultTests {
         let api = APIClient(host: server.host, port: server.httpPort)
         let ann = try await api.send(.POST, "/register", json: RegisterRequest(username: "ann", password: password))
             .decode(AuthSession.self)
+        _ = try await server.admin("grant", "ann")
         let bob = try await api.send(.POST, "/register", json: RegisterRequest(username: "bob", password: password))
             .decode(AuthSession.self)
         let group = try await api.send(

@@ -171,6 +171,31 @@ extension TwoNodeTests {
             #expect(try await socket.nextCloseCode(timeout: .seconds(10)) != nil)
         }
     }
+
+    @Test(
+        "deactivating an account closes its sockets on every node with 4003: over the API on node A, and at the command line, which is no node"
+    )
+    func deactivationAcrossNodes() async throws {
+        try await self.withTwoNodes { nodeA, nodeB in
+            let admin = try await nodeA.register("root")
+            _ = try await nodeA.admin("grant", "root")
+            let bob = try await nodeA.register("bob")
+            let onB = try await nodeB.modernClient(bob)
+            _ = try await onB.next(.resumed, as: ResumedFrame.self)
+            let deactivate = try await nodeA.api.send(.adminDeactivate, bob.user.id.uuidString, token: admin.token)
+            #expect(deactivate.status == 200)
+            #expect(try await onB.nextCloseCode(timeout: .seconds(10)) == 4003)
+
+            _ = try await nodeA.admin("reactivate", "bob")
+            let again = try await nodeB.api.send(
+                .POST, "/login", json: LoginRequest(username: "bob", password: "correct horse")
+            ).decode(AuthSession.self)
+            let socket = try await nodeB.modernClient(again)
+            _ = try await socket.next(.resumed, as: ResumedFrame.self)
+            _ = try await nodeA.admin("deactivate", "bob")
+            #expect(try await socket.nextCloseCode(timeout: .seconds(10)) == 4003)
+        }
+    }
 }
 
 extension TwoNodeTests {

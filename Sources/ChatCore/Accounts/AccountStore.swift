@@ -8,13 +8,28 @@ public struct Account: Sendable, Equatable {
     public var avatarColor: String
     /// A bcrypt digest; the password itself is never stored.
     public var passwordHash: String
+    /// An administrator of the server (PROTOCOL.md §10).
+    public var isAdministrator: Bool
+    /// When an administrator deactivated the account; `nil` while it may sign in.
+    public var deactivatedAt: Date?
+    /// When it registered, as stored (`nil` before it is).
+    public var createdAt: Date?
+    /// When it was last connected, as stored when it went offline.
+    public var lastSeenAt: Date?
 
-    public init(id: UUID, username: String, displayName: String, avatarColor: String, passwordHash: String) {
+    public init(
+        id: UUID, username: String, displayName: String, avatarColor: String, passwordHash: String,
+        isAdministrator: Bool = false, deactivatedAt: Date? = nil, createdAt: Date? = nil, lastSeenAt: Date? = nil
+    ) {
         self.id = id
         self.username = username
         self.displayName = displayName
         self.avatarColor = avatarColor
         self.passwordHash = passwordHash
+        self.isAdministrator = isAdministrator
+        self.deactivatedAt = deactivatedAt
+        self.createdAt = createdAt
+        self.lastSeenAt = lastSeenAt
     }
 }
 
@@ -31,8 +46,15 @@ public protocol AccountStore: Sendable {
     /// Replaces an account's password digest and revokes every token it holds, in one transaction: whoever knew
     /// the old password is signed out everywhere.
     func resetPassword(of id: UUID, toHash hash: String) async throws
-    /// Accounts whose username or display name contains `query` (without case), by username.
+    /// Active accounts whose username or display name contains `query` (without case), by username.
     func search(_ query: String, limit: Int) async throws -> [Account]
+    /// Every account, deactivated ones too, whose username or display name contains `query`, by username, from
+    /// the one after the username `after`: the administrators' list, a page at a time.
+    func allAccounts(matching query: String, after: String?, limit: Int) async throws -> [Account]
+    /// Applies `change` to the account and appends `entry` to the audit log, in one transaction; `false`, with
+    /// nothing changed or logged, when it would leave the server without an active administrator. Deactivating
+    /// revokes every token of the account.
+    func apply(_ change: AdministrativeChange, to id: UUID, audit entry: AuditEntry) async throws -> Bool
 
     func storeToken(hash: String, userID: UUID, expiresAt: Date) async throws
     /// The owner and expiry of an unexpired, unrevoked token.
@@ -51,5 +73,21 @@ public struct TokenGrant: Sendable, Equatable {
     public init(userID: UUID, expiresAt: Date) {
         self.userID = userID
         self.expiresAt = expiresAt
+    }
+}
+
+/// What an administrator changes about an account.
+public enum AdministrativeChange: Sendable, Equatable {
+    case grantAdministrator
+    case revokeAdministrator
+    case deactivate(at: Date)
+    case reactivate
+
+    /// Whether the change can take the last active administrator away.
+    public var removesAnAdministrator: Bool {
+        switch self {
+        case .revokeAdministrator, .deactivate: true
+        case .grantAdministrator, .reactivate: false
+        }
     }
 }

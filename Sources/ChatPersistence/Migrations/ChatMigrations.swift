@@ -19,5 +19,6 @@ public enum ChatMigrations {
         AddSearchPrefixIndex(),
         SkipEmptyIndexEntries(),
         IndexSearchAfterCommit(),
+        AddAdministration(),
     ]
 }

@@ -14,6 +14,8 @@ final class UserRecord: Model, @unchecked Sendable {
     @Field(key: "password_hash") var passwordHash: String
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
     @OptionalField(key: "last_seen_at") var lastSeenAt: Date?
+    @Field(key: "is_admin") var isAdministrator: Bool
+    @OptionalField(key: "deactivated_at") var deactivatedAt: Date?
 
     init() {}
 
@@ -24,11 +26,14 @@ final class UserRecord: Model, @unchecked Sendable {
         self.displayName = account.displayName
         self.avatarColor = account.avatarColor
         self.passwordHash = account.passwordHash
+        self.isAdministrator = account.isAdministrator
+        self.deactivatedAt = account.deactivatedAt
     }
 
     func account() throws -> Account {
         Account(
             id: try self.requireID(), username: self.username, displayName: self.displayName,
-            avatarColor: self.avatarColor, passwordHash: self.passwordHash)
+            avatarColor: self.avatarColor, passwordHash: self.passwordHash, isAdministrator: self.isAdministrator,
+            deactivatedAt: self.deactivatedAt, createdAt: self.createdAt, lastSeenAt: self.lastSeenAt)
     }
 }

@@ -10,7 +10,7 @@ import PostgresNIO
 /// connected. Like receipts, a change sent while a node's listener reconnects is lost to that node; its
 /// connections see the room at their next resume.
 public final class PostgresLiveSessions: LiveSessions {
-    static let channel = "swiftchat_sessions"
+    public static let channel = "swiftchat_sessions"
     /// Users per notification: a payload stops at 8,000 bytes, and a user id takes 39 in JSON.
     static let usersPerNotification = 150
 
@@ -28,7 +28,7 @@ public final class PostgresLiveSessions: LiveSessions {
 
     struct Payload: Codable {
         enum Kind: String, Codable {
-            case joined, left, closeAccount, closeToken
+            case joined, left, closeAccount, closeToken, deactivated
         }
 
         var origin: UUID
@@ -56,6 +56,11 @@ public final class PostgresLiveSessions: LiveSessions {
         self.publish(Payload(origin: self.origin, kind: .closeAccount, users: [account]))
     }
 
+    public func closeAll(deactivated account: UUID) {
+        self.local.closeAll(deactivated: account)
+        self.publish(Payload(origin: self.origin, kind: .deactivated, users: [account]))
+    }
+
     public func closeAll(tokenHash: String) {
         self.local.closeAll(tokenHash: tokenHash)
         self.publish(Payload(origin: self.origin, kind: .closeToken, tokenHash: tokenHash))
@@ -78,7 +83,16 @@ public final class PostgresLiveSessions: LiveSessions {
             if let account = payload.users.first { self.local.closeAll(account: account) }
         case .closeToken:
             if let hash = payload.tokenHash { self.local.closeAll(tokenHash: hash) }
+        case .deactivated:
+            if let account = payload.users.first { self.local.closeAll(deactivated: account) }
         }
+    }
+
+    /// The notification that closes an account's sockets on every node, for a process that is no node (the
+    /// `admin` command line): `SELECT pg_notify(channel, this)`.
+    public static func deactivationNotice(_ account: UUID) -> String {
+        let payload = Payload(origin: UUID(), kind: .deactivated, users: [account])
+        return String(decoding: (try? JSONEncoder().encode(payload)) ?? Data(), as: UTF8.self)
     }
 
     private func publish(_ payload: Payload) {

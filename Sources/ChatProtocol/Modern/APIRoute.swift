@@ -78,6 +78,14 @@ extension APIRoute {
     public static let members = APIRoute(.GET, "rooms/:room/members")
     public static let directRoom = APIRoute(.POST, "dms")
 
+    // Administration (§10)
+    public static let adminUsers = APIRoute(.GET, "admin/users")
+    public static let adminDeactivate = APIRoute(.POST, "admin/users/:id/deactivate")
+    public static let adminReactivate = APIRoute(.POST, "admin/users/:id/reactivate")
+    public static let adminGrant = APIRoute(.POST, "admin/users/:id/grant")
+    public static let adminRevoke = APIRoute(.POST, "admin/users/:id/revoke")
+    public static let adminAudit = APIRoute(.GET, "admin/audit")
+
     // The socket (§8)
     public static let socket = APIRoute(.GET, "ws")
 
@@ -91,6 +99,7 @@ extension APIRoute {
     public static let all: [APIRoute] = [
         .register, .login, .logout, .me, .updateMe, .changePassword, .users, .user,
         .rooms, .createRoom, .publicRooms, .renameRoom, .join, .leave, .invite, .history, .reads, .members, .directRoom,
+        .adminUsers, .adminDeactivate, .adminReactivate, .adminGrant, .adminRevoke, .adminAudit,
         .socket, .upload, .download, .search, .config,
     ]
 }

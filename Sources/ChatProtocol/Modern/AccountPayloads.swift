@@ -46,13 +46,18 @@ public struct UserProfile: Codable, Sendable, Equatable, Hashable {
     public var avatarColor: String
     /// One or two letters for an avatar, from the display name.
     public var initials: String
+    /// `true` for an administrator of the server (PROTOCOL.md §10); absent for everyone else.
+    public var admin: Bool?
 
-    public init(id: UUID, username: String, displayName: String, avatarColor: String, initials: String) {
+    public init(
+        id: UUID, username: String, displayName: String, avatarColor: String, initials: String, admin: Bool? = nil
+    ) {
         self.id = id
         self.username = username
         self.displayName = displayName
         self.avatarColor = avatarColor
         self.initials = initials
+        self.admin = admin
     }
 }
 

@@ -23,6 +23,10 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case invalidAvatarColor = "invalid_avatar_color"
     case usernameTaken = "username_taken"
     case unknownUser = "unknown_user"
+    case accountDisabled = "account_disabled"
+    case registrationClosed = "registration_closed"
+    // Administration
+    case lastAdministrator = "last_administrator"
     // Rooms and messages
     case forbidden
     case notAllowed = "not_allowed"

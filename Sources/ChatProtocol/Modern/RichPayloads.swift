@@ -85,10 +85,12 @@ public struct ServerLimits: Codable, Sendable, Equatable {
     public var filesAllowed: Bool
     public var maxAttachments: Int
     public var maxMessageBytes: Int
+    /// `open` or `closed` (PROTOCOL.md §10.1); absent from servers before administration.
+    public var registration: String?
 
     public init(
         version: String, maxUploadBytes: Int, imageTypes: [String], filesAllowed: Bool, maxAttachments: Int,
-        maxMessageBytes: Int
+        maxMessageBytes: Int, registration: String? = nil
     ) {
         self.version = version
         self.maxUploadBytes = maxUploadBytes
@@ -96,6 +98,7 @@ public struct ServerLimits: Codable, Sendable, Equatable {
         self.filesAllowed = filesAllowed
         self.maxAttachments = maxAttachments
         self.maxMessageBytes = maxMessageBytes
+        self.registration = registration
     }
 }
 

@@ -136,6 +136,14 @@ extension ServerConfiguration {
             "Whether every node sees the same `--attachments-dir` (a network or cluster file system); a node on PostgreSQL keeping files there refuses to start without it"
         ),
         .choice(
+            "registration", "CHAT_REGISTRATION", \.registration, ["open", "closed"],
+            "Who may create an account: `open`, anyone; `closed`, no one (`POST /api/v1/register` answers 403 `registration_closed`; administrators are made with `chat-server admin grant`)"
+        ),
+        .protocols(
+            "tutorial-protocols", "CHAT_TUTORIAL_PROTOCOLS",
+            "The anonymous tutorial protocols served, comma-separated: `chat` (`/chat`), `tcp` (the TCP port), `echo` (`/echo`); `none` serves only the modern API and the web client. A disabled `/chat` or `/echo` answers 404, a disabled TCP port is not opened"
+        ),
+        .choice(
             "attachments-store", "CHAT_ATTACHMENTS_STORE", \.attachmentsStore, ["files", "postgres"],
             "Where attachment bytes live: `files` in `--attachments-dir`, or `postgres` in the database, in chunks (needs `--database-url`; no shared directory then)"
         ),
@@ -375,6 +383,28 @@ extension ServerConfiguration.Setting {
                 return "expected one of \(choices.joined(separator: ", "))"
             }
             configuration[keyPath: keyPath] = value.lowercased()
+            return nil
+        }
+    }
+
+    /// A comma-separated set of the tutorial protocols, or `none`.
+    fileprivate static func protocols(_ flag: String, _ variable: String, _ meaning: String) -> Self {
+        let all = TutorialProtocol.allCases.map(\.rawValue)
+        return Self(
+            flag: flag, variable: variable, meaning: meaning,
+            accepted: "a comma-separated list of " + all.map { "`\($0)`" }.joined(separator: ", ") + ", or `none`",
+            defaultText: { _ in "`" + all.joined(separator: ",") + "`" }
+        ) { configuration, value in
+            let names = value.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            if names == ["none"] {
+                configuration.tutorialProtocols = []
+                return nil
+            }
+            let chosen = names.compactMap(TutorialProtocol.init(rawValue:))
+            guard !names.isEmpty, chosen.count == names.count else {
+                return "expected a comma-separated list of \(all.joined(separator: ", ")), or none"
+            }
+            configuration.tutorialProtocols = Set(chosen)
             return nil
         }
     }

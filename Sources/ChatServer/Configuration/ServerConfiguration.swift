@@ -123,6 +123,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// `--attachments-store`: `files` in ``attachmentsDirectory``, or `postgres` in the database (needs
     /// ``databaseURL``; then no directory needs sharing).
     public var attachmentsStore = "files"
+    /// `open` or `closed`: who may create an account (PROTOCOL.md §10.1).
+    public var registration = "open"
+    /// The anonymous tutorial protocols this server speaks.
+    public var tutorialProtocols = Set(TutorialProtocol.allCases)
 
     /// Where attachment files live, by content hash.
     public var attachmentsDirectory: String {
@@ -143,4 +147,9 @@ extension ServerConfiguration {
         let port = self.port == 0 ? "pid\(ProcessInfo.processInfo.processIdentifier)" : String(self.port)
         return "\(ProcessInfo.processInfo.hostName):\(port)"
     }
+}
+
+/// One of the tutorials' protocols, which need no account (PROTOCOL.md §2–§4).
+public enum TutorialProtocol: String, CaseIterable, Sendable {
+    case chat, tcp, echo
 }

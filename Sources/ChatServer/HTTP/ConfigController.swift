@@ -10,7 +10,7 @@ struct ConfigController: Sendable {
         self.limits = ServerLimits(
             version: SwiftChatVersion.current, maxUploadBytes: configuration.maxUploadBytes,
             imageTypes: ContentSniffer.imageTypes, filesAllowed: true, maxAttachments: AttachmentRules.maxPerMessage,
-            maxMessageBytes: configuration.maxMessageBytes)
+            maxMessageBytes: configuration.maxMessageBytes, registration: configuration.registration)
     }
 
     func register(on api: any RoutesBuilder) {

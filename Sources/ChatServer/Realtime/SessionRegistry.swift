@@ -50,6 +50,12 @@ final class SessionRegistry: LiveSessions {
         }
     }
 
+    func closeAll(deactivated account: UUID) {
+        for worker in self.workers(of: account) {
+            worker.connection.closeForDeactivatedAccount()
+        }
+    }
+
     func closeAll(tokenHash: String) {
         let revoked = self.entries.withLockedValue { entries in
             entries.values.flatMap(\.values).map(\.worker).filter { $0.tokenHash == tokenHash }

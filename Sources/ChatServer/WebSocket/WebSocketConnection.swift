@@ -138,6 +138,17 @@ final class WebSocketConnection: EventSink {
     /// The close code of ``closeForRevokedToken()``.
     static let tokenRevoked = WebSocketErrorCode(codeNumber: 4001)
 
+    /// Closes with 4003: an administrator deactivated the account (PROTOCOL.md §10.2).
+    func closeForDeactivatedAccount() {
+        self.eventLoop.execute {
+            self.close(
+                Self.accountDisabled, reason: "account_disabled: deactivated by an administrator", waitForPeer: false)
+        }
+    }
+
+    /// The close code of ``closeForDeactivatedAccount()``.
+    static let accountDisabled = WebSocketErrorCode(codeNumber: 4003)
+
     /// How long a close handshake may take before the TCP connection is closed anyway.
     static let closeHandshakeTimeout = TimeAmount.seconds(2)
 }

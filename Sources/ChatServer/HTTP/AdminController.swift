@@ -1,0 +1,47 @@
+import ChatCore
+import ChatProtocol
+import ChatUseCases
+import Vapor
+
+/// `/api/v1/admin` (PROTOCOL.md §10): the accounts and the audit log, for administrators only (403 `forbidden` for
+/// anyone else). The rules are the ``Administration`` use case's; this maps HTTP onto it.
+struct AdminController: Sendable {
+    let administration: Administration
+
+    func register(on authenticated: any RoutesBuilder) {
+        authenticated.on(.adminUsers, use: self.users)
+        authenticated.on(.adminDeactivate) { try await self.apply(.deactivate(at: Date()), $0) }
+        authenticated.on(.adminReactivate) { try await self.apply(.reactivate, $0) }
+        authenticated.on(.adminGrant) { try await self.apply(.grantAdministrator, $0) }
+        authenticated.on(.adminRevoke) { try await self.apply(.revokeAdministrator, $0) }
+        authenticated.on(.adminAudit, use: self.audit)
+    }
+
+    /// `GET /admin/users?query=&after=&limit=` → a page of every account, A–Z.
+    @Sendable func users(_ request: Request) async throws -> Response {
+        try self.administration.requireAdministrator(try request.authenticated.account)
+        let page = try await self.administration.users(
+            matching: request.query[String.self, at: "query"] ?? "", after: request.query[String.self, at: "after"],
+            limit: try request.integerQuery("limit", code: .invalidLimit))
+        return .json(page)
+    }
+
+    /// `POST /admin/users/{id}/…` → the account as it is now; 404 for an unknown id, 409 `last_administrator`.
+    private func apply(_ change: AdministrativeChange, _ request: Request) async throws -> Response {
+        let caller = try request.authenticated.account
+        try self.administration.requireAdministrator(caller)
+        let target = request.parameters.get("id").flatMap(UUID.init(uuidString:))
+        let user = try await self.administration.apply(
+            change, to: .id(target), by: .administrator(caller, from: request.clientAddress))
+        return .json(user)
+    }
+
+    /// `GET /admin/audit?after=&limit=` → the audit log, oldest first.
+    @Sendable func audit(_ request: Request) async throws -> Response {
+        try self.administration.requireAdministrator(try request.authenticated.account)
+        let page = try await self.administration.auditEntries(
+            after: try request.integerQuery("after", code: .badRequest),
+            limit: try request.integerQuery("limit", code: .invalidLimit))
+        return .json(page)
+    }
+}
