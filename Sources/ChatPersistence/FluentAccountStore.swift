@@ -20,6 +20,48 @@ public struct FluentAccountStore: AccountStore {
         }
     }
 
+    public func create(_ account: Account, invitation code: String, now: Date) async throws -> AccountCreation {
+        /// Rolls the transaction back: the invitation does not admit one more account.
+        struct NotAdmitted: Error {}
+        do {
+            let rooms = try await self.database.transaction { database in
+                // The use is counted first: the write locks the row (PostgreSQL) or the database (SQLite), so two
+                // registrations with the last use of one invitation are one after the other, and the second sees
+                // it used up.
+                guard let sql = database as? any SQLDatabase else { throw NotAdmitted() }
+                try await sql.raw("UPDATE invitations SET uses = uses + 1 WHERE code = \(bind: code)").run()
+                guard let invitation = try await InvitationRecord.find(code, on: database), invitation.admits(at: now)
+                else { throw NotAdmitted() }
+                try await UserRecord(account).create(on: database)
+                return invitation.invitation.rooms
+            }
+            return .created(rooms: rooms)
+        } catch is NotAdmitted {
+            return .invitationInvalid
+        } catch let error as any DatabaseError where error.isConstraintFailure {
+            return .usernameTaken
+        }
+    }
+
+    public func storePasswordReset(hash: String, for id: UUID, expiresAt: Date, audit entry: AuditEntry) async throws {
+        try await self.database.transaction { database in
+            try await PasswordResetRecord(codeHash: hash, userID: id, expiresAt: expiresAt).create(on: database)
+            try await AuditRecord(entry).create(on: database)
+        }
+    }
+
+    public func usePasswordReset(hash: String, now: Date, passwordHash: String) async throws -> UUID? {
+        try await self.database.transaction { database in
+            guard let reset = try await PasswordResetRecord.find(hash, on: database) else { return nil }
+            try await reset.delete(on: database)
+            guard reset.expiresAt > now else { return nil }
+            try await UserRecord.query(on: database).filter(\.$id == reset.userID)
+                .set(\.$passwordHash, to: passwordHash).update()
+            try await TokenRecord.query(on: database).filter(\.$userID == reset.userID).delete()
+            return reset.userID
+        }
+    }
+
     public func account(username: String) async throws -> Account? {
         try await UserRecord.query(on: self.database)
             .filter(\.$usernameKey == AccountRules.usernameKey(username))

@@ -17,6 +17,7 @@ extension Application {
         endpoints.attachments.register(on: api, authenticated: authenticated)
         endpoints.search.register(on: authenticated)
         endpoints.admin.register(on: authenticated)
+        endpoints.invites.register(on: authenticated)
         endpoints.config.register(on: api)
         self.registerModernSocket(
             on: api, authenticate: authenticate, context: endpoints.modern, configuration: configuration)

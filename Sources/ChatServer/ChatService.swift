@@ -110,12 +110,13 @@ public final class ChatService: Sendable {
             let hasher = BcryptPool(cost: configuration.bcryptCost, threads: max(1, AvailableCPUs.count / 2))
             let readiness = Readiness()
             bcrypt = hasher
+            let publicURL = PublicURL(configured: configuration.publicURL)
             let endpoints = try await Self.endpoints(
                 application, hub: hub, storage: database, hasher: hasher, readiness: readiness,
-                configuration: configuration,
+                configuration: configuration, publicURL: publicURL,
                 logger: logger,
                 time: time)
-            let tutorialText = TutorialText(publicURL: configuration.publicURL)
+            let tutorialText = TutorialText(publicURL: publicURL)
             let sendLimit = TutorialSendLimit(
                 burst: configuration.tutorialSendBurst, rate: configuration.tutorialSendRate, time: time,
                 refusals: metrics.refusals(.tutorialSend))
@@ -140,9 +141,7 @@ public final class ChatService: Sendable {
             let httpPort = application.http.server.shared.localAddress?.port ?? configuration.port
             let scheme = tls == nil ? "http" : "https"
             let localURL = "\(scheme)://\(Self.urlHost(reaching: configuration.host)):\(httpPort)"
-            if configuration.publicURL.isEmpty {
-                tutorialText.setPublicURL(localURL)
-            }
+            publicURL.bound(at: localURL)
             let tcpPort = tcp.map { $0.port ?? configuration.tcpPort } ?? 0
             let paths = [
                 configuration.tutorialProtocols.contains(.chat) ? "/chat" : nil,
@@ -184,7 +183,7 @@ public final class ChatService: Sendable {
     /// The controllers and the modern protocol's shared parts, on the stores of one database.
     private static func endpoints(
         _ application: Application, hub: Hub, storage: any ServerStorage, hasher: BcryptPool, readiness: Readiness,
-        configuration: ServerConfiguration,
+        configuration: ServerConfiguration, publicURL: PublicURL,
         logger: Logger, time: any TimeSource
     ) async throws -> Endpoints {
         let accountStore = FluentAccountStore(database: application.db)
@@ -228,7 +227,8 @@ public final class ChatService: Sendable {
                     registrationLimiter: AttemptLimiter(
                         time: time, burst: configuration.registrationsPerHour,
                         refill: .seconds(3600) / configuration.registrationsPerHour),
-                    tokenLifetime: configuration.tokenLifetime, registrationOpen: configuration.registration == "open",
+                    tokenLifetime: configuration.tokenLifetime,
+                    registration: RegistrationMode(rawValue: configuration.registration) ?? .open,
                     unknownUserDigest: try await hasher.hash(BearerToken.generate()))),
             rooms: RoomsController(
                 summaries: summaries,
@@ -241,7 +241,12 @@ public final class ChatService: Sendable {
             search: SearchController(search: SearchMessages(search: storage.search, access: access)),
             admin: AdminController(
                 administration: Administration(
-                    accounts: accountStore, audit: FluentAuditLog(database: application.db), sessions: liveSessions)),
+                    accounts: accountStore, audit: FluentAuditLog(database: application.db), sessions: liveSessions,
+                    publicURL: { publicURL.value })),
+            invites: InvitesController(
+                invitations: Invitations(
+                    store: FluentInvitationStore(database: application.db), access: access,
+                    membersMayInvite: configuration.membersMayInvite, publicURL: { publicURL.value })),
             demoBot: DemoBotAccount(
                 accounts: accountStore, directory: directory, dataDirectory: configuration.dataDirectory,
                 hashPassword: { try await hasher.hash($0) }),
@@ -402,6 +407,7 @@ struct Endpoints: Sendable {
     let attachments: AttachmentsController
     let search: SearchController
     let admin: AdminController
+    let invites: InvitesController
     /// The demo bot's account, made on first start (`--demo-bot`).
     let demoBot: DemoBotAccount
     let config: ConfigController

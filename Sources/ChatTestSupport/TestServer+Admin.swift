@@ -8,7 +8,8 @@ extension TestServer {
     public func admin(_ arguments: String...) async throws -> String {
         var environment = ["CHAT_DATA_DIR": self.configuration.dataDirectory]
         if let url = self.configuration.databaseURL {
-            let note = URL(fileURLWithPath: self.configuration.dataDirectory).appendingPathComponent("test-database-url")
+            let note = URL(fileURLWithPath: self.configuration.dataDirectory).appendingPathComponent(
+                "test-database-url")
             environment["DATABASE_URL"] = (try? String(contentsOf: note, encoding: .utf8)) ?? url.description
         }
         return try await AdminTool.run(arguments: arguments, environment: environment)

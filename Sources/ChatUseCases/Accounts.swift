@@ -16,8 +16,8 @@ public struct Accounts: Sendable {
     /// New accounts per address: `--registrations-per-hour` at once, then one more every hour / that number.
     let registrationLimiter: AttemptLimiter
     let tokenLifetime: TimeInterval
-    /// `--registration open`: anyone may create an account (PROTOCOL.md §10.1).
-    let registrationOpen: Bool
+    /// Who may create an account (PROTOCOL.md §10.1).
+    let registration: RegistrationMode
     /// A digest of a random password at the configured cost, verified against when the username is unknown, so
     /// the answer takes as long either way.
     let unknownUserDigest: String
@@ -25,7 +25,7 @@ public struct Accounts: Sendable {
     public init(
         store: any AccountStore, directory: any RoomDirectory, presence: Presence, sessions: any LiveSessions,
         hasher: any PasswordHasher, loginThrottle: LoginThrottle, registrationLimiter: AttemptLimiter,
-        tokenLifetime: TimeInterval, registrationOpen: Bool, unknownUserDigest: String
+        tokenLifetime: TimeInterval, registration: RegistrationMode, unknownUserDigest: String
     ) {
         self.store = store
         self.directory = directory
@@ -35,23 +35,32 @@ public struct Accounts: Sendable {
         self.loginThrottle = loginThrottle
         self.registrationLimiter = registrationLimiter
         self.tokenLifetime = tokenLifetime
-        self.registrationOpen = registrationOpen
+        self.registration = registration
         self.unknownUserDigest = unknownUserDigest
     }
 
     static let usernameTaken = Refusal(kind: .conflict, code: .usernameTaken, message: "That username is taken.")
     static let invalidPassword = Refusal.invalid(
         .invalidPassword, "A password is 8 to 128 characters and at most 72 bytes in UTF-8.")
+    static let invalidInvite = Refusal.invalid(
+        .invalidInvite, "This invitation is unknown, used up or expired; ask for a new one.")
     static let invalidDisplayName = Refusal.invalid(
         .invalidDisplayName, "A display name is 1 to 64 characters without control characters.")
 
     /// A new account, signed in, and a member of the lobby (where the tutorial clients talk). `address` is the
     /// caller's, for the registration limit.
     public func register(_ request: RegisterRequest, from address: String) async throws -> AuthSession {
-        guard self.registrationOpen else {
+        switch (self.registration, request.invite) {
+        case (.closed, _):
             throw Refusal(
                 kind: .notAllowed, code: .registrationClosed,
                 message: "This server does not take new accounts; ask its administrator.")
+        case (.invite, nil):
+            throw Refusal(
+                kind: .notAllowed, code: .inviteRequired,
+                message: "This server takes new accounts by invitation: open the invitation link you were given.")
+        default:
+            break
         }
         guard AccountRules.isValidUsername(request.username) else {
             throw Refusal.invalid(
@@ -77,8 +86,19 @@ public struct Accounts: Sendable {
             let account = Account(
                 id: UUID(), username: request.username, displayName: displayName,
                 avatarColor: AccountRules.defaultColor(for: request.username), passwordHash: hash)
-            guard try await self.store.create(account) else { throw Self.usernameTaken }
-            try await self.directory.add(account.id, to: .lobby)
+            var rooms: [RoomID] = [.lobby]
+            if let code = request.invite {
+                switch try await self.store.create(account, invitation: code, now: Date()) {
+                case .created(let invited): rooms += invited.filter { $0 != .lobby }
+                case .usernameTaken: throw Self.usernameTaken
+                case .invitationInvalid: throw Self.invalidInvite
+                }
+            } else {
+                guard try await self.store.create(account) else { throw Self.usernameTaken }
+            }
+            for room in rooms where try await self.directory.room(room) != nil {
+                try await self.directory.add(account.id, to: room)
+            }
             return try await self.session(for: account)
         }
     }
@@ -101,6 +121,26 @@ public struct Accounts: Sendable {
         guard account.deactivatedAt == nil else { throw Administration.deactivated }
         return try await StoreUnavailable.guarding("the session could not be stored") {
             try await self.session(for: account)
+        }
+    }
+
+    /// Sets a new password with a one-time code an administrator handed out (PROTOCOL.md §10.2): every token of the
+    /// account is revoked and its sockets closed, and a new session returned. Tries count against the address's
+    /// login limit, as guesses would.
+    public func resetPassword(_ request: PasswordResetRequest, from address: String) async throws -> AuthSession {
+        guard AccountRules.isValidPassword(request.newPassword) else { throw Self.invalidPassword }
+        if let wait = self.loginThrottle.attempt(username: "", address: address) {
+            throw Refusal.rateLimited(.password, "Too many password attempts; try again in", wait)
+        }
+        let hash = try await self.hashed { try await self.hasher.hash(request.newPassword) }
+        return try await StoreUnavailable.guarding("the password could not be reset") {
+            let reset = try await self.store.usePasswordReset(
+                hash: BearerToken.hash(request.code), now: Date(), passwordHash: hash)
+            guard let id = reset, let account = try await self.store.account(id: id) else {
+                throw Refusal.invalid(.invalidReset, "This reset link is unknown, used or expired; ask for a new one.")
+            }
+            self.sessions.closeAll(account: id)
+            return try await self.session(for: account)
         }
     }
 
@@ -163,7 +203,7 @@ public struct Accounts: Sendable {
 
     /// Someone's profile with presence and last seen (PROTOCOL.md §9.5); `nil` is no account.
     public func details(of id: UUID?) async throws -> UserDetails {
-        let unknown = Refusal(kind: .unknownUser, code: .unknownUser, message: "No such user.")
+        let unknown = Refusal(kind: .notFound, code: .unknownUser, message: "No such user.")
         guard let id else { throw unknown }
         return try await StoreUnavailable.guarding("the profile could not be read") {
             guard let account = try await self.store.account(id: id) else { throw unknown }
@@ -199,4 +239,14 @@ extension Account {
             id: self.id, username: self.username, displayName: self.displayName, avatarColor: self.avatarColor,
             initials: AccountRules.initials(of: self.displayName), admin: self.isAdministrator ? true : nil)
     }
+}
+
+/// Who may create an account (`--registration`, PROTOCOL.md §10.1).
+public enum RegistrationMode: String, Sendable, CaseIterable {
+    /// Anyone.
+    case open
+    /// Whoever has an invitation's code.
+    case invite
+    /// No one.
+    case closed
 }

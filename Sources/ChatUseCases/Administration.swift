@@ -9,20 +9,29 @@ public struct Administration: Sendable {
     let accounts: any AccountStore
     let audit: any AuditLog
     let sessions: any LiveSessions
+    /// How clients reach this server, for reset links (known once it listens).
+    let publicURL: @Sendable () -> String
 
-    public init(accounts: any AccountStore, audit: any AuditLog, sessions: any LiveSessions) {
+    public init(
+        accounts: any AccountStore, audit: any AuditLog, sessions: any LiveSessions,
+        publicURL: @escaping @Sendable () -> String
+    ) {
         self.accounts = accounts
         self.audit = audit
         self.sessions = sessions
+        self.publicURL = publicURL
     }
 
-    /// Who acts: an administrator signed in from an address, or the operator at the command line.
+    /// How long a password reset link works.
+    static let resetLifetime: TimeInterval = 24 * 3600
+
+    /// Who acts: an account signed in from an address, or the operator at the command line.
     public struct Actor: Sendable {
         public let id: UUID?
         public let name: String
         public let address: String?
 
-        public static func administrator(_ account: Account, from address: String) -> Actor {
+        public static func account(_ account: Account, from address: String) -> Actor {
             Actor(id: account.id, name: account.username, address: address)
         }
 
@@ -72,6 +81,23 @@ public struct Administration: Sendable {
         return Self.adminUser(changed)
     }
 
+    /// A one-time link that sets a new password for the account (`{publicURL}/#/reset/CODE`, 24 hours). Only the
+    /// code's hash is kept.
+    public func passwordReset(for target: Target, by actor: Actor) async throws -> PasswordResetLink {
+        let account = try await self.account(target)
+        let code = BearerToken.generate()
+        let expiresAt = Date().addingTimeInterval(Self.resetLifetime)
+        let entry = AuditEntry(
+            actor: actor.id, actorName: actor.name, action: "password-reset", target: account.id.uuidString,
+            detail: account.username, address: actor.address, date: Date())
+        try await StoreUnavailable.guarding("the reset could not be stored") {
+            try await self.accounts.storePasswordReset(
+                hash: BearerToken.hash(code), for: account.id, expiresAt: expiresAt, audit: entry)
+        }
+        return PasswordResetLink(
+            url: self.publicURL() + "/#/reset/" + code, code: code, expiresAt: expiresAt.milliseconds)
+    }
+
     /// Whom a change is for.
     public enum Target: Sendable {
         case id(UUID?)
@@ -108,7 +134,7 @@ public struct Administration: Sendable {
         }
         guard let found else {
             switch target {
-            case .id: throw Refusal(kind: .unknownUser, code: .unknownUser, message: "No such user.")
+            case .id: throw Refusal(kind: .notFound, code: .unknownUser, message: "No such user.")
             case .username(let name): throw Refusal.unknownUser(name)
             }
         }

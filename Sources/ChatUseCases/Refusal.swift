@@ -11,8 +11,8 @@ public struct Refusal: Error {
         case wrongCredentials
         /// The caller may not do this, though the room is theirs to see (HTTP 403).
         case notAllowed
-        /// The request names an account that does not exist (HTTP 404).
-        case unknownUser
+        /// The request names something that does not exist: an account, an invitation (HTTP 404).
+        case notFound
         /// What the request would create exists already (HTTP 409).
         case conflict
         /// What was sent is more than is allowed (HTTP 413).
@@ -48,6 +48,6 @@ public struct Refusal: Error {
     }
 
     public static func unknownUser(_ username: String) -> Refusal {
-        Refusal(kind: .unknownUser, code: .unknownUser, message: "No user is called \(username).")
+        Refusal(kind: .notFound, code: .unknownUser, message: "No user is called \(username).")
     }
 }

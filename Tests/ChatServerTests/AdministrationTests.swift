@@ -70,7 +70,8 @@ struct AdministrationTests {
             #expect(login.status == 403)
             #expect(try login.decode(APIErrorBody.self).code == .accountDisabled)
             // A wrong password learns nothing about the account.
-            let guess = try await server.api.send(.POST, "/login", json: LoginRequest(username: "bob", password: "guess"))
+            let guess = try await server.api.send(
+                .POST, "/login", json: LoginRequest(username: "bob", password: "guess"))
             #expect(try guess.decode(APIErrorBody.self).code == .invalidCredentials)
             let found = try await server.api.send(.GET, "/users?query=bob", token: admin.token)
                 .decode([UserProfile].self)
@@ -182,7 +183,8 @@ struct AdministrationTests {
             } while after != nil
             #expect(names == ["admin", "carol", "dan", "erin"])
             for name in ["carol", "dan"] { _ = try await server.admin("deactivate", name) }
-            let first = try await server.api.send(.adminAudit, query: [("limit", "2")], token: admin.token
+            let first = try await server.api.send(
+                .adminAudit, query: [("limit", "2")], token: admin.token
             ).decode(AuditPage.self)
             #expect(first.entries.map(\.action) == ["grant", "deactivate"])
             let second = try await server.api.send(
@@ -235,6 +237,168 @@ struct AdministrationTests {
             try await tcp.write("msg:hello\n")
             #expect(try await tcp.nextLine() == "ann:hello")
             #expect(try await server.api.get("/chat").status == 404)
+        }
+    }
+}
+
+@Suite("Invitations and password resets")
+struct InvitationTests {
+    @Test(
+        "--registration invite: no code is 403 invite_required; an invitation makes its uses, joins its rooms, then is refused"
+    )
+    func registrationByInvitation() async throws {
+        try await withTestServer({ $0.registration = "invite" }) { server in
+            let refused = try await server.api.send(
+                .POST, "/register", json: RegisterRequest(username: "x1", password: "correct horse"))
+            #expect(refused.status == 403)
+            #expect(try refused.decode(APIErrorBody.self).code == .inviteRequired)
+            _ = try await server.admin("invite")  // the operator's first invitation, for the first account
+            let first = try await server.api.send(.GET, "/config").decode(ServerLimits.self)
+            #expect(first.registration == "invite")
+            let code = try #require(try await server.admin("invite", "--max-uses", "1").split(separator: "/").last)
+            let root = try await server.api.send(
+                .POST, "/register",
+                json: RegisterRequest(username: "root", password: "correct horse", invite: String(code))
+            )
+            #expect(root.status == 201)
+            let admin = try root.decode(AuthSession.self)
+            _ = try await server.admin("grant", "root")
+            let channel = try await server.api.send(
+                .POST, "/rooms", json: CreateRoomRequest(kind: "channel", name: "Welcome"), token: admin.token
+            ).decode(RoomSummary.self)
+
+            let created = try await server.api.send(
+                .createInvite, json: InvitationRequest(maxUses: 1, expiresInHours: 24, rooms: [channel.id]),
+                token: admin.token)
+            #expect(created.status == 201)
+            let invitation = try created.decode(InvitationPayload.self)
+            #expect(invitation.url.hasSuffix("/#/invite/\(invitation.code)"))
+            #expect(invitation.uses == 0 && invitation.maxUses == 1 && invitation.rooms == [channel.id])
+            let bob = try await server.api.send(
+                .POST, "/register",
+                json: RegisterRequest(username: "bob", password: "correct horse", invite: invitation.code)
+            )
+            #expect(bob.status == 201)
+            let bobRooms = try await server.api.send(.GET, "/rooms", token: try bob.decode(AuthSession.self).token)
+                .decode([RoomSummary].self)
+            #expect(Set(bobRooms.map(\.id)) == ["lobby", channel.id])
+            for code in [invitation.code, "not-a-code"] {
+                let again = try await server.api.send(
+                    .POST, "/register", json: RegisterRequest(username: "cyd", password: "correct horse", invite: code))
+                #expect(again.status == 400)
+                #expect(try again.decode(APIErrorBody.self).code == .invalidInvite)
+            }
+            #expect(
+                try await server.api.send(
+                    .POST, "/login", json: LoginRequest(username: "cyd", password: "correct horse")
+                ).status == 401)
+            let listed = try await server.api.send(.invites, token: admin.token).decode([InvitationPayload].self)
+            #expect(listed.first { $0.code == invitation.code }?.uses == 1)
+            #expect(listed.count == 3)
+        }
+    }
+
+    @Test(
+        "who may invite: administrators, and members only with --members-may-invite; each sees and revokes their own; bad requests are 400 or 403"
+    )
+    func whoMayInvite() async throws {
+        try await withTestServer { server in
+            let admin = try await server.register("root")
+            _ = try await server.admin("grant", "root")
+            let ann = try await server.register("ann")
+            let refused = try await server.api.send(.createInvite, json: InvitationRequest(), token: ann.token)
+            #expect(refused.status == 403)
+            #expect(try refused.decode(APIErrorBody.self).code == .forbidden)
+            #expect(try await server.api.send(.invites, token: ann.token).decode([InvitationPayload].self).isEmpty)
+            let mine = try await server.api.send(.createInvite, json: InvitationRequest(), token: admin.token)
+                .decode(InvitationPayload.self)
+            #expect(mine.maxUses == nil && mine.expiresAt == nil)
+            // Open registration: a code is welcome, not needed.
+            let withCode = try await server.api.send(
+                .POST, "/register", json: RegisterRequest(username: "dan", password: "correct horse", invite: mine.code)
+            )
+            #expect(withCode.status == 201)
+            #expect(try await server.api.send(.deleteInvite, mine.code, token: ann.token).status == 404)
+            #expect(try await server.api.send(.deleteInvite, mine.code, token: admin.token).status == 204)
+            #expect(try await server.api.send(.deleteInvite, mine.code, token: admin.token).status == 404)
+        }
+        try await withTestServer({ $0.membersMayInvite = true }) { server in
+            let ann = try await server.register("ann")
+            let bob = try await server.register("bob")
+            let dm = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "bob"), token: ann.token)
+                .decode(RoomSummary.self)
+            let bobs = try await server.api.send(
+                .POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "Bob's"), token: bob.token
+            ).decode(RoomSummary.self)
+            let bad: [(InvitationRequest, Int, ErrorCode)] = [
+                (InvitationRequest(maxUses: 0), 400, .invalidBody),
+                (InvitationRequest(expiresInHours: 9000), 400, .invalidBody),
+                (InvitationRequest(rooms: [dm.id]), 400, .invalidBody),
+                (InvitationRequest(rooms: [bobs.id]), 403, .forbidden),
+                (InvitationRequest(rooms: ["no-such-room"]), 403, .forbidden),
+            ]
+            for (request, status, code) in bad {
+                let reply = try await server.api.send(.createInvite, json: request, token: ann.token)
+                #expect(reply.status == status, "\(request)")
+                #expect(try reply.decode(APIErrorBody.self).code == code, "\(request)")
+            }
+            let anns = try await server.api.send(.createInvite, json: InvitationRequest(maxUses: 5), token: ann.token)
+            #expect(anns.status == 201)
+            let code = try anns.decode(InvitationPayload.self).code
+            #expect(try await server.api.send(.invites, token: bob.token).decode([InvitationPayload].self).isEmpty)
+            #expect(try await server.api.send(.deleteInvite, code, token: bob.token).status == 404)
+            #expect(try await server.api.send(.deleteInvite, code, token: ann.token).status == 204)
+        }
+    }
+
+    @Test(
+        "a password reset link works once: it sets the password, signs every device out, and the audit log has it")
+    func passwordReset() async throws {
+        try await withTestServer { server in
+            let admin = try await server.register("root")
+            _ = try await server.admin("grant", "root")
+            let bob = try await server.register("bob")
+            let socket = try await server.modernClient(bob)
+            _ = try await socket.next(.resumed, as: ResumedFrame.self)
+            let made = try await server.api.send(.adminPasswordReset, bob.user.id.uuidString, token: admin.token)
+            #expect(made.status == 201)
+            let link = try made.decode(PasswordResetLink.self)
+            #expect(link.url.hasSuffix("/#/reset/\(link.code)"))
+            let weak = try await server.api.send(
+                .passwordReset, json: PasswordResetRequest(code: link.code, newPassword: "short"))
+            #expect(try weak.decode(APIErrorBody.self).code == .invalidPassword)
+            let reset = try await server.api.send(
+                .passwordReset, json: PasswordResetRequest(code: link.code, newPassword: "battery staple"))
+            #expect(reset.status == 200)
+            let session = try reset.decode(AuthSession.self)
+            #expect(session.user.username == "bob")
+            #expect(try await socket.nextCloseCode(timeout: .seconds(10)) == 4001)
+            #expect(try await server.api.send(.GET, "/me", token: bob.token).status == 401)
+            let again = try await server.api.send(
+                .passwordReset, json: PasswordResetRequest(code: link.code, newPassword: "another one"))
+            #expect(again.status == 400)
+            #expect(try again.decode(APIErrorBody.self).code == .invalidReset)
+            #expect(
+                try await server.api.send(
+                    .POST, "/login", json: LoginRequest(username: "bob", password: "battery staple")
+                ).status == 200)
+            // At the command line: the link is printed.
+            let printed = try await server.admin("reset-password", "bob")
+            let code = try #require(printed.split(separator: "\n").first?.split(separator: "/").last)
+            #expect(
+                try await server.api.send(
+                    .passwordReset, json: PasswordResetRequest(code: String(code), newPassword: "third password")
+                ).status == 200)
+            let audit = try await server.api.send(.adminAudit, token: admin.token).decode(AuditPage.self)
+            #expect(audit.entries.map(\.action) == ["grant", "password-reset", "password-reset"])
+            let signedIn = try await server.api.send(
+                .POST, "/login", json: LoginRequest(username: "bob", password: "third password")
+            ).decode(AuthSession.self)
+            #expect(
+                try await server.api.send(.adminPasswordReset, UUID().uuidString, token: admin.token).status == 404)
+            #expect(
+                try await server.api.send(.adminPasswordReset, admin.user.id.uuidString, token: signedIn.token).status
+                    == 403)
         }
     }
 }

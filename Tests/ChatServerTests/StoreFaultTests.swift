@@ -7,7 +7,7 @@ import Testing
 /// Every route answers a failing database with `503 unavailable` and `Retry-After` (PROTOCOL.md §6.1): the fault is
 /// the server's, the same request may pass in a moment, and it never becomes `500`, `403` or `404`. Each route is
 /// asked while the tables it reads are renamed away (on SQLite and PostgreSQL), then again once they are back. The
-/// cases run one at a time: 30 servers at once beside the rest of the suite starve a two-core machine, and the tests
+/// cases run one at a time: 35 servers at once beside the rest of the suite starve a two-core machine, and the tests
 /// of one-second timeouts then fail for it.
 @Suite("A failing database answers 503 on every route", .serialized)
 struct StoreFaultTests {
@@ -29,6 +29,8 @@ struct StoreFaultTests {
     /// Administrative changes are written with their audit entry in one transaction: without the log, nothing
     /// changes.
     static let audit = ["audit_log"]
+    static let resets = ["password_resets"]
+    static let invitations = ["invitations"]
 
     struct Case: Sendable, CustomTestStringConvertible {
         let route: APIRoute
@@ -116,6 +118,20 @@ struct StoreFaultTests {
             try await $0.api.send(.adminRevoke, $0.bob.user.id.uuidString, token: $0.ann.token)
         },
         Case(route: .adminAudit, tables: audit) { try await $0.api.send(.adminAudit, token: $0.ann.token) },
+        Case(route: .adminPasswordReset, tables: audit) {
+            try await $0.api.send(.adminPasswordReset, $0.bob.user.id.uuidString, token: $0.ann.token)
+        },
+        Case(route: .passwordReset, tables: resets) {
+            try await $0.api.send(
+                .passwordReset, json: PasswordResetRequest(code: "unknown", newPassword: "battery staple"))
+        },
+        Case(route: .createInvite, tables: audit) {
+            try await $0.api.send(.createInvite, json: InvitationRequest(), token: $0.ann.token)
+        },
+        Case(route: .invites, tables: invitations) { try await $0.api.send(.invites, token: $0.ann.token) },
+        Case(route: .deleteInvite, tables: invitations) {
+            try await $0.api.send(.deleteInvite, "some-code", token: $0.ann.token)
+        },
     ]
 
     @Test("every route but the configuration's has a case: it reads no store")

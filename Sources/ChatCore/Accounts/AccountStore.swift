@@ -37,6 +37,14 @@ public struct Account: Sendable, Equatable {
 public protocol AccountStore: Sendable {
     /// Stores a new account; `false` when the username is taken (compared without case).
     func create(_ account: Account) async throws -> Bool
+    /// Stores a new account and uses the invitation `code` once, in one transaction: neither happens without the
+    /// other. An invitation used up or expired at `now` leaves nothing made.
+    func create(_ account: Account, invitation code: String, now: Date) async throws -> AccountCreation
+    /// Keeps a one-time password reset (its code's hash) for the account until `expiresAt`, with its audit entry.
+    func storePasswordReset(hash: String, for id: UUID, expiresAt: Date, audit entry: AuditEntry) async throws
+    /// Uses the unexpired reset `hash` once: the account gets `passwordHash` and loses every token, in one
+    /// transaction. The account, or `nil` for a reset that is unknown, used or expired.
+    func usePasswordReset(hash: String, now: Date, passwordHash: String) async throws -> UUID?
     func account(username: String) async throws -> Account?
     func account(id: UUID) async throws -> Account?
     /// The accounts with these ids, by username, at most `limit`.

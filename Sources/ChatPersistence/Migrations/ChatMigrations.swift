@@ -20,5 +20,6 @@ public enum ChatMigrations {
         SkipEmptyIndexEntries(),
         IndexSearchAfterCommit(),
         AddAdministration(),
+        AddInvitations(),
     ]
 }

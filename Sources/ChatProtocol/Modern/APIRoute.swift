@@ -5,7 +5,7 @@ import Foundation
 /// each path is spelt once.
 public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     public enum Method: String, Sendable {
-        case GET, POST, PATCH
+        case GET, POST, PATCH, DELETE
     }
 
     /// Where every route lives.
@@ -62,6 +62,7 @@ extension APIRoute {
     public static let me = APIRoute(.GET, "me")
     public static let updateMe = APIRoute(.PATCH, "me")
     public static let changePassword = APIRoute(.POST, "me/password")
+    public static let passwordReset = APIRoute(.POST, "password-reset")
     public static let users = APIRoute(.GET, "users")
     public static let user = APIRoute(.GET, "users/:id")
 
@@ -85,6 +86,10 @@ extension APIRoute {
     public static let adminGrant = APIRoute(.POST, "admin/users/:id/grant")
     public static let adminRevoke = APIRoute(.POST, "admin/users/:id/revoke")
     public static let adminAudit = APIRoute(.GET, "admin/audit")
+    public static let adminPasswordReset = APIRoute(.POST, "admin/users/:id/password-reset")
+    public static let createInvite = APIRoute(.POST, "invites")
+    public static let invites = APIRoute(.GET, "invites")
+    public static let deleteInvite = APIRoute(.DELETE, "invites/:code")
 
     // The socket (§8)
     public static let socket = APIRoute(.GET, "ws")
@@ -97,9 +102,10 @@ extension APIRoute {
 
     /// Every route, for the server's registration check and the docs test.
     public static let all: [APIRoute] = [
-        .register, .login, .logout, .me, .updateMe, .changePassword, .users, .user,
+        .register, .login, .logout, .me, .updateMe, .changePassword, .passwordReset, .users, .user,
         .rooms, .createRoom, .publicRooms, .renameRoom, .join, .leave, .invite, .history, .reads, .members, .directRoom,
-        .adminUsers, .adminDeactivate, .adminReactivate, .adminGrant, .adminRevoke, .adminAudit,
+        .adminUsers, .adminDeactivate, .adminReactivate, .adminGrant, .adminRevoke, .adminAudit, .adminPasswordReset,
+        .createInvite, .invites, .deleteInvite,
         .socket, .upload, .download, .search, .config,
     ]
 }

@@ -6,11 +6,14 @@ public struct RegisterRequest: Codable, Sendable, Equatable {
     public var password: String
     /// Shown instead of the username; defaults to it.
     public var displayName: String?
+    /// An invitation's code (PROTOCOL.md §10.4): needed with `--registration invite`, welcome otherwise.
+    public var invite: String?
 
-    public init(username: String, password: String, displayName: String? = nil) {
+    public init(username: String, password: String, displayName: String? = nil, invite: String? = nil) {
         self.username = username
         self.password = password
         self.displayName = displayName
+        self.invite = invite
     }
 }
 

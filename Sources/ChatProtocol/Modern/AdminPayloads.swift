@@ -68,3 +68,74 @@ public struct AuditPage: Codable, Sendable, Equatable {
         self.next = next
     }
 }
+
+/// `POST /api/v1/invites` (PROTOCOL.md §10.4): every field may be left out.
+public struct InvitationRequest: Codable, Sendable, Equatable {
+    /// How many accounts it may make (1–1000); absent: any number.
+    public var maxUses: Int?
+    /// Hours it stays valid (1–8760); absent: until it is revoked.
+    public var expiresInHours: Int?
+    /// Rooms the new accounts join; the inviter must be a member of each.
+    public var rooms: [String]?
+
+    public init(maxUses: Int? = nil, expiresInHours: Int? = nil, rooms: [String]? = nil) {
+        self.maxUses = maxUses
+        self.expiresInHours = expiresInHours
+        self.rooms = rooms
+    }
+}
+
+/// An invitation as its creator and the administrators see it.
+public struct InvitationPayload: Codable, Sendable, Equatable {
+    public var code: String
+    /// `{publicURL}/#/invite/CODE`: opens registration with the code filled in.
+    public var url: String
+    /// Absent for an invitation made at the command line.
+    public var createdBy: UUID?
+    /// Milliseconds since 1970.
+    public var createdAt: Int64
+    public var expiresAt: Int64?
+    public var maxUses: Int?
+    public var uses: Int
+    public var rooms: [String]
+
+    public init(
+        code: String, url: String, createdBy: UUID?, createdAt: Int64, expiresAt: Int64?, maxUses: Int?, uses: Int,
+        rooms: [String]
+    ) {
+        self.code = code
+        self.url = url
+        self.createdBy = createdBy
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.maxUses = maxUses
+        self.uses = uses
+        self.rooms = rooms
+    }
+}
+
+/// `POST /api/v1/admin/users/{id}/password-reset`: a link the administrator hands to the account's owner.
+public struct PasswordResetLink: Codable, Sendable, Equatable {
+    /// `{publicURL}/#/reset/CODE`, valid once, until `expiresAt`.
+    public var url: String
+    public var code: String
+    /// Milliseconds since 1970.
+    public var expiresAt: Int64
+
+    public init(url: String, code: String, expiresAt: Int64) {
+        self.url = url
+        self.code = code
+        self.expiresAt = expiresAt
+    }
+}
+
+/// `POST /api/v1/password-reset`.
+public struct PasswordResetRequest: Codable, Sendable, Equatable {
+    public var code: String
+    public var newPassword: String
+
+    public init(code: String, newPassword: String) {
+        self.code = code
+        self.newPassword = newPassword
+    }
+}

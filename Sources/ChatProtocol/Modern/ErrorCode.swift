@@ -25,6 +25,9 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case unknownUser = "unknown_user"
     case accountDisabled = "account_disabled"
     case registrationClosed = "registration_closed"
+    case inviteRequired = "invite_required"
+    case invalidInvite = "invalid_invite"
+    case invalidReset = "invalid_reset"
     // Administration
     case lastAdministrator = "last_administrator"
     // Rooms and messages

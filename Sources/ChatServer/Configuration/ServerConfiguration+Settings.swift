@@ -136,9 +136,12 @@ extension ServerConfiguration {
             "Whether every node sees the same `--attachments-dir` (a network or cluster file system); a node on PostgreSQL keeping files there refuses to start without it"
         ),
         .choice(
-            "registration", "CHAT_REGISTRATION", \.registration, ["open", "closed"],
-            "Who may create an account: `open`, anyone; `closed`, no one (`POST /api/v1/register` answers 403 `registration_closed`; administrators are made with `chat-server admin grant`)"
+            "registration", "CHAT_REGISTRATION", \.registration, ["open", "invite", "closed"],
+            "Who may create an account: `open`, anyone; `invite`, whoever has an invitation (`POST /api/v1/invites`, `chat-server admin invite`); `closed`, no one (`POST /api/v1/register` answers 403)"
         ),
+        .boolean(
+            "members-may-invite", "CHAT_MEMBERS_MAY_INVITE", \.membersMayInvite,
+            "Whether every member, not only administrators, may create invitations"),
         .protocols(
             "tutorial-protocols", "CHAT_TUTORIAL_PROTOCOLS",
             "The anonymous tutorial protocols served, comma-separated: `chat` (`/chat`), `tcp` (the TCP port), `echo` (`/echo`); `none` serves only the modern API and the web client. A disabled `/chat` or `/echo` answers 404, a disabled TCP port is not opened"
@@ -228,18 +231,19 @@ extension ServerConfiguration {
     /// The arguments of one of `chat-server`'s tools (`backup`, `migrate-to-postgres`): the server `settings` it
     /// takes, read like the server's (flag, then environment variable, then default; the same validation and
     /// messages), those of them it cannot do without (`needed`: flag or variable, with the value's meaning), and its
-    /// own flags, each required. Every problem is reported at once, naming the tool.
+    /// own flags, `required` or `optional`. Every problem is reported at once, naming the tool.
     public static func resolve(
         tool: String, arguments: [String], environment: [String: String], settings: Set<String>,
-        needed: [String: String] = [:], required own: [String: String]
+        needed: [String: String] = [:], required own: [String: String], optional: Set<String> = []
     ) throws(ToolFailure) -> (configuration: ServerConfiguration, own: [String: String]) {
-        var (flags, problems) = self.flags(from: arguments, known: settings.union(own.keys))
+        var (flags, problems) = self.flags(from: arguments, known: settings.union(own.keys).union(optional))
+        var values: [String: String] = [:]
+        for flag in optional { values[flag] = flags.removeValue(forKey: flag) }
         for setting in self.settings where needed[setting.flag] != nil {
             if (flags[setting.flag] ?? environment[setting.variable] ?? "").isEmpty {
                 problems.append("\(setting.option) \(needed[setting.flag]!) (or \(setting.variable)) is required")
             }
         }
-        var values: [String: String] = [:]
         for (flag, meaning) in own.sorted(by: { $0.key < $1.key }) {
             if let value = flags.removeValue(forKey: flag), !value.isEmpty {
                 values[flag] = value

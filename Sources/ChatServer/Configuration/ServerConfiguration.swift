@@ -123,8 +123,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// `--attachments-store`: `files` in ``attachmentsDirectory``, or `postgres` in the database (needs
     /// ``databaseURL``; then no directory needs sharing).
     public var attachmentsStore = "files"
-    /// `open` or `closed`: who may create an account (PROTOCOL.md §10.1).
+    /// `open`, `invite` or `closed`: who may create an account (PROTOCOL.md §10.1).
     public var registration = "open"
+    /// Whether every member may create invitations, not only administrators.
+    public var membersMayInvite = false
     /// The anonymous tutorial protocols this server speaks.
     public var tutorialProtocols = Set(TutorialProtocol.allCases)
 

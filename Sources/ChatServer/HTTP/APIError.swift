@@ -43,7 +43,7 @@ extension APIError {
         case .invalid: self.status = .badRequest
         case .wrongCredentials: self.status = .unauthorized
         case .notAllowed: self.status = .forbidden
-        case .unknownUser: self.status = .notFound
+        case .notFound: self.status = .notFound
         case .conflict: self.status = .conflict
         case .tooLarge: self.status = .payloadTooLarge
         case .wrongType: self.status = .unsupportedMediaType

@@ -12,6 +12,7 @@ struct AccountController: Sendable {
     func register(on api: any RoutesBuilder, authenticated: any RoutesBuilder) {
         api.on(.register, use: self.register)
         api.on(.login, use: self.login)
+        api.on(.passwordReset, use: self.resetPassword)
         authenticated.on(.logout, use: self.logout)
         authenticated.on(.me, use: self.me)
         authenticated.on(.updateMe, use: self.updateMe)
@@ -39,6 +40,13 @@ struct AccountController: Sendable {
             request.application.serverMetrics.loginFailures.increment()
             throw refusal
         }
+    }
+
+    /// `POST /password-reset` `{code, newPassword}` → 200 a new session; 400 `invalid_reset` for a code that is
+    /// unknown, used or expired.
+    @Sendable func resetPassword(_ request: Request) async throws -> Response {
+        let body = try request.content.decode(PasswordResetRequest.self)
+        return .json(try await self.accounts.resetPassword(body, from: request.clientAddress))
     }
 
     /// `POST /logout` → 204; the token stops working at once, and sockets opened with it are closed.

@@ -15,6 +15,17 @@ struct AdminController: Sendable {
         authenticated.on(.adminGrant) { try await self.apply(.grantAdministrator, $0) }
         authenticated.on(.adminRevoke) { try await self.apply(.revokeAdministrator, $0) }
         authenticated.on(.adminAudit, use: self.audit)
+        authenticated.on(.adminPasswordReset, use: self.passwordReset)
+    }
+
+    /// `POST /admin/users/{id}/password-reset` → 201 a one-time link for the account's owner.
+    @Sendable func passwordReset(_ request: Request) async throws -> Response {
+        let caller = try request.authenticated.account
+        try self.administration.requireAdministrator(caller)
+        let link = try await self.administration.passwordReset(
+            for: .id(request.parameters.get("id").flatMap(UUID.init(uuidString:))),
+            by: .account(caller, from: request.clientAddress))
+        return .json(link, status: .created)
     }
 
     /// `GET /admin/users?query=&after=&limit=` → a page of every account, A–Z.
@@ -32,7 +43,7 @@ struct AdminController: Sendable {
         try self.administration.requireAdministrator(caller)
         let target = request.parameters.get("id").flatMap(UUID.init(uuidString:))
         let user = try await self.administration.apply(
-            change, to: .id(target), by: .administrator(caller, from: request.clientAddress))
+            change, to: .id(target), by: .account(caller, from: request.clientAddress))
         return .json(user)
     }
 

@@ -13,47 +13,77 @@ import Vapor
 /// rules are the ``Administration`` use case's, as over HTTP; the audit log names the actor `operator`.
 public enum AdminTool {
     static let usage = """
-        chat-server admin grant USERNAME | revoke USERNAME | deactivate USERNAME | reactivate USERNAME | list-users \
-        [--data-dir DIR | --database-url URL]
+        chat-server admin grant|revoke|deactivate|reactivate|reset-password USERNAME | list-users | \
+        invite [--max-uses N] [--expires-in-hours H]   [--data-dir DIR | --database-url URL] [--public-url URL]
         """
 
-    /// The commands that take a username, and the change each makes.
-    static let changes: [String: AdministrativeChange] = [
-        "grant": .grantAdministrator, "revoke": .revokeAdministrator, "reactivate": .reactivate,
+    /// The commands that change an account, and the change each makes.
+    static let changes: [String: @Sendable () -> AdministrativeChange] = [
+        "grant": { .grantAdministrator }, "revoke": { .revokeAdministrator }, "reactivate": { .reactivate },
+        "deactivate": { .deactivate(at: Date()) },
     ]
 
     public static func run(arguments: [String], environment: [String: String]) async throws -> String {
         guard let command = arguments.first else { throw ToolFailure("admin: a command is required: \(Self.usage)") }
         var rest = Array(arguments.dropFirst())
-        var username: String?
-        if command != "list-users" {
-            guard Self.changes[command] != nil || command == "deactivate" else {
-                throw ToolFailure("admin: unknown command '\(command)': \(Self.usage)")
-            }
+        var username = ""
+        switch command {
+        case "list-users", "invite":
+            break
+        case _ where Self.changes[command] != nil || command == "reset-password":
             guard let name = rest.first, !name.hasPrefix("--") else {
                 throw ToolFailure("admin \(command): a USERNAME is required")
             }
             username = name
             rest.removeFirst()
+        default:
+            throw ToolFailure("admin: unknown command '\(command)': \(Self.usage)")
         }
-        let (configuration, _) = try ServerConfiguration.resolve(
+        let (configuration, own) = try ServerConfiguration.resolve(
             tool: "admin \(command)", arguments: rest, environment: environment,
-            settings: ["data-dir", "database-url"], required: [:])
+            settings: ["data-dir", "database-url", "public-url", "host", "port"], required: [:],
+            optional: command == "invite" ? ["max-uses", "expires-in-hours"] : [])
+        let publicURL =
+            configuration.publicURL.isEmpty
+            ? "http://\(ChatService.urlHost(reaching: configuration.host)):\(configuration.port)"
+            : configuration.publicURL
         return try await Self.withDatabase(configuration) { database, notifyDeactivated in
             let administration = Administration(
                 accounts: FluentAccountStore(database: database), audit: FluentAuditLog(database: database),
-                sessions: NoSessions())
+                sessions: NoSessions(), publicURL: { publicURL })
             do {
-                guard let username else { return try await Self.listUsers(administration) }
-                let change = Self.changes[command] ?? .deactivate(at: Date())
-                let user = try await administration.apply(change, to: .username(username), by: .operator)
-                if case .deactivate = change { try await notifyDeactivated(user.profile.id) }
-                return "\(command): \(user.profile.username) is now "
-                    + (user.deactivated ? "deactivated" : "active") + (user.admin ? ", an administrator" : "")
+                switch command {
+                case "list-users":
+                    return try await Self.listUsers(administration)
+                case "invite":
+                    let invitations = Invitations(
+                        store: FluentInvitationStore(database: database),
+                        access: RoomAccess(directory: FluentRoomDirectory(database: database)), membersMayInvite: false,
+                        publicURL: { publicURL })
+                    let request = InvitationRequest(
+                        maxUses: try own["max-uses"].map { try Self.number($0, "--max-uses") },
+                        expiresInHours: try own["expires-in-hours"].map { try Self.number($0, "--expires-in-hours") })
+                    let invitation = try await invitations.create(request, by: .operator, isAdministrator: true)
+                    return invitation.url
+                case "reset-password":
+                    let link = try await administration.passwordReset(for: .username(username), by: .operator)
+                    return "\(link.url)\n(valid once, for 24 hours: give it to \(username) only)"
+                default:
+                    let change = Self.changes[command]!()
+                    let user = try await administration.apply(change, to: .username(username), by: .operator)
+                    if case .deactivate = change { try await notifyDeactivated(user.profile.id) }
+                    return "\(command): \(user.profile.username) is now "
+                        + (user.deactivated ? "deactivated" : "active") + (user.admin ? ", an administrator" : "")
+                }
             } catch let refusal as Refusal {
                 throw ToolFailure("admin \(command): \(refusal.message)")
             }
         }
+    }
+
+    private static func number(_ text: String, _ flag: String) throws -> Int {
+        guard let value = Int(text) else { throw ToolFailure("admin invite: \(flag) must be a whole number") }
+        return value
     }
 
     /// Every account, a line each.
