@@ -9,26 +9,20 @@ import Testing
 /// on SQLite and PostgreSQL: a use is counted with the account it makes, and nothing is made when it does not admit one.
 @Suite("Invitations and password resets in the store")
 struct InvitationStoreTests {
-    static let databases = ["SQLite", "PostgreSQL"]
-
-    func open(_ name: String) async throws -> (any Database, @Sendable () async -> Void) {
-        if name == "SQLite" {
-            let file = try await MigratedSQLiteFile.open()
-            return (file.database, file.close)
-        }
-        let database = try await MigratedPostgresDatabase.open()
-        return (database.database, database.close)
-    }
+    static let databases = MigratedDatabase.names
 
     static func account(_ name: String) -> Account {
         Account(id: UUID(), username: name, displayName: name, avatarColor: "#000000", passwordHash: "x")
     }
 
-    static let audit = AuditEntry(actor: nil, actorName: "operator", action: "invite", target: "t", address: nil, date: Date())
+    static let audit = AuditEntry(
+        actor: nil, actorName: "operator", action: "invite", target: "t", address: nil, date: Date())
 
-    @Test("an invitation admits its uses and no more, and none after it expires; a refused one makes nothing", arguments: databases)
+    @Test(
+        "an invitation admits its uses and no more, and none after it expires; a refused one makes nothing",
+        arguments: databases)
     func uses(database name: String) async throws {
-        let (database, close) = try await self.open(name)
+        let (database, close) = try await MigratedDatabase.open(name)
         let accounts = FluentAccountStore(database: database)
         let invitations = FluentInvitationStore(database: database)
         let now = Date()
@@ -57,19 +51,23 @@ struct InvitationStoreTests {
 
     @Test("a reset works once and not after it expires; it revokes every token", arguments: databases)
     func resets(database name: String) async throws {
-        let (database, close) = try await self.open(name)
+        let (database, close) = try await MigratedDatabase.open(name)
         let accounts = FluentAccountStore(database: database)
         let ann = Self.account("ann")
         _ = try await accounts.create(ann)
         try await accounts.storeToken(hash: "t1", userID: ann.id, expiresAt: Date().addingTimeInterval(3600))
         let now = Date()
-        try await accounts.storePasswordReset(hash: "r1", for: ann.id, expiresAt: now.addingTimeInterval(60), audit: Self.audit)
-        try await accounts.storePasswordReset(hash: "r2", for: ann.id, expiresAt: now.addingTimeInterval(60), audit: Self.audit)
+        try await accounts.storePasswordReset(
+            hash: "r1", for: ann.id, expiresAt: now.addingTimeInterval(60), audit: Self.audit)
+        try await accounts.storePasswordReset(
+            hash: "r2", for: ann.id, expiresAt: now.addingTimeInterval(60), audit: Self.audit)
         #expect(try await accounts.usePasswordReset(hash: "r1", now: now, passwordHash: "new") == ann.id)
         #expect(try await accounts.account(id: ann.id)?.passwordHash == "new")
         #expect(try await accounts.grant(forTokenHash: "t1", now: now) == nil)
         #expect(try await accounts.usePasswordReset(hash: "r1", now: now, passwordHash: "again") == nil)
-        #expect(try await accounts.usePasswordReset(hash: "r2", now: now.addingTimeInterval(120), passwordHash: "late") == nil)
+        #expect(
+            try await accounts.usePasswordReset(hash: "r2", now: now.addingTimeInterval(120), passwordHash: "late")
+                == nil)
         #expect(try await accounts.account(id: ann.id)?.passwordHash == "new")
         await close()
     }

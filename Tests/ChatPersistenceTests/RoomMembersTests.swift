@@ -12,20 +12,11 @@ import Testing
 @Suite("Room directory: the members of the rooms of some users")
 struct RoomMembersTests {
     /// A database opened by name, with what closes it.
-    static let databases: [String] = ["SQLite", "PostgreSQL"]
-
-    func open(_ name: String) async throws -> (any Database, @Sendable () async -> Void) {
-        if name == "SQLite" {
-            let file = try await MigratedSQLiteFile.open()
-            return (file.database, file.close)
-        }
-        let database = try await MigratedPostgresDatabase.open()
-        return (database.database, database.close)
-    }
+    static let databases = MigratedDatabase.names
 
     @Test("each room of the users, with every member of it; no users, no rooms", arguments: databases)
     func roommates(database name: String) async throws {
-        let (database, close) = try await self.open(name)
+        let (database, close) = try await MigratedDatabase.open(name)
         let accounts = FluentAccountStore(database: database)
         var ids: [String: UUID] = [:]
         for name in ["ann", "bob", "cy"] {

@@ -53,8 +53,7 @@ struct AdministrationTests {
     )
     func deactivation() async throws {
         try await withTestServer { server in
-            let admin = try await server.register("root")
-            _ = try await server.admin("grant", "root")
+            let admin = try await server.registerAdministrator()
             let bob = try await server.register("bob")
             let socket = try await server.modernClient(bob)
             _ = try await socket.next(.resumed, as: ResumedFrame.self)
@@ -303,8 +302,7 @@ struct InvitationTests {
     )
     func whoMayInvite() async throws {
         try await withTestServer { server in
-            let admin = try await server.register("root")
-            _ = try await server.admin("grant", "root")
+            let admin = try await server.registerAdministrator()
             let ann = try await server.register("ann")
             let refused = try await server.api.send(.createInvite, json: InvitationRequest(), token: ann.token)
             #expect(refused.status == 403)
@@ -355,8 +353,7 @@ struct InvitationTests {
         "a password reset link works once: it sets the password, signs every device out, and the audit log has it")
     func passwordReset() async throws {
         try await withTestServer { server in
-            let admin = try await server.register("root")
-            _ = try await server.admin("grant", "root")
+            let admin = try await server.registerAdministrator()
             let bob = try await server.register("bob")
             let socket = try await server.modernClient(bob)
             _ = try await socket.next(.resumed, as: ResumedFrame.self)
@@ -400,5 +397,14 @@ struct InvitationTests {
                 try await server.api.send(.adminPasswordReset, admin.user.id.uuidString, token: signedIn.token).status
                     == 403)
         }
+    }
+}
+
+extension TestServer {
+    /// Registers `root` and makes it an administrator at the command line.
+    func registerAdministrator() async throws -> AuthSession {
+        let root = try await self.register("root")
+        _ = try await self.admin("grant", "root")
+        return root
     }
 }

@@ -23,7 +23,8 @@ final class InvitationRecord: Model, @unchecked Sendable {
         self.expiresAt = invitation.expiresAt
         self.maxUses = invitation.maxUses
         self.uses = invitation.uses
-        self.rooms = String(decoding: (try? JSONEncoder().encode(invitation.rooms.map(\.rawValue))) ?? Data(), as: UTF8.self)
+        self.rooms = String(
+            decoding: (try? JSONEncoder().encode(invitation.rooms.map(\.rawValue))) ?? Data(), as: UTF8.self)
     }
 
     var invitation: Invitation {
