@@ -94,6 +94,32 @@ public struct FluentRoomDirectory: RoomDirectory {
         return try channels.map { (try $0.info(), counts[try $0.requireID()] ?? 0) }
     }
 
+    public func allRooms(after: RoomID?, limit: Int) async throws -> [RoomListing] {
+        let query = RoomRecord.query(on: self.database)
+        if let after { query.filter(\.$id > after.rawValue) }
+        let rooms = try await query.sort(\.$id).limit(limit).all()
+        guard !rooms.isEmpty else { return [] }
+        let ids = try rooms.map { try $0.requireID() }
+        var counts: [String: Int] = [:]
+        for row in try await self.sql.select()
+            .column("room_id").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "members")
+            .from(MembershipRecord.schema).where("room_id", .in, ids).groupBy("room_id").all()
+        {
+            counts[try row.decode(column: "room_id", as: String.self)] = try row.decode(column: "members", as: Int.self)
+        }
+        // Each room's newest event through the (room, seq) index: one lookup per room of the page.
+        var latest: [String: Date] = [:]
+        for id in ids {
+            let row = try await self.sql.select().column("created_at").from(MessageRecord.schema)
+                .where("room", .equal, id).orderBy("seq", .descending).limit(1).first()
+            latest[id] = try row?.decode(column: "created_at", as: Date.self)
+        }
+        return try rooms.map { record in
+            let id = try record.requireID()
+            return RoomListing(room: try record.info(), members: counts[id] ?? 0, lastActivity: latest[id])
+        }
+    }
+
     /// One row of one column, not Fluent's models (and prepared on PostgreSQL): every modern send, edit, reaction and
     /// typing notice asks.
     public func isMember(_ user: UUID, of room: RoomID) async throws -> Bool {

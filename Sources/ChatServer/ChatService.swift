@@ -229,7 +229,8 @@ public final class ChatService: Sendable {
                         refill: .seconds(3600) / configuration.registrationsPerHour),
                     tokenLifetime: configuration.tokenLifetime,
                     registration: RegistrationMode(rawValue: configuration.registration) ?? .open,
-                    unknownUserDigest: try await hasher.hash(BearerToken.generate()))),
+                    unknownUserDigest: try await hasher.hash(BearerToken.generate())),
+                export: ExportAccount(directory: directory, sent: SQLSentMessages(sql: sql))),
             rooms: RoomsController(
                 summaries: summaries,
                 membership: membership,
@@ -241,7 +242,8 @@ public final class ChatService: Sendable {
             search: SearchController(search: SearchMessages(search: storage.search, access: access)),
             admin: AdminController(
                 administration: Administration(
-                    accounts: accountStore, audit: FluentAuditLog(database: application.db), sessions: liveSessions,
+                    accounts: accountStore, directory: directory, audit: FluentAuditLog(database: application.db),
+                    sessions: liveSessions,
                     publicURL: { publicURL.value })),
             invites: InvitesController(
                 invitations: Invitations(

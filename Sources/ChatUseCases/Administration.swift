@@ -7,16 +7,18 @@ import Foundation
 /// written to the audit log in the same transaction, and none may leave the server without an active administrator.
 public struct Administration: Sendable {
     let accounts: any AccountStore
+    let directory: any RoomDirectory
     let audit: any AuditLog
     let sessions: any LiveSessions
     /// How clients reach this server, for reset links (known once it listens).
     let publicURL: @Sendable () -> String
 
     public init(
-        accounts: any AccountStore, audit: any AuditLog, sessions: any LiveSessions,
+        accounts: any AccountStore, directory: any RoomDirectory, audit: any AuditLog, sessions: any LiveSessions,
         publicURL: @escaping @Sendable () -> String
     ) {
         self.accounts = accounts
+        self.directory = directory
         self.audit = audit
         self.sessions = sessions
         self.publicURL = publicURL
@@ -96,6 +98,23 @@ public struct Administration: Sendable {
         }
         return PasswordResetLink(
             url: self.publicURL() + "/#/reset/" + code, code: code, expiresAt: expiresAt.milliseconds)
+    }
+
+    /// Every room by id, a page of at most `limit` (1–200, default 50) after the room `after`: kind, name, member
+    /// count and last activity, never what was said.
+    public func rooms(after: String?, limit: Int?) async throws -> AdminRoomPage {
+        let limit = limit ?? 50
+        guard (1...200).contains(limit) else { throw Refusal.invalid(.invalidLimit, "limit is 1 to 200.") }
+        let listings = try await StoreUnavailable.guarding("the rooms could not be read") {
+            try await self.directory.allRooms(after: after.map { RoomID($0) }, limit: limit + 1)
+        }
+        let rooms = listings.prefix(limit).map { listing in
+            AdminRoom(
+                id: listing.room.id.rawValue, kind: listing.room.kind, name: listing.room.name,
+                members: listing.members, lastActivity: listing.lastActivity?.milliseconds,
+                createdBy: listing.room.createdBy)
+        }
+        return AdminRoomPage(rooms: rooms, next: listings.count > limit ? rooms.last?.id : nil)
     }
 
     /// Whom a change is for.

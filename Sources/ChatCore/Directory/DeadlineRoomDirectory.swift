@@ -42,6 +42,10 @@ public struct DeadlineRoomDirectory: RoomDirectory {
         try await self.call { try await $0.channels() }
     }
 
+    public func allRooms(after: RoomID?, limit: Int) async throws -> [RoomListing] {
+        try await self.call { try await $0.allRooms(after: after, limit: limit) }
+    }
+
     public func isMember(_ user: UUID, of room: RoomID) async throws -> Bool {
         try await self.call { try await $0.isMember(user, of: room) }
     }

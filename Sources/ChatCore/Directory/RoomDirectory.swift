@@ -48,6 +48,9 @@ public protocol RoomDirectory: Sendable {
     func memberships(of user: UUID) async throws -> [Membership]
     /// Every channel, with its member count.
     func channels() async throws -> [(room: RoomInfo, members: Int)]
+    /// Every room, by id after `after`, at most `limit`, with its member count and when its last event was
+    /// committed: the administrators' list (PROTOCOL.md §10.5). No message content.
+    func allRooms(after: RoomID?, limit: Int) async throws -> [RoomListing]
     func isMember(_ user: UUID, of room: RoomID) async throws -> Bool
     /// The members of a room, in no particular order.
     func members(of room: RoomID) async throws -> [UUID]
@@ -64,4 +67,18 @@ public protocol RoomDirectory: Sendable {
     /// Moves a member's last-read seq forward to `seq` (never backwards); returns the value now stored, or `nil` when
     /// the user is not a member.
     func markRead(_ user: UUID, in room: RoomID, upTo seq: Int64) async throws -> Int64?
+}
+
+/// A room as the administrators' list shows it.
+public struct RoomListing: Sendable, Equatable {
+    public var room: RoomInfo
+    public var members: Int
+    /// When its last event was committed; `nil` for a room without any.
+    public var lastActivity: Date?
+
+    public init(room: RoomInfo, members: Int, lastActivity: Date?) {
+        self.room = room
+        self.members = members
+        self.lastActivity = lastActivity
+    }
 }

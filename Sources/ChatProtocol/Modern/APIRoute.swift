@@ -63,6 +63,7 @@ extension APIRoute {
     public static let updateMe = APIRoute(.PATCH, "me")
     public static let changePassword = APIRoute(.POST, "me/password")
     public static let passwordReset = APIRoute(.POST, "password-reset")
+    public static let export = APIRoute(.GET, "me/export")
     public static let users = APIRoute(.GET, "users")
     public static let user = APIRoute(.GET, "users/:id")
 
@@ -87,6 +88,7 @@ extension APIRoute {
     public static let adminRevoke = APIRoute(.POST, "admin/users/:id/revoke")
     public static let adminAudit = APIRoute(.GET, "admin/audit")
     public static let adminPasswordReset = APIRoute(.POST, "admin/users/:id/password-reset")
+    public static let adminRooms = APIRoute(.GET, "admin/rooms")
     public static let createInvite = APIRoute(.POST, "invites")
     public static let invites = APIRoute(.GET, "invites")
     public static let deleteInvite = APIRoute(.DELETE, "invites/:code")
@@ -102,9 +104,10 @@ extension APIRoute {
 
     /// Every route, for the server's registration check and the docs test.
     public static let all: [APIRoute] = [
-        .register, .login, .logout, .me, .updateMe, .changePassword, .passwordReset, .users, .user,
+        .register, .login, .logout, .me, .updateMe, .changePassword, .passwordReset, .export, .users, .user,
         .rooms, .createRoom, .publicRooms, .renameRoom, .join, .leave, .invite, .history, .reads, .members, .directRoom,
         .adminUsers, .adminDeactivate, .adminReactivate, .adminGrant, .adminRevoke, .adminAudit, .adminPasswordReset,
+        .adminRooms,
         .createInvite, .invites, .deleteInvite,
         .socket, .upload, .download, .search, .config,
     ]

@@ -139,3 +139,37 @@ public struct PasswordResetRequest: Codable, Sendable, Equatable {
         self.newPassword = newPassword
     }
 }
+
+/// A room as administrators see it (`GET /api/v1/admin/rooms`, PROTOCOL.md §10.5): no message content.
+public struct AdminRoom: Codable, Sendable, Equatable {
+    public var id: String
+    public var kind: WireKind<RoomKind>
+    /// A channel's or group's name; absent for a direct room.
+    public var name: String?
+    public var members: Int
+    /// When its last event was committed, in milliseconds since 1970; absent for a room without any.
+    public var lastActivity: Int64?
+    public var createdBy: UUID?
+
+    public init(
+        id: String, kind: RoomKind, name: String?, members: Int, lastActivity: Int64?, createdBy: UUID?
+    ) {
+        self.id = id
+        self.kind = .known(kind)
+        self.name = name
+        self.members = members
+        self.lastActivity = lastActivity
+        self.createdBy = createdBy
+    }
+}
+
+/// One page of `GET /api/v1/admin/rooms`, by room id: `next` is the `after` of the next page, absent on the last.
+public struct AdminRoomPage: Codable, Sendable, Equatable {
+    public var rooms: [AdminRoom]
+    public var next: String?
+
+    public init(rooms: [AdminRoom], next: String?) {
+        self.rooms = rooms
+        self.next = next
+    }
+}

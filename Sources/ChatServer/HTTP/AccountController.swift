@@ -8,6 +8,7 @@ import Vapor
 /// use case's; this maps HTTP onto it and counts what the metrics show.
 struct AccountController: Sendable {
     let accounts: Accounts
+    let export: ExportAccount
 
     func register(on api: any RoutesBuilder, authenticated: any RoutesBuilder) {
         api.on(.register, use: self.register)
@@ -17,6 +18,7 @@ struct AccountController: Sendable {
         authenticated.on(.me, use: self.me)
         authenticated.on(.updateMe, use: self.updateMe)
         authenticated.on(.changePassword, use: self.changePassword)
+        authenticated.on(.export, use: self.exportAccount)
         authenticated.on(.users, use: self.searchUsers)
         authenticated.on(.user, use: self.user)
     }
@@ -72,6 +74,27 @@ struct AccountController: Sendable {
         let account = try request.authenticated.account
         let body = try request.content.decode(PasswordChange.self)
         return .json(try await self.accounts.changePassword(body, of: account, from: request.clientAddress))
+    }
+
+    /// `GET /me/export` → my profile, rooms and messages as one JSON download, streamed a page at a time.
+    @Sendable func exportAccount(_ request: Request) async throws -> Response {
+        let account = try request.authenticated.account
+        let export = try await self.export.begin(account)
+        let response = Response(status: .ok)
+        response.headers.contentType = .json
+        response.headers.replaceOrAdd(
+            name: .contentDisposition, value: "attachment; filename=\"swiftchat-\(account.username).json\"")
+        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        response.body = Response.Body(asyncStream: { writer in
+            do {
+                try await export.write { try await writer.write(.buffer(ByteBuffer(bytes: $0))) }
+                try await writer.write(.end)
+            } catch {
+                request.logger.warning("the export of \(account.username) ended early: \(String(reflecting: error))")
+                try? await writer.write(.error(error))
+            }
+        })
+        return response
     }
 
     /// `GET /users?query=` → up to 200 people whose username or display name contains the query, A–Z.

@@ -16,6 +16,16 @@ struct AdminController: Sendable {
         authenticated.on(.adminRevoke) { try await self.apply(.revokeAdministrator, $0) }
         authenticated.on(.adminAudit, use: self.audit)
         authenticated.on(.adminPasswordReset, use: self.passwordReset)
+        authenticated.on(.adminRooms, use: self.rooms)
+    }
+
+    /// `GET /admin/rooms?after=&limit=` → a page of every room, by id.
+    @Sendable func rooms(_ request: Request) async throws -> Response {
+        try self.administration.requireAdministrator(try request.authenticated.account)
+        let page = try await self.administration.rooms(
+            after: request.query[String.self, at: "after"],
+            limit: try request.integerQuery("limit", code: .invalidLimit))
+        return .json(page)
     }
 
     /// `POST /admin/users/{id}/password-reset` → 201 a one-time link for the account's owner.

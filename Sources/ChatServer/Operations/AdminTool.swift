@@ -49,8 +49,8 @@ public enum AdminTool {
             : configuration.publicURL
         return try await Self.withDatabase(configuration) { database, notifyDeactivated in
             let administration = Administration(
-                accounts: FluentAccountStore(database: database), audit: FluentAuditLog(database: database),
-                sessions: NoSessions(), publicURL: { publicURL })
+                accounts: FluentAccountStore(database: database), directory: FluentRoomDirectory(database: database),
+                audit: FluentAuditLog(database: database), sessions: NoSessions(), publicURL: { publicURL })
             do {
                 switch command {
                 case "list-users":
