@@ -38,8 +38,18 @@ public struct FluentRoomDirectory: RoomDirectory {
         }
     }
 
+    public func existingDirectRoom(between first: UUID, and second: UUID) async throws -> RoomInfo? {
+        try await RoomRecord.query(on: self.database).filter(\.$directKey == Self.directKey(first, second)).first()?
+            .info()
+    }
+
+    /// What names the direct room of two accounts: their ids, sorted.
+    private static func directKey(_ first: UUID, _ second: UUID) -> String {
+        [first, second].map(\.uuidString).sorted().joined(separator: ":")
+    }
+
     public func directRoom(between first: UUID, and second: UUID) async throws -> RoomInfo {
-        let key = [first, second].map(\.uuidString).sorted().joined(separator: ":")
+        let key = Self.directKey(first, second)
         if let existing = try await RoomRecord.query(on: self.database).filter(\.$directKey == key).first() {
             return try existing.info()
         }

@@ -31,8 +31,10 @@ public struct SQLSentMessages: SentMessages {
             }
         }
         return try await query.orderBy("room").orderBy("seq").limit(limit).all().map { row in
-            let attachments = try row.decodeNil(column: "attachments")
-                ? [] : try JSONDecoder().decode(
+            let attachments =
+                try row.decodeNil(column: "attachments")
+                ? []
+                : try JSONDecoder().decode(
                     [Attachment].self, from: Data(try row.decode(column: "attachments", as: String.self).utf8))
             return SentMessage(
                 room: RoomID(try row.decode(column: "room", as: String.self)),

@@ -212,8 +212,12 @@ public final class ChatService: Sendable {
         let attachmentRules = Attachments(
             store: attachments, contents: storage.attachmentContents(files, configuration: configuration),
             directory: directory, authenticate: authenticate, quotaBytes: configuration.uploadQuotaBytes)
+        let blocking = Blocking(
+            blocks: FluentBlockStore(database: application.db), accounts: accountStore, directory: directory, hub: hub,
+            sessions: liveSessions)
         let membership = RoomMembership(
-            directory: directory, accounts: accountStore, hub: hub, sessions: liveSessions, time: time)
+            directory: directory, accounts: accountStore, hub: hub, sessions: liveSessions, blocking: blocking,
+            time: time)
         let background = BackgroundTasks()
         let sweeper = UnsentAttachmentSweeper(attachments: attachmentRules, time: time, logger: logger)
         background.run { await sweeper.run() }
@@ -223,14 +227,14 @@ public final class ChatService: Sendable {
             accounts: AccountController(
                 accounts: Accounts(
                     store: accountStore, directory: directory, presence: presence, sessions: liveSessions,
-                    hasher: hasher, loginThrottle: LoginThrottle(time: time),
+                    blocking: blocking, hasher: hasher, loginThrottle: LoginThrottle(time: time),
                     registrationLimiter: AttemptLimiter(
                         time: time, burst: configuration.registrationsPerHour,
                         refill: .seconds(3600) / configuration.registrationsPerHour),
                     tokenLifetime: configuration.tokenLifetime,
                     registration: RegistrationMode(rawValue: configuration.registration) ?? .open,
                     unknownUserDigest: try await hasher.hash(BearerToken.generate())),
-                export: ExportAccount(directory: directory, sent: SQLSentMessages(sql: sql))),
+                export: ExportAccount(directory: directory, sent: SQLSentMessages(sql: sql)), blocking: blocking),
             rooms: RoomsController(
                 summaries: summaries,
                 membership: membership,

@@ -11,6 +11,8 @@ public struct Accounts: Sendable {
     let directory: any RoomDirectory
     let presence: Presence
     let sessions: any LiveSessions
+    /// Whom people search leaves out for each account.
+    let blocking: Blocking
     let hasher: any PasswordHasher
     let loginThrottle: LoginThrottle
     /// New accounts per address: `--registrations-per-hour` at once, then one more every hour / that number.
@@ -24,13 +26,15 @@ public struct Accounts: Sendable {
 
     public init(
         store: any AccountStore, directory: any RoomDirectory, presence: Presence, sessions: any LiveSessions,
-        hasher: any PasswordHasher, loginThrottle: LoginThrottle, registrationLimiter: AttemptLimiter,
+        blocking: Blocking, hasher: any PasswordHasher, loginThrottle: LoginThrottle,
+        registrationLimiter: AttemptLimiter,
         tokenLifetime: TimeInterval, registration: RegistrationMode, unknownUserDigest: String
     ) {
         self.store = store
         self.directory = directory
         self.presence = presence
         self.sessions = sessions
+        self.blocking = blocking
         self.hasher = hasher
         self.loginThrottle = loginThrottle
         self.registrationLimiter = registrationLimiter
@@ -193,11 +197,12 @@ public struct Accounts: Sendable {
         }
     }
 
-    /// Up to 200 people whose username or display name contains `query` (everyone when it is empty), A–Z.
-    public func find(_ query: String) async throws -> [UserProfile] {
+    /// Up to 200 people whose username or display name contains `query` (everyone when it is empty), A–Z, but for
+    /// those I blocked.
+    public func find(_ query: String, for me: UUID) async throws -> [UserProfile] {
         guard query.count <= 64 else { throw Refusal.invalid(.invalidQuery, "A search is at most 64 characters.") }
         return try await StoreUnavailable.guarding("people could not be searched") {
-            try await self.store.search(query, limit: 200).map(\.profile)
+            try await self.blocking.unblocked(try await self.store.search(query, limit: 200).map(\.profile), for: me)
         }
     }
 

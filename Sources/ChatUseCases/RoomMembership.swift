@@ -11,18 +11,21 @@ public struct RoomMembership: Sendable {
     public let accounts: any AccountStore
     public let hub: Hub
     public let sessions: any LiveSessions
+    /// Who may not open a direct room with whom.
+    public let blocking: Blocking
 
     /// New groups and channels per account: 10 at once, then one a minute.
     private let creationLimiter: AttemptLimiter
 
     public init(
         directory: any RoomDirectory, accounts: any AccountStore, hub: Hub, sessions: any LiveSessions,
-        time: any TimeSource
+        blocking: Blocking, time: any TimeSource
     ) {
         self.directory = directory
         self.accounts = accounts
         self.hub = hub
         self.sessions = sessions
+        self.blocking = blocking
         self.creationLimiter = AttemptLimiter(time: time, burst: 10, refill: .seconds(60))
     }
 
@@ -94,6 +97,7 @@ public struct RoomMembership: Sendable {
             guard peer.id != user else {
                 throw Refusal.invalid(.invalidPeer, "A direct room is with someone else.")
             }
+            try await self.blocking.requireNotBlocked(user, by: peer.id)
             let room = try await self.directory.directRoom(between: user, and: peer.id)
             await self.sessions.joined([user, peer.id], room: room.id)
             return room

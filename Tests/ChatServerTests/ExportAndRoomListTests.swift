@@ -29,18 +29,22 @@ struct ExportAndRoomListTests {
             _ = try await socket.next(.resumed, as: ResumedFrame.self)
             let total = 1_100  // three pages
             for index in 0..<total {
-                try await socket.send(.send(SendRequest(room: "lobby", clientMsgID: "l\(index)", text: "line \(index)")))
+                try await socket.send(
+                    .send(SendRequest(room: "lobby", clientMsgID: "l\(index)", text: "line \(index)")))
             }
             for _ in 0..<total { _ = try await socket.next(.ack, as: AckFrame.self) }
             let first = try await socket.acked(
-                .send(SendRequest(room: group.id, clientMsgID: "g1", text: "first", attachments: [upload.id.uuidString])))
+                .send(
+                    SendRequest(room: group.id, clientMsgID: "g1", text: "first", attachments: [upload.id.uuidString])))
             let second = try await socket.acked(.send(SendRequest(room: group.id, clientMsgID: "g2", text: "oops")))
             _ = try await socket.acked(
                 .edit(EditRequest(room: group.id, clientMsgID: "e1", target: first.seq, text: "first, edited")))
             _ = try await socket.acked(.delete(DeleteRequest(room: group.id, clientMsgID: "d1", target: second.seq)))
             // Someone else's message is not in ann's export.
-            let bob = try await server.api.send(.POST, "/login", json: LoginRequest(username: "bob", password: "correct horse"))
-                .decode(AuthSession.self)
+            let bob = try await server.api.send(
+                .POST, "/login", json: LoginRequest(username: "bob", password: "correct horse")
+            )
+            .decode(AuthSession.self)
             let bobSocket = try await server.modernClient(bob)
             _ = try await bobSocket.acked(.send(SendRequest(room: group.id, clientMsgID: "b1", text: "bob's")))
 

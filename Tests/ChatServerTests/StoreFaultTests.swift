@@ -7,7 +7,7 @@ import Testing
 /// Every route answers a failing database with `503 unavailable` and `Retry-After` (PROTOCOL.md §6.1): the fault is
 /// the server's, the same request may pass in a moment, and it never becomes `500`, `403` or `404`. Each route is
 /// asked while the tables it reads are renamed away (on SQLite and PostgreSQL), then again once they are back. The
-/// cases run one at a time: 37 servers at once beside the rest of the suite starve a two-core machine, and the tests
+/// cases run one at a time: 40 servers at once beside the rest of the suite starve a two-core machine, and the tests
 /// of one-second timeouts then fail for it.
 @Suite("A failing database answers 503 on every route", .serialized)
 struct StoreFaultTests {
@@ -31,6 +31,7 @@ struct StoreFaultTests {
     static let audit = ["audit_log"]
     static let resets = ["password_resets"]
     static let invitations = ["invitations"]
+    static let blocks = ["blocks"]
 
     struct Case: Sendable, CustomTestStringConvertible {
         let route: APIRoute
@@ -130,6 +131,13 @@ struct StoreFaultTests {
         },
         Case(route: .adminRooms, tables: rooms) { try await $0.api.send(.adminRooms, token: $0.ann.token) },
         Case(route: .export, tables: rooms) { try await $0.api.send(.export, token: $0.ann.token) },
+        Case(route: .blocks, tables: blocks) { try await $0.api.send(.blocks, token: $0.ann.token) },
+        Case(route: .block, tables: blocks) {
+            try await $0.api.send(.block, $0.bob.user.id.uuidString, token: $0.ann.token)
+        },
+        Case(route: .unblock, tables: blocks) {
+            try await $0.api.send(.unblock, $0.bob.user.id.uuidString, token: $0.ann.token)
+        },
         Case(route: .invites, tables: invitations) { try await $0.api.send(.invites, token: $0.ann.token) },
         Case(route: .deleteInvite, tables: invitations) {
             try await $0.api.send(.deleteInvite, "some-code", token: $0.ann.token)

@@ -42,6 +42,10 @@ public struct DeadlineRoomDirectory: RoomDirectory {
         try await self.call { try await $0.channels() }
     }
 
+    public func existingDirectRoom(between first: UUID, and second: UUID) async throws -> RoomInfo? {
+        try await self.call { try await $0.existingDirectRoom(between: first, and: second) }
+    }
+
     public func allRooms(after: RoomID?, limit: Int) async throws -> [RoomListing] {
         try await self.call { try await $0.allRooms(after: after, limit: limit) }
     }

@@ -43,6 +43,8 @@ public protocol RoomDirectory: Sendable {
     func create(_ room: RoomInfo, members: [UUID]) async throws
     /// The direct room of two users, created on first use; the same room whichever of them asks.
     func directRoom(between first: UUID, and second: UUID) async throws -> RoomInfo
+    /// The direct room of the two, if it was ever opened; never creates one.
+    func existingDirectRoom(between first: UUID, and second: UUID) async throws -> RoomInfo?
     func room(_ id: RoomID) async throws -> RoomInfo?
     /// Every room `user` belongs to.
     func memberships(of user: UUID) async throws -> [Membership]

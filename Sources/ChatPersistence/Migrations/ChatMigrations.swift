@@ -21,5 +21,6 @@ public enum ChatMigrations {
         IndexSearchAfterCommit(),
         AddAdministration(),
         AddInvitations(),
+        AddBlocks(),
     ]
 }

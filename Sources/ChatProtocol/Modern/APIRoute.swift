@@ -5,7 +5,7 @@ import Foundation
 /// each path is spelt once.
 public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     public enum Method: String, Sendable {
-        case GET, POST, PATCH, DELETE
+        case GET, POST, PUT, PATCH, DELETE
     }
 
     /// Where every route lives.
@@ -64,6 +64,9 @@ extension APIRoute {
     public static let changePassword = APIRoute(.POST, "me/password")
     public static let passwordReset = APIRoute(.POST, "password-reset")
     public static let export = APIRoute(.GET, "me/export")
+    public static let blocks = APIRoute(.GET, "me/blocks")
+    public static let block = APIRoute(.PUT, "me/blocks/:id")
+    public static let unblock = APIRoute(.DELETE, "me/blocks/:id")
     public static let users = APIRoute(.GET, "users")
     public static let user = APIRoute(.GET, "users/:id")
 
@@ -104,7 +107,8 @@ extension APIRoute {
 
     /// Every route, for the server's registration check and the docs test.
     public static let all: [APIRoute] = [
-        .register, .login, .logout, .me, .updateMe, .changePassword, .passwordReset, .export, .users, .user,
+        .register, .login, .logout, .me, .updateMe, .changePassword, .passwordReset, .export, .blocks, .block, .unblock,
+        .users, .user,
         .rooms, .createRoom, .publicRooms, .renameRoom, .join, .leave, .invite, .history, .reads, .members, .directRoom,
         .adminUsers, .adminDeactivate, .adminReactivate, .adminGrant, .adminRevoke, .adminAudit, .adminPasswordReset,
         .adminRooms,

@@ -33,6 +33,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     // Rooms and messages
     case forbidden
     case notAllowed = "not_allowed"
+    case blocked
     case cannotInvite = "cannot_invite"
     case cannotRename = "cannot_rename"
     case emptyMessage = "empty_message"

@@ -41,8 +41,9 @@ public struct ExportedMessage: Codable, Sendable, Equatable {
     public var editedAt: Int64?
     public var attachments: [AttachmentPayload]?
 
-    public init(room: String, seq: Int64, date: Int64, text: String, editedAt: Int64?, attachments: [AttachmentPayload]?)
-    {
+    public init(
+        room: String, seq: Int64, date: Int64, text: String, editedAt: Int64?, attachments: [AttachmentPayload]?
+    ) {
         self.room = room
         self.seq = seq
         self.date = date

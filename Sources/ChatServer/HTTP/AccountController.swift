@@ -9,6 +9,7 @@ import Vapor
 struct AccountController: Sendable {
     let accounts: Accounts
     let export: ExportAccount
+    let blocking: Blocking
 
     func register(on api: any RoutesBuilder, authenticated: any RoutesBuilder) {
         api.on(.register, use: self.register)
@@ -19,6 +20,9 @@ struct AccountController: Sendable {
         authenticated.on(.updateMe, use: self.updateMe)
         authenticated.on(.changePassword, use: self.changePassword)
         authenticated.on(.export, use: self.exportAccount)
+        authenticated.on(.blocks, use: self.blocks)
+        authenticated.on(.block, use: self.block)
+        authenticated.on(.unblock, use: self.unblock)
         authenticated.on(.users, use: self.searchUsers)
         authenticated.on(.user, use: self.user)
     }
@@ -97,10 +101,29 @@ struct AccountController: Sendable {
         return response
     }
 
+    /// `GET /me/blocks` → the profiles of the accounts I blocked.
+    @Sendable func blocks(_ request: Request) async throws -> Response {
+        .json(try await self.blocking.blocked(by: try request.authenticated.account))
+    }
+
+    /// `PUT /me/blocks/{id}` → 204; it leaves our direct room and my people search.
+    @Sendable func block(_ request: Request) async throws -> HTTPStatus {
+        try await self.blocking.block(
+            request.parameters.get("id").flatMap(UUID.init(uuidString:)), by: try request.authenticated.account)
+        return .noContent
+    }
+
+    /// `DELETE /me/blocks/{id}` → 204; it is back in our direct room.
+    @Sendable func unblock(_ request: Request) async throws -> HTTPStatus {
+        try await self.blocking.unblock(
+            request.parameters.get("id").flatMap(UUID.init(uuidString:)), by: try request.authenticated.account)
+        return .noContent
+    }
+
     /// `GET /users?query=` → up to 200 people whose username or display name contains the query, A–Z.
     @Sendable func searchUsers(_ request: Request) async throws -> Response {
         let query = (try? request.query.get(String.self, at: "query")) ?? ""
-        return .json(try await self.accounts.find(query))
+        return .json(try await self.accounts.find(query, for: try request.authenticated.account.id))
     }
 
     /// `GET /users/{id}` → the profile with presence and last seen (PROTOCOL.md §9.5).
