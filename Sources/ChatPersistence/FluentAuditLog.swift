@@ -10,6 +10,10 @@ public struct FluentAuditLog: AuditLog {
         self.database = database
     }
 
+    public func record(_ entry: AuditEntry) async throws {
+        try await AuditRecord(entry).create(on: self.database)
+    }
+
     public func entries(after: Int64?, limit: Int) async throws -> [AuditEntry] {
         let query = AuditRecord.query(on: self.database)
         if let after { query.filter(\.$id > after) }

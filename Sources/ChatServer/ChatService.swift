@@ -248,7 +248,8 @@ public final class ChatService: Sendable {
                 administration: Administration(
                     accounts: accountStore, directory: directory, audit: FluentAuditLog(database: application.db),
                     sessions: liveSessions,
-                    publicURL: { publicURL.value })),
+                    publicURL: { publicURL.value }),
+                moderation: Moderation(directory: directory, hub: hub, audit: FluentAuditLog(database: application.db))),
             invites: InvitesController(
                 invitations: Invitations(
                     store: FluentInvitationStore(database: application.db), access: access,

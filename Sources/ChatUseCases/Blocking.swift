@@ -76,9 +76,13 @@ public struct Blocking: Sendable {
     }
 
     private func other(_ id: UUID?, of me: Account) async throws -> Account {
-        guard let id, let account = try await StoreUnavailable.guarding("the account could not be read", {
-            try await self.accounts.account(id: id)
-        }) else { throw Refusal(kind: .notFound, code: .unknownUser, message: "No such user.") }
+        guard let id,
+            let account = try await StoreUnavailable.guarding(
+                "the account could not be read",
+                {
+                    try await self.accounts.account(id: id)
+                })
+        else { throw Refusal(kind: .notFound, code: .unknownUser, message: "No such user.") }
         guard account.id != me.id else { throw Refusal.invalid(.invalidPeer, "You cannot block yourself.") }
         return account
     }

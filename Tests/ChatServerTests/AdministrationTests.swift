@@ -132,6 +132,47 @@ struct AdministrationTests {
         }
     }
 
+    @Test(
+        "an administrator deletes any message, a tutorial client's too: every member sees a delete event sent by the administrator; only administrators may"
+    )
+    func deleteAnyMessage() async throws {
+        try await withTestServer { server in
+            let admin = try await server.registerAdministrator()
+            let ann = try await server.register("ann")
+            let annSocket = try await server.modernClient(ann)
+            _ = try await annSocket.next(.resumed, as: ResumedFrame.self)
+            let tcp = try await server.joinedLineClient("troll")
+            try await tcp.write("msg:spam spam\n")
+            let spam = try await annSocket.nextEvent(.message)
+            #expect(spam.text == "spam spam")
+
+            let refused = try await server.api.send(.adminDeleteMessage, "lobby", "\(spam.seq)", token: ann.token)
+            #expect(refused.status == 403)
+            #expect(
+                try await server.api.send(.adminDeleteMessage, "lobby", "\(spam.seq)", token: admin.token).status == 204
+            )
+            let removal = try await annSocket.nextEvent(.delete)
+            #expect(removal.target == spam.seq && removal.sender.id == admin.user.id)
+            let history = try await server.api.send(.history, "lobby", token: ann.token).decode(HistoryPage.self)
+            #expect(history.messages.first { $0.seq == spam.seq }?.deleted == true)
+            #expect(
+                !String(decoding: try await server.api.send(.history, "lobby", token: ann.token).body, as: UTF8.self)
+                    .contains("spam spam"))
+
+            let again = try await server.api.send(.adminDeleteMessage, "lobby", "\(spam.seq)", token: admin.token)
+            #expect(again.status == 400)
+            #expect(try again.decode(APIErrorBody.self).code == .badTarget)
+            #expect(try await server.api.send(.adminDeleteMessage, "lobby", "999", token: admin.token).status == 400)
+            #expect(try await server.api.send(.adminDeleteMessage, "lobby", "first", token: admin.token).status == 400)
+            let unknown = try await server.api.send(.adminDeleteMessage, "no-such-room", "1", token: admin.token)
+            #expect(unknown.status == 404)
+            #expect(try unknown.decode(APIErrorBody.self).code == .notFound)
+            let audit = try await server.api.send(.adminAudit, token: admin.token).decode(AuditPage.self)
+            #expect(audit.entries.map(\.action) == ["grant", "delete-message"])
+            #expect(audit.entries.last?.target == "lobby/\(spam.seq)")
+        }
+    }
+
     @Test("bad input: unknown users and commands, bad pages; each a clear error, nothing changed")
     func badInput() async throws {
         try await withTestServer { server in

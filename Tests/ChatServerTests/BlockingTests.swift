@@ -20,14 +20,20 @@ struct BlockingTests {
             #expect(
                 try await bobSocket.errorCode(for: .send(SendRequest(room: dm.id, clientMsgID: "b2", text: "hello?")))
                     == .forbidden)
-            let reopen = try await server.api.send(.POST, "/dms", json: UsernameRequest(username: "ann"), token: bob.token)
+            let reopen = try await server.api.send(
+                .POST, "/dms", json: UsernameRequest(username: "ann"), token: bob.token)
             #expect(reopen.status == 403)
             #expect(try reopen.decode(APIErrorBody.self).code == .blocked)
             // Ann keeps the room and its history.
             let history = try await server.api.send(.history, dm.id, token: ann.token).decode(HistoryPage.self)
             #expect(history.messages.map(\.text) == ["hi ann"])
-            #expect(try await server.api.send(.GET, "/users?query=bob", token: ann.token).decode([UserProfile].self).isEmpty)
-            #expect(try await server.api.send(.blocks, token: ann.token).decode([UserProfile].self).map(\.username) == ["bob"])
+            #expect(
+                try await server.api.send(.GET, "/users?query=bob", token: ann.token).decode([UserProfile].self).isEmpty
+            )
+            #expect(
+                try await server.api.send(.blocks, token: ann.token).decode([UserProfile].self).map(\.username) == [
+                    "bob"
+                ])
             // Bob still finds ann: the search leaves out only whom I blocked.
             #expect(
                 try await server.api.send(.GET, "/users?query=ann", token: bob.token).decode([UserProfile].self)

@@ -33,7 +33,10 @@ public struct AuditEntry: Sendable, Equatable {
     }
 }
 
-/// The audit log, read back: every entry after `after`, oldest first, at most `limit`.
+/// The audit log. Changes kept in the database's own tables write their entry in their own transaction (such as
+/// ``AccountStore/apply(_:to:audit:)``); ``record(_:)`` is for those committed elsewhere (a room's events).
 public protocol AuditLog: Sendable {
+    func record(_ entry: AuditEntry) async throws
+    /// Every entry after `after`, oldest first, at most `limit`.
     func entries(after: Int64?, limit: Int) async throws -> [AuditEntry]
 }

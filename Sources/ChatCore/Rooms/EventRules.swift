@@ -40,6 +40,9 @@ extension MessageDraft {
             guard let target, target.sender.isSameAuthor(as: self.sender) else { throw .notYours }
             event.kind = .delete
             event.target = seq
+        case .removal(let seq):
+            event.kind = .delete
+            event.target = seq
         case .reaction(let seq, let emoji):
             let reacted = target?.reactions.contains { $0.emoji == emoji && $0.users.contains(self.sender.id) } ?? false
             event.kind = .reaction

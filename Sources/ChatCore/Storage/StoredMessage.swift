@@ -51,6 +51,9 @@ public enum DraftBody: Sendable, Hashable {
     case edit(target: Int64, text: String)
     /// Delete the sender's own message `target`.
     case delete(target: Int64)
+    /// Delete message `target`, whoever sent it: a moderator's or an administrator's removal, already allowed by
+    /// the caller. It is a `delete` event whose sender is the one who removed it.
+    case removal(target: Int64)
     /// Toggle the sender's `emoji` reaction on message `target`.
     case reaction(target: Int64, emoji: String)
     /// Give the room (a channel or group) a new name, already checked by the caller.
@@ -60,7 +63,7 @@ public enum DraftBody: Sendable, Hashable {
     var target: Int64? {
         switch self {
         case .message(_, let replyTo, _): replyTo
-        case .edit(let target, _), .delete(let target), .reaction(let target, _): target
+        case .edit(let target, _), .delete(let target), .removal(let target), .reaction(let target, _): target
         case .rename: nil
         }
     }

@@ -92,6 +92,7 @@ extension APIRoute {
     public static let adminAudit = APIRoute(.GET, "admin/audit")
     public static let adminPasswordReset = APIRoute(.POST, "admin/users/:id/password-reset")
     public static let adminRooms = APIRoute(.GET, "admin/rooms")
+    public static let adminDeleteMessage = APIRoute(.DELETE, "admin/rooms/:room/messages/:seq")
     public static let createInvite = APIRoute(.POST, "invites")
     public static let invites = APIRoute(.GET, "invites")
     public static let deleteInvite = APIRoute(.DELETE, "invites/:code")
@@ -111,7 +112,7 @@ extension APIRoute {
         .users, .user,
         .rooms, .createRoom, .publicRooms, .renameRoom, .join, .leave, .invite, .history, .reads, .members, .directRoom,
         .adminUsers, .adminDeactivate, .adminReactivate, .adminGrant, .adminRevoke, .adminAudit, .adminPasswordReset,
-        .adminRooms,
+        .adminRooms, .adminDeleteMessage,
         .createInvite, .invites, .deleteInvite,
         .socket, .upload, .download, .search, .config,
     ]

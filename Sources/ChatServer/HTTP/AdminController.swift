@@ -7,6 +7,7 @@ import Vapor
 /// anyone else). The rules are the ``Administration`` use case's; this maps HTTP onto it.
 struct AdminController: Sendable {
     let administration: Administration
+    let moderation: Moderation
 
     func register(on authenticated: any RoutesBuilder) {
         authenticated.on(.adminUsers, use: self.users)
@@ -17,6 +18,25 @@ struct AdminController: Sendable {
         authenticated.on(.adminAudit, use: self.audit)
         authenticated.on(.adminPasswordReset, use: self.passwordReset)
         authenticated.on(.adminRooms, use: self.rooms)
+        authenticated.on(.adminDeleteMessage, use: self.deleteMessage)
+    }
+
+    /// `DELETE /admin/rooms/{room}/messages/{seq}` → 204; the members see it removed (a `delete` event sent by the
+    /// administrator). 404 for an unknown room, 400 `bad_target` for no such message or one deleted already.
+    @Sendable func deleteMessage(_ request: Request) async throws -> HTTPStatus {
+        let caller = try request.authenticated.account
+        try self.administration.requireAdministrator(caller)
+        guard let seq = request.parameters.get("seq").flatMap(Int64.init), seq > 0 else {
+            throw APIError.badRequest(.badTarget, "seq must be a message's sequence number.")
+        }
+        let room = RoomID(request.parameters.get("room") ?? "")
+        let recorded = try await self.moderation.removeMessage(
+            seq, in: room, by: .account(caller, from: request.clientAddress))
+        if !recorded {
+            request.logger.warning(
+                "message \(seq) of \(room) was removed by \(caller.username); the audit log missed it")
+        }
+        return .noContent
     }
 
     /// `GET /admin/rooms?after=&limit=` → a page of every room, by id.
