@@ -1,4 +1,5 @@
 import ChatCore
+import ChatProtocol
 import FluentKit
 import Foundation
 import SQLKit
@@ -124,6 +125,22 @@ public struct FluentAccountStore: AccountStore {
             }
         if let after { accounts.filter(\.$usernameKey > AccountRules.usernameKey(after)) }
         return try await accounts.sort(\.$usernameKey).limit(limit).all().map { try $0.account() }
+    }
+
+    public func anonymize(_ id: UUID, username: String, passwordHash: String) async throws -> [RoomID] {
+        try await self.database.transaction { database in
+            let memberships = try await MembershipRecord.query(on: database).filter(\.$userID == id).all()
+            let direct = Set(
+                try await RoomRecord.query(on: database).filter(\.$id ~~ memberships.map(\.roomID))
+                    .filter(\.$kind == RoomKind.direct.rawValue).all().map { try $0.requireID() })
+            let left = memberships.map(\.roomID).filter { !direct.contains($0) }
+            try await MembershipRecord.query(on: database).filter(\.$userID == id).filter(\.$roomID ~~ left).delete()
+            try await UserRecord.query(on: database).filter(\.$id == id)
+                .set(\.$username, to: username).set(\.$usernameKey, to: AccountRules.usernameKey(username))
+                .set(\.$displayName, to: AccountRules.deletedDisplayName).set(\.$passwordHash, to: passwordHash)
+                .set(\.$isAdministrator, to: false).update()
+            return left.map { RoomID($0) }
+        }
     }
 
     public func apply(_ change: AdministrativeChange, to id: UUID, audit entry: AuditEntry) async throws -> Bool {

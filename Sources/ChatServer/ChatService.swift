@@ -222,19 +222,28 @@ public final class ChatService: Sendable {
         let sweeper = UnsentAttachmentSweeper(attachments: attachmentRules, time: time, logger: logger)
         background.run { await sweeper.run() }
         guard let sql = application.db as? any SQLDatabase else { throw ChatServiceError.searchNeedsSQL }
+        let accounts = Accounts(
+            store: accountStore, directory: directory, presence: presence, sessions: liveSessions,
+            blocking: blocking, hasher: hasher, loginThrottle: LoginThrottle(time: time),
+            registrationLimiter: AttemptLimiter(
+                time: time, burst: configuration.registrationsPerHour,
+                refill: .seconds(3600) / configuration.registrationsPerHour),
+            tokenLifetime: configuration.tokenLifetime,
+            registration: RegistrationMode(rawValue: configuration.registration) ?? .open,
+            unknownUserDigest: try await hasher.hash(BearerToken.generate()))
+        let audit = FluentAuditLog(database: application.db)
+        let administration = Administration(
+            accounts: accountStore, directory: directory, audit: audit, sessions: liveSessions,
+            publicURL: { publicURL.value })
+        let sent = SQLSentMessages(sql: sql)
+        let deletion = AccountDeletion(
+            administration: administration, accounts: accountStore, sent: sent, hub: hub, sessions: liveSessions,
+            unusableDigest: accounts.unusableDigest)
         return Endpoints(
             authenticate: authenticate,
             accounts: AccountController(
-                accounts: Accounts(
-                    store: accountStore, directory: directory, presence: presence, sessions: liveSessions,
-                    blocking: blocking, hasher: hasher, loginThrottle: LoginThrottle(time: time),
-                    registrationLimiter: AttemptLimiter(
-                        time: time, burst: configuration.registrationsPerHour,
-                        refill: .seconds(3600) / configuration.registrationsPerHour),
-                    tokenLifetime: configuration.tokenLifetime,
-                    registration: RegistrationMode(rawValue: configuration.registration) ?? .open,
-                    unknownUserDigest: try await hasher.hash(BearerToken.generate())),
-                export: ExportAccount(directory: directory, sent: SQLSentMessages(sql: sql)), blocking: blocking),
+                accounts: accounts, export: ExportAccount(directory: directory, sent: sent), blocking: blocking,
+                deletion: deletion),
             rooms: RoomsController(
                 summaries: summaries,
                 membership: membership,
@@ -245,11 +254,8 @@ public final class ChatService: Sendable {
                 threadPool: files.threadPool, maxUploadBytes: configuration.maxUploadBytes, uploads: UploadSlots()),
             search: SearchController(search: SearchMessages(search: storage.search, access: access)),
             admin: AdminController(
-                administration: Administration(
-                    accounts: accountStore, directory: directory, audit: FluentAuditLog(database: application.db),
-                    sessions: liveSessions,
-                    publicURL: { publicURL.value }),
-                moderation: Moderation(directory: directory, hub: hub, audit: FluentAuditLog(database: application.db))),
+                administration: administration, moderation: Moderation(directory: directory, hub: hub, audit: audit),
+                deletion: deletion),
             invites: InvitesController(
                 invitations: Invitations(
                     store: FluentInvitationStore(database: application.db), access: access,

@@ -180,15 +180,7 @@ public struct Accounts: Sendable {
         -> AuthSession
     {
         guard AccountRules.isValidPassword(change.newPassword) else { throw Self.invalidPassword }
-        if let wait = self.loginThrottle.attempt(username: account.username, address: address) {
-            throw Refusal.rateLimited(.password, "Too many password attempts; try again in", wait)
-        }
-        let matches = try await self.hashed {
-            try await self.hasher.verify(change.password, against: account.passwordHash)
-        }
-        guard matches else {
-            throw Refusal(kind: .wrongCredentials, code: .invalidCredentials, message: "The current password is wrong.")
-        }
+        try await self.confirmPassword(change.password, of: account, from: address)
         let hash = try await self.hashed { try await self.hasher.hash(change.newPassword) }
         return try await StoreUnavailable.guarding("the password could not be changed") {
             try await self.store.resetPassword(of: account.id, toHash: hash)
@@ -196,6 +188,21 @@ public struct Accounts: Sendable {
             return try await self.session(for: account)
         }
     }
+
+    /// Refuses anything but the signed-in account's current password (401 `invalid_credentials`), before a change
+    /// it cannot take back; tries count against the login limits, so this is no way around them.
+    public func confirmPassword(_ password: String, of account: Account, from address: String) async throws {
+        if let wait = self.loginThrottle.attempt(username: account.username, address: address) {
+            throw Refusal.rateLimited(.password, "Too many password attempts; try again in", wait)
+        }
+        let matches = try await self.hashed { try await self.hasher.verify(password, against: account.passwordHash) }
+        guard matches else {
+            throw Refusal(kind: .wrongCredentials, code: .invalidCredentials, message: "The current password is wrong.")
+        }
+    }
+
+    /// A digest of a password no one knows, for accounts nobody may sign in to.
+    public var unusableDigest: String { self.unknownUserDigest }
 
     /// Up to 200 people whose username or display name contains `query` (everyone when it is empty), A–Z, but for
     /// those I blocked.

@@ -68,11 +68,15 @@ public struct Administration: Sendable {
     }
 
     /// Applies `change` to the account `id` (or, at the command line, the account called `username`) and returns
-    /// it as it is now. Deactivating closes the account's sockets on every node with 4003.
-    public func apply(_ change: AdministrativeChange, to target: Target, by actor: Actor) async throws -> AdminUser {
+    /// it as it is now; the audit log calls it `action` (by default the change's name). Deactivating closes the
+    /// account's sockets on every node with 4003.
+    public func apply(
+        _ change: AdministrativeChange, to target: Target, by actor: Actor, as action: String? = nil
+    ) async throws -> AdminUser {
         let account = try await self.account(target)
         let entry = AuditEntry(
-            actor: actor.id, actorName: actor.name, action: Self.action(change), target: account.id.uuidString,
+            actor: actor.id, actorName: actor.name, action: action ?? Self.action(change),
+            target: account.id.uuidString,
             detail: account.username, address: actor.address, date: Date())
         let applied = try await StoreUnavailable.guarding("the account could not be changed") {
             try await self.accounts.apply(change, to: account.id, audit: entry)

@@ -7,7 +7,7 @@ import Testing
 /// Every route answers a failing database with `503 unavailable` and `Retry-After` (PROTOCOL.md §6.1): the fault is
 /// the server's, the same request may pass in a moment, and it never becomes `500`, `403` or `404`. Each route is
 /// asked while the tables it reads are renamed away (on SQLite and PostgreSQL), then again once they are back. The
-/// cases run one at a time: 41 servers at once beside the rest of the suite starve a two-core machine, and the tests
+/// cases run one at a time: 43 servers at once beside the rest of the suite starve a two-core machine, and the tests
 /// of one-second timeouts then fail for it.
 @Suite("A failing database answers 503 on every route", .serialized)
 struct StoreFaultTests {
@@ -132,6 +132,12 @@ struct StoreFaultTests {
         Case(route: .adminRooms, tables: rooms) { try await $0.api.send(.adminRooms, token: $0.ann.token) },
         Case(route: .adminDeleteMessage, tables: rooms) {
             try await $0.api.send(.adminDeleteMessage, $0.group, "1", token: $0.ann.token)
+        },
+        Case(route: .deleteMe, tables: signIn) {
+            try await $0.api.send(.deleteMe, json: AccountDeletionRequest(password: password), token: $0.bob.token)
+        },
+        Case(route: .adminDeleteUser, tables: audit) {
+            try await $0.api.send(.adminDeleteUser, $0.bob.user.id.uuidString, token: $0.ann.token)
         },
         Case(route: .export, tables: rooms) { try await $0.api.send(.export, token: $0.ann.token) },
         Case(route: .blocks, tables: blocks) { try await $0.api.send(.blocks, token: $0.ann.token) },

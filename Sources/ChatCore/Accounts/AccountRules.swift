@@ -2,6 +2,9 @@ import Foundation
 
 /// What makes a username, a password and a display name acceptable.
 public enum AccountRules {
+    /// What a deleted account is shown as (PROTOCOL.md §10.6).
+    public static let deletedDisplayName = "Deleted user"
+
     /// 3 to 32 characters from `A–Z a–z 0–9 _ . -`, starting with a letter or digit. Unique regardless of case.
     public static func isValidUsername(_ username: String) -> Bool {
         guard (3...32).contains(username.count), let first = username.unicodeScalars.first else { return false }

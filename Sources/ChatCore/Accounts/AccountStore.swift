@@ -59,6 +59,10 @@ public protocol AccountStore: Sendable {
     /// Every account, deactivated ones too, whose username or display name contains `query`, by username, from
     /// the one after the username `after`: the administrators' list, a page at a time.
     func allAccounts(matching query: String, after: String?, limit: Int) async throws -> [Account]
+    /// Makes a deactivated account a deleted one (PROTOCOL.md §10.6), in one transaction: it is renamed `username`,
+    /// shown as "Deleted user", given `passwordHash` (of a password no one knows), and leaves every room but its
+    /// direct rooms, which stay for the other person. Returns the rooms it left.
+    func anonymize(_ id: UUID, username: String, passwordHash: String) async throws -> [RoomID]
     /// Applies `change` to the account and appends `entry` to the audit log, in one transaction; `false`, with
     /// nothing changed or logged, when it would leave the server without an active administrator. Deactivating
     /// revokes every token of the account.

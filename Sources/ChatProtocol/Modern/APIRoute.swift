@@ -64,6 +64,7 @@ extension APIRoute {
     public static let changePassword = APIRoute(.POST, "me/password")
     public static let passwordReset = APIRoute(.POST, "password-reset")
     public static let export = APIRoute(.GET, "me/export")
+    public static let deleteMe = APIRoute(.DELETE, "me")
     public static let blocks = APIRoute(.GET, "me/blocks")
     public static let block = APIRoute(.PUT, "me/blocks/:id")
     public static let unblock = APIRoute(.DELETE, "me/blocks/:id")
@@ -92,6 +93,7 @@ extension APIRoute {
     public static let adminAudit = APIRoute(.GET, "admin/audit")
     public static let adminPasswordReset = APIRoute(.POST, "admin/users/:id/password-reset")
     public static let adminRooms = APIRoute(.GET, "admin/rooms")
+    public static let adminDeleteUser = APIRoute(.DELETE, "admin/users/:id")
     public static let adminDeleteMessage = APIRoute(.DELETE, "admin/rooms/:room/messages/:seq")
     public static let createInvite = APIRoute(.POST, "invites")
     public static let invites = APIRoute(.GET, "invites")
@@ -108,11 +110,12 @@ extension APIRoute {
 
     /// Every route, for the server's registration check and the docs test.
     public static let all: [APIRoute] = [
-        .register, .login, .logout, .me, .updateMe, .changePassword, .passwordReset, .export, .blocks, .block, .unblock,
+        .register, .login, .logout, .me, .updateMe, .changePassword, .passwordReset, .export, .deleteMe, .blocks,
+        .block, .unblock,
         .users, .user,
         .rooms, .createRoom, .publicRooms, .renameRoom, .join, .leave, .invite, .history, .reads, .members, .directRoom,
         .adminUsers, .adminDeactivate, .adminReactivate, .adminGrant, .adminRevoke, .adminAudit, .adminPasswordReset,
-        .adminRooms, .adminDeleteMessage,
+        .adminRooms, .adminDeleteMessage, .adminDeleteUser,
         .createInvite, .invites, .deleteInvite,
         .socket, .upload, .download, .search, .config,
     ]

@@ -173,3 +173,12 @@ public struct AdminRoomPage: Codable, Sendable, Equatable {
         self.next = next
     }
 }
+
+/// `DELETE /api/v1/me`: the password, to be sure.
+public struct AccountDeletionRequest: Codable, Sendable, Equatable {
+    public var password: String
+
+    public init(password: String) {
+        self.password = password
+    }
+}

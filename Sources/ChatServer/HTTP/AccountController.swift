@@ -10,6 +10,7 @@ struct AccountController: Sendable {
     let accounts: Accounts
     let export: ExportAccount
     let blocking: Blocking
+    let deletion: AccountDeletion
 
     func register(on api: any RoutesBuilder, authenticated: any RoutesBuilder) {
         api.on(.register, use: self.register)
@@ -20,6 +21,7 @@ struct AccountController: Sendable {
         authenticated.on(.updateMe, use: self.updateMe)
         authenticated.on(.changePassword, use: self.changePassword)
         authenticated.on(.export, use: self.exportAccount)
+        authenticated.on(.deleteMe, use: self.deleteMe)
         authenticated.on(.blocks, use: self.blocks)
         authenticated.on(.block, use: self.block)
         authenticated.on(.unblock, use: self.unblock)
@@ -99,6 +101,15 @@ struct AccountController: Sendable {
             }
         })
         return response
+    }
+
+    /// `DELETE /me` `{password}` → 204: the account is deleted (PROTOCOL.md §10.6); 401 for a wrong password.
+    @Sendable func deleteMe(_ request: Request) async throws -> HTTPStatus {
+        let account = try request.authenticated.account
+        let body = try request.content.decode(AccountDeletionRequest.self)
+        try await self.accounts.confirmPassword(body.password, of: account, from: request.clientAddress)
+        try await self.deletion.delete(.id(account.id), by: .account(account, from: request.clientAddress))
+        return .noContent
     }
 
     /// `GET /me/blocks` → the profiles of the accounts I blocked.

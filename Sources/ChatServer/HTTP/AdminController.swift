@@ -8,6 +8,7 @@ import Vapor
 struct AdminController: Sendable {
     let administration: Administration
     let moderation: Moderation
+    let deletion: AccountDeletion
 
     func register(on authenticated: any RoutesBuilder) {
         authenticated.on(.adminUsers, use: self.users)
@@ -19,6 +20,18 @@ struct AdminController: Sendable {
         authenticated.on(.adminPasswordReset, use: self.passwordReset)
         authenticated.on(.adminRooms, use: self.rooms)
         authenticated.on(.adminDeleteMessage, use: self.deleteMessage)
+        authenticated.on(.adminDeleteUser, use: self.deleteUser)
+    }
+
+    /// `DELETE /admin/users/{id}` → 204: the account is deleted as its owner would delete it; asked again, it
+    /// finishes a deletion that stopped halfway.
+    @Sendable func deleteUser(_ request: Request) async throws -> HTTPStatus {
+        let caller = try request.authenticated.account
+        try self.administration.requireAdministrator(caller)
+        try await self.deletion.delete(
+            .id(request.parameters.get("id").flatMap(UUID.init(uuidString:))),
+            by: .account(caller, from: request.clientAddress))
+        return .noContent
     }
 
     /// `DELETE /admin/rooms/{room}/messages/{seq}` → 204; the members see it removed (a `delete` event sent by the
