@@ -222,6 +222,11 @@ public final class ChatService: Sendable {
         let sweeper = UnsentAttachmentSweeper(attachments: attachmentRules, time: time, logger: logger)
         background.run { await sweeper.run() }
         guard let sql = application.db as? any SQLDatabase else { throw ChatServiceError.searchNeedsSQL }
+        if configuration.retentionDays > 0 {
+            let retention = Retention(aged: SQLAgedMessages(sql: sql), hub: hub, days: configuration.retentionDays)
+            let retentionSweeper = RetentionSweeper(retention: retention, time: time, logger: logger)
+            background.run { await retentionSweeper.run() }
+        }
         let accounts = Accounts(
             store: accountStore, directory: directory, presence: presence, sessions: liveSessions,
             blocking: blocking, hasher: hasher, loginThrottle: LoginThrottle(time: time),

@@ -22,7 +22,8 @@ struct AccountDeletionTests {
                 token: ann.token
             ).decode(AttachmentPayload.self)
             _ = try await annSocket.acked(
-                .send(SendRequest(room: dm.id, clientMsgID: "d1", text: "private", attachments: [upload.id.uuidString])))
+                .send(SendRequest(room: dm.id, clientMsgID: "d1", text: "private", attachments: [upload.id.uuidString]))
+            )
             _ = try await annSocket.acked(.send(SendRequest(room: group.id, clientMsgID: "g1", text: "in the group")))
             _ = try await annSocket.acked(.send(SendRequest(room: "lobby", clientMsgID: "l1", text: "in the lobby")))
             _ = try await bobSocket.acked(.send(SendRequest(room: dm.id, clientMsgID: "b1", text: "bob's stays")))
@@ -45,8 +46,12 @@ struct AccountDeletionTests {
             }
             #expect(deletedSeqs == [dm.id, group.id])
             let dmHistory = try await server.api.send(.history, dm.id, token: bob.token).decode(HistoryPage.self)
-            #expect(dmHistory.messages.filter { $0.eventKind == .message && $0.deleted != true }.map(\.text) == ["bob's stays"])
-            let body = String(decoding: try await server.api.send(.history, dm.id, token: bob.token).body, as: UTF8.self)
+            #expect(
+                dmHistory.messages.filter { $0.eventKind == .message && $0.deleted != true }.map(\.text) == [
+                    "bob's stays"
+                ])
+            let body = String(
+                decoding: try await server.api.send(.history, dm.id, token: bob.token).body, as: UTF8.self)
             #expect(!body.contains("private") && !body.contains(upload.id.uuidString))
             let lobby = try await server.api.send(.history, "lobby", token: bob.token).decode(HistoryPage.self)
             #expect(!lobby.messages.contains { $0.text == "in the lobby" })
@@ -78,10 +83,13 @@ struct AccountDeletionTests {
             let bob = try await server.register("bob")
             let socket = try await server.modernClient(bob)
             _ = try await socket.acked(.send(SendRequest(room: "lobby", clientMsgID: "b", text: "spam")))
-            #expect(try await server.api.send(.adminDeleteUser, admin.user.id.uuidString, token: bob.token).status == 403)
-            #expect(try await server.api.send(.adminDeleteUser, bob.user.id.uuidString, token: admin.token).status == 204)
+            #expect(
+                try await server.api.send(.adminDeleteUser, admin.user.id.uuidString, token: bob.token).status == 403)
+            #expect(
+                try await server.api.send(.adminDeleteUser, bob.user.id.uuidString, token: admin.token).status == 204)
             #expect(try await socket.nextCloseCode(timeout: .seconds(10)) == 4003)
-            #expect(try await server.api.send(.adminDeleteUser, bob.user.id.uuidString, token: admin.token).status == 204)
+            #expect(
+                try await server.api.send(.adminDeleteUser, bob.user.id.uuidString, token: admin.token).status == 204)
             let users = try await server.api.send(.adminUsers, token: admin.token).decode(AdminUserPage.self)
             let deleted = try #require(users.users.first { $0.profile.id == bob.user.id })
             #expect(deleted.profile.displayName == "Deleted user" && deleted.deactivated)

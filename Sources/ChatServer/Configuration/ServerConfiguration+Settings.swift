@@ -139,6 +139,10 @@ extension ServerConfiguration {
             "registration", "CHAT_REGISTRATION", \.registration, ["open", "invite", "closed"],
             "Who may create an account: `open`, anyone; `invite`, whoever has an invitation (`POST /api/v1/invites`, `chat-server admin invite`); `closed`, no one (`POST /api/v1/register` answers 403)"
         ),
+        .integer(
+            "retention-days", "CHAT_RETENTION_DAYS", \.retentionDays, 0...36_500,
+            "Days a message is kept: older ones are deleted (as their authors' deletions would be, attachments with them) by a sweep at start and every hour; `0` keeps every message"
+        ),
         .boolean(
             "members-may-invite", "CHAT_MEMBERS_MAY_INVITE", \.membersMayInvite,
             "Whether every member, not only administrators, may create invitations"),

@@ -127,6 +127,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var registration = "open"
     /// Whether every member may create invitations, not only administrators.
     public var membersMayInvite = false
+    /// Days a message is kept; `0`: for ever.
+    public var retentionDays = 0
     /// The anonymous tutorial protocols this server speaks.
     public var tutorialProtocols = Set(TutorialProtocol.allCases)
 
