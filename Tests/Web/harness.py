@@ -324,8 +324,11 @@ class Browser:
             self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": ALERT_TRAP})
 
     def set_viewport(self, width, height, mobile=False):
+        """A desktop window, or a phone's screen (`mobile`) with a touch screen: `(pointer: coarse)` and touch
+        events, as on a real phone."""
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": mobile, "maxTouchPoints": 5 if mobile else 1})
 
     def set_dark(self, dark):
         self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {

@@ -127,6 +127,12 @@ class WebClientTestCase(unittest.TestCase):
         browser.sign_in_with(session)
         return browser
 
+    def phone(self, session, dark=False):
+        """`session` signed in on a phone: 390×844 with a touch screen."""
+        page = self.signed_in(session, width=390, height=844, dark=dark)
+        page.set_viewport(390, 844, mobile=True)
+        return page
+
     def socket(self, session, rooms=None):
         client = WebSocketClient(self.base(), session["token"])
         self.addCleanup(client.close)
