@@ -210,6 +210,8 @@ const TABLE = {
     renamedChannelByMe: 'You renamed the channel to “{title}”',
     error_not_allowed: 'Only the person who created this channel can rename it.',
     error_cannot_rename: 'A direct chat cannot be renamed.',
+    // Added with issue 34
+    skipToContent: 'Skip to the content',
   },
   'zh-CN': {
     appName: 'SwiftChat',
@@ -409,6 +411,7 @@ const TABLE = {
     renamedChannelByMe: '你修改频道名为“{title}”',
     error_not_allowed: '只有频道的创建者可以修改名称。',
     error_cannot_rename: '单聊不能修改名称。',
+    skipToContent: '跳到内容',
   },
   'zh-Hant': ZH_HANT,
 };

@@ -198,4 +198,5 @@ export const ZH_HANT = {
   renamedChannelByMe: '你修改頻道名稱為「{title}」',
   error_not_allowed: '只有頻道的建立者可以修改名稱。',
   error_cannot_rename: '一對一聊天不能修改名稱。',
+  skipToContent: '跳到內容',
 };

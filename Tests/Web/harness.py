@@ -399,9 +399,9 @@ class Browser:
 # MARK: accessibility
 
 
-def axe_violations(browser, what, impacts=("serious", "critical")):
+def axe_violations(browser, what, impacts=("minor", "moderate", "serious", "critical")):
     """Runs axe-core (PyPI's axe-selenium-python bundles it) on the page as it is now; returns the violations of the
-    given impacts as readable lines (empty when there are none)."""
+    given impacts (any, unless told) as readable lines (empty when there are none)."""
     from axe_selenium_python import Axe
     axe = Axe(browser.driver)
     axe.inject()

@@ -143,19 +143,33 @@ return [...document.querySelectorAll('.me-view .settings-group > .section-title'
 
 
 class DesktopTests(WebClientTestCase):
-    """Issue 34, defect 11 on a desktop: group avatars, Me's section titles, radio buttons in the dark."""
+    """Issue 34 on a desktop. Defect 4: the connection light is the app's, not beside the other person's name.
+    Defect 11: Me and Discover use the main pane; group avatars; Me's section titles; radio buttons in the dark."""
 
-    def test_gh34_group_avatars_me_titles_and_dark_radio_buttons(self):
-        ann = self.user("ann", "Ann Lee")
+    BOX_JS = LayoutTests.BOX_JS
+
+    def test_gh34_connection_light_wide_me_and_discover_group_avatars_titles_and_dark_radios(self):
+        ann, bob = self.user("ann", "Ann Lee"), self.user("bob", "Bob Chen")
         mixed = self.channel(ann, f"Fun 猎人 {uuid.uuid4().hex[:4]}")["id"]
         chinese = api(self.base(), "POST", "/rooms", {"kind": "group", "name": "周末旅行", "members": []}, token=ann["token"])["id"]
+        direct = self.direct_room(ann, bob)
         page = self.signed_in(ann, dark=True)
+
+        self.open_chat(page, direct)
+        page.wait_for(lambda d: page.find(".topbar .status-light").get_attribute("data-state") == "online", "connected")
+        self.assertEqual(page.find_all(".chat-header .status-light"), [], "no light beside Bob's name")
+        self.assertEqual(page.find(".topbar .status-light").accessible_name, "Connected")
 
         def avatar(room_id):
             return page.find(f'.chat-item[data-room-id="{room_id}"] .avatar').text
         page.wait_for(lambda d: avatar(mixed) and avatar(chinese), "the rooms in the list")
         self.assertEqual((avatar(mixed), avatar(chinese)), ("F", "周"), "one grapheme, one script")
 
+        for tab, view in (("me", ".me-view"), ("discover", ".discover-view")):
+            page.go(f"#/{tab}")
+            page.wait_for(lambda d: page.find_all(view), tab)
+            self.assertFalse(page.js(self.BOX_JS, ".chat-pane")["shown"], f"no empty chat pane beside {tab}")
+            self.assertGreater(page.js(self.BOX_JS, view)["width"], 600, f"{tab} has the main pane's width")
         page.go("#/me")
         page.wait_for(lambda d: page.find_all(".me-view"), "Me")
         for spacing in page.js(TITLE_SPACING_JS):

@@ -249,7 +249,7 @@ class WebClientTestCase(unittest.TestCase):
         history = api(self.base(), "GET", f"/rooms/{room_id}/messages?limit=100", token=session["token"])
         return [m["text"] for m in history["messages"] if m.get("kind", "message") == "message"]
 
-    def light_colour(self, browser, where=".chat-view"):
+    def light_colour(self, browser, where=".topbar"):
         return browser.find(f"{where} .status-light").value_of_css_property("background-color")
 
     def scroll_state(self, browser):

@@ -7,7 +7,6 @@ import { t } from '../strings.js';
 import { avatarElement, roomAvatar } from '../avatar.js';
 import { dayKey } from '../time.js';
 import { presenceText } from '../presenceText.js';
-import { connectionLight } from './connectionLight.js';
 import { daySeparator, messageElement, pendingElement, renameLine, unreadDivider, uploadElement } from './messageItem.js';
 import { MessageMenu } from './messageMenu.js';
 import { messageSummary } from './preview.js';
@@ -108,7 +107,6 @@ export class ChatView {
       el('a', { className: 'back-button icon-button', href: '#/chats', 'aria-label': t('back') }, icon(ICONS.back)),
       this.headerAvatar,
       el('div', { className: 'chat-header-text' }, el('div', { className: 'chat-title-row' }, this.headerTitle, this.mutedMark), this.headerSubtitle),
-      connectionLight(this.store),
       this.infoButton);
 
     this.historyNote = el('div', { className: 'history-note', role: 'status' });
