@@ -339,6 +339,7 @@ export class Store {
     const message = room.messages.get(event.target);
     if (message && apply(message)) message.rev += 1;
     if (room.lastMessage && room.lastMessage.seq === event.target && room.lastMessage !== message) apply(room.lastMessage);
+    if (event.kind === 'delete') forgetQuotesOf(room, event.target);
   }
 
   /** Messages of a room in seq order. */
@@ -477,6 +478,15 @@ export class Store {
   /** A person's display name when their profile is known, otherwise the name the frame carried (the username). */
   displayName(userID, fallback) {
     return this.profiles.get(userID)?.displayName ?? fallback;
+  }
+}
+
+/** A recalled message's words leave the replies that quote it too, as the server's copies of them do (§9.2). */
+function forgetQuotesOf(room, seq) {
+  for (const message of room.messages.values()) {
+    if (message.replyTo?.seq !== seq || !message.replyTo.text) continue;
+    message.replyTo = { ...message.replyTo, text: '' };
+    message.rev += 1;
   }
 }
 

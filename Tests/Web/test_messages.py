@@ -131,18 +131,22 @@ class MessageActionTests(WebClientTestCase):
         bob_page.wait_for(lambda d: self.message_node(bob_page, one).find_element(By.CSS_SELECTOR, ".edited-mark").text == "edited",
                           "the edited mark on Bob's side")
 
+        # Issue 34, defect 7: a recalled message is a grey centred line, as in WeChat.
         self.choose_menu_item(ann_page, noon, "delete")
-        bob_page.wait_for(lambda d: "deleted" in self.message_node(bob_page, noon).get_attribute("class").split(),
-                          "the tombstone on Bob's side")
-        self.assertEqual(self.message_node(bob_page, noon).find_element(By.CSS_SELECTOR, ".message-text").text,
-                         "This message was deleted.")
+        recall_line = f'#messages .recall-line[data-seq="{noon}"]'
+        bob_page.wait_for(lambda d: bob_page.find(recall_line).text == "Ann Lee recalled a message", "the recall line on Bob's side")
+        ann_page.wait_for(lambda d: ann_page.find(recall_line).text == "You recalled a message", "the recall line on Ann's side")
+        self.assertEqual(bob_page.find_all(f'#messages .message[data-seq="{noon}"]'), [], "no bubble left")
+        self.assertEqual(bob_page.find(recall_line).value_of_css_property("text-align"), "center")
+        self.assertEqual(self.message_node(bob_page, self.seq_of(bob_page, "noon works")).find_element(By.CSS_SELECTOR, ".quote-text").text,
+                         "[Message recalled]")
 
         self.react_from_menu(bob_page, one, "👍")
         ann_page.wait_for(lambda d: [r.text for r in self.message_node(ann_page, one).find_elements(By.CSS_SELECTOR, ".reaction")]
                           == ["👍 1"], "Bob's reaction on Ann's side")
         bob_page.wait_for(lambda d: "mine" in self.message_node(bob_page, one).find_element(By.CSS_SELECTOR, ".reaction")
                           .get_attribute("class").split(), "Bob's own reaction marked as his")
-        self.assertEqual(ann_page.alerts(), ["confirm: Delete this message for everyone?"])
+        self.assertEqual(ann_page.alerts(), ["confirm: Recall this message? Everyone in the chat will see that you recalled it."])
         self.assert_no_alerts(bob_page)
 
     def test_a_failed_edit_or_reaction_shows_on_its_message_with_retry_and_discard(self):

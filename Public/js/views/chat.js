@@ -7,9 +7,9 @@ import { t } from '../strings.js';
 import { avatarElement, roomAvatar } from '../avatar.js';
 import { dayKey } from '../time.js';
 import { presenceText } from '../presenceText.js';
-import { daySeparator, messageElement, pendingElement, renameLine, unreadDivider, uploadElement } from './messageItem.js';
+import { daySeparator, messageElement, pendingElement, recallLine, renameLine, unreadDivider, uploadElement } from './messageItem.js';
 import { MessageMenu } from './messageMenu.js';
-import { messageSummary } from './preview.js';
+import { messageSummary, recallText } from './preview.js';
 import { Composer } from './composer.js';
 import { EmojiPicker } from './emojiPicker.js';
 import { SeenTracker } from './seenTracker.js';
@@ -332,6 +332,13 @@ export class ChatView {
       addRenamesBefore(message.seq);
       addDay(message.date);
       const mine = message.sender?.id === me;
+      if (message.deleted) {
+        previousSender = null;
+        if (!mine) this.client.profile(message.sender?.id, message.sender?.name, message.sender?.via);
+        const text = recallText(message, this.store.me, context.nameOf);
+        items.push({ key: `seq:${message.seq}`, signature: `recall|${text}`, build: () => recallLine(message, text) });
+        continue;
+      }
       if (!dividerPlaced && this.unreadFrom !== null && !mine && message.seq > this.unreadFrom) {
         dividerPlaced = true;
         previousSender = null;

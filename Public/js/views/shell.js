@@ -17,7 +17,7 @@ const TAB_VIEWS = { chats: ChatListView, contacts: ContactsView, discover: Disco
 const TAB_ICONS = { chats: ICONS.chats, contacts: ICONS.contacts, discover: ICONS.discover, me: ICONS.me };
 const TAB_TITLES = { chats: 'tabChats', contacts: 'tabContacts', discover: 'tabDiscover', me: 'tabMe' };
 // Tabs that are a page of their own rather than a list of things to open beside it.
-const WIDE_TABS = new Set(['discover', 'me']);
+const WIDE_TABS = ['discover', 'me'];
 
 export class Shell {
   /** `focusList`: put the keyboard focus on the chat list once it shows (right after signing in). */
@@ -124,7 +124,7 @@ export class Shell {
     }
     this.tabView.setSelectedRoom?.(route.roomID);
     this.shell.classList.toggle('showing-chat', Boolean(this.chatView));
-    this.shell.classList.toggle('wide-tab', WIDE_TABS.has(route.tab) && !this.chatView);
+    this.shell.classList.toggle('wide-tab', WIDE_TABS.includes(route.tab) && !this.chatView);
     this.skipLink.textContent = this.chatView ? t('skipToComposer') : route.tab === 'chats' ? t('skipToList') : t('skipToContent');
     this.skipLink.setAttribute('href', this.chatView ? '#composer-input' : '#tab-panel');
     if (this.focusListOnce && route.tab === 'chats' && !this.chatView) {
