@@ -170,11 +170,14 @@ class NotificationTests(WebClientTestCase):
 
 
 class LastSeenTests(WebClientTestCase):
-    """Issue 15, defect 7: "last seen" in Contacts and chat headers."""
+    """Issue 15, defect 7: "last seen" in Contacts and chat headers. Issue 34, defect 6: a group's member list says
+    the same as Contacts (it said "Offline" when it was opened first)."""
 
-    def test_gh15_last_seen_shows_in_contacts_and_the_chat_header(self):
+    def test_gh15_gh34_last_seen_reads_the_same_in_a_member_list_contacts_and_the_chat_header(self):
         viewer, bob = self.user("view"), self.user("bob", "Bob Seen")
         room_id = self.direct_room(viewer, bob)
+        group_id = api(self.base(), "POST", "/rooms", {"kind": "group", "name": unique_name("Seen "),
+                                                       "members": [bob["user"]["username"]]}, token=viewer["token"])["id"]
         bob_socket = WebSocketClient(self.base(), bob["token"])
         bob_socket.start()
         bob_socket.close()
@@ -185,12 +188,19 @@ class LastSeenTests(WebClientTestCase):
                 break
             time.sleep(0.5)
         page = self.signed_in(viewer)
+        self.open_chat(page, group_id)
+        page.find("#room-info-button").click()
+        member = f'#room-info-members .member-row[data-username="{bob["user"]["username"]}"] .member-detail'
+        page.wait_for(lambda d: "last seen" in page.find(member).text, "last seen in the member list")
+        in_members = page.find(member).text
+        page.find("#room-info .dialog-close").click()
         page.go("#/contacts")
         page.find("#contacts-filter").send_keys(bob["user"]["username"])
         page.wait_for(lambda d: "last seen" in page.find(f'.contact-item[data-username="{bob["user"]["username"]}"] .contact-detail').text,
                       "last seen in Contacts")
         detail = page.find(f'.contact-item[data-username="{bob["user"]["username"]}"] .contact-detail').text
         self.assertRegex(detail, r"last seen (just now|\d+ min ago)$")
+        self.assertEqual(in_members, detail, "the same words in both lists")
         self.open_chat(page, room_id)
         page.wait_for(lambda d: re.match(r"last seen (just now|\d+ min ago)$", page.find("#chat-subtitle").text), "last seen in the header")
 

@@ -6,7 +6,7 @@ import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { t } from '../strings.js';
 import { avatarElement, roomAvatar } from '../avatar.js';
 import { dayKey } from '../time.js';
-import { presenceText } from '../presenceText.js';
+import { statusOf } from '../presenceText.js';
 import { daySeparator, messageElement, pendingElement, recallLine, renameLine, unreadDivider, uploadElement } from './messageItem.js';
 import { MessageMenu } from './messageMenu.js';
 import { messageSummary, recallText } from './preview.js';
@@ -220,8 +220,7 @@ export class ChatView {
     replaceChildren(this.headerAvatar, avatarElement(roomAvatar(room), { size: 'small' }));
     let subtitle;
     if (room.kind === 'direct' && room.peer) {
-      this.client.lookUpLastSeen(room.peer.id);
-      subtitle = presenceText(this.store.presenceOf(room.peer.id));
+      subtitle = statusOf(this.client, room.peer.id).text;
     } else {
       const kind = room.kind === 'group' ? t('group') : t('channel');
       const members = this.client.memberCount(room.id);

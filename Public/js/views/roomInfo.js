@@ -5,7 +5,7 @@
 // the field and nothing changes. Direct chats and the lobby (which nobody created) offer no Rename.
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { avatarElement, profileAvatar } from '../avatar.js';
-import { presenceText } from '../presenceText.js';
+import { LAST_SEEN_LOOKUPS, statusOf } from '../presenceText.js';
 import { errorText, t } from '../strings.js';
 import { navigate } from '../router.js';
 
@@ -194,8 +194,8 @@ export class RoomInfo {
 
   renderMembers() {
     if (!this.memberList || !this.memberProfiles) return;
-    replaceChildren(this.memberList, this.memberProfiles.map((profile) => {
-      const presence = this.store.presenceOf(profile.id);
+    replaceChildren(this.memberList, this.memberProfiles.map((profile, index) => {
+      const { presence, text: status } = statusOf(this.client, profile.id, { lookUp: index < LAST_SEEN_LOOKUPS });
       const online = presence?.online === true;
       const name = profile.displayName || profile.username;
       return el('li', { className: 'member-row', dataset: { username: profile.username } },
@@ -204,7 +204,7 @@ export class RoomInfo {
           el('span', { className: `presence-dot${online ? ' online' : ''}${presence ? '' : ' unknown'}`, 'aria-hidden': 'true' })),
         el('span', { className: 'member-main' },
           el('span', { className: 'member-name', text: profile.id === this.store.me.id ? `${name} (${t('you')})` : name }),
-          el('span', { className: 'member-detail', text: `@${profile.username} · ${presenceText(presence)}` })));
+          el('span', { className: 'member-detail', text: `@${profile.username} · ${status}` })));
     }));
   }
 
