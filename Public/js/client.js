@@ -206,6 +206,7 @@ export class ChatClient {
       case 'joined':
         this.roomsAnnouncedByServer.add(frame.room.id);
         this.store.upsertRoom(frame.room);
+        this.membersChanged(frame.room.id);
         break;
       case 'left':
         this.store.removeRoom(frame.room);
@@ -409,7 +410,9 @@ export class ChatClient {
   }
 
   async joinChannel(roomID) {
-    return this.adoptRoom(await this.api.joinRoom(roomID));
+    const id = this.adoptRoom(await this.api.joinRoom(roomID));
+    this.refreshMemberCounts(); // a count read before joining (Discover's) is one short now
+    return id;
   }
 
   /** Creates a channel (public) or a group (private, by invitation) with these members (usernames). */
@@ -419,6 +422,14 @@ export class ChatClient {
 
   async invite(roomID, username) {
     await this.api.invite(roomID, username);
+    this.membersChanged(roomID);
+  }
+
+  /**
+   * Someone joined a room: its channel member count is asked for again. (The server tells nobody but the joiner,
+   * §9.6, so this is called when this page sees it happen: an invitation it made, a stranger's message.)
+   */
+  membersChanged(roomID) {
     if (this.memberCounts.has(roomID)) this.refreshMemberCounts();
   }
 

@@ -47,12 +47,29 @@ class GroupTests(WebClientTestCase):
         self.assertNotIn(room_id, [r["id"] for r in api(self.base(), "GET", "/rooms", token=ann["token"])])
         self.assertTrue(any(alert.startswith("confirm: Leave") for alert in page.alerts()))
 
-    def test_gh15_a_channel_header_shows_its_member_count(self):
+    def test_gh15_gh34_member_counts_and_lists_follow_joins_and_invitations(self):
+        """Issue 34, defect 5: the count was one short after joining from Discover, and the chat info's member list
+        stayed as it was when it opened."""
         ann, bob, carol = self.user("ann"), self.user("bob"), self.user("carol")
-        room_id = self.channel(ann, unique_name("Count "), [bob["user"]["username"], carol["user"]["username"]])["id"]
-        page = self.signed_in(ann)
-        self.open_chat(page, room_id)
-        page.wait_for(lambda d: page.find("#chat-subtitle").text == "Channel · 3 members", "the member count")
+        dave, erin = self.user("dave"), self.user("erin")
+        room_id = self.channel(ann, unique_name("Count "), [bob["user"]["username"]])["id"]
+        page = self.signed_in(carol)
+        page.go("#/discover")
+        page.wait_for(lambda d: page.find(f'.channel-item[data-room-id="{room_id}"] .contact-detail').text == "2 members",
+                      "the channel in Discover")
+        page.click(f'.channel-item[data-room-id="{room_id}"] button', "Join")
+        page.wait_for(lambda d: page.find("#chat-subtitle").text == "Channel · 3 members", "the member count with me in it")
+
+        page.find("#room-info-button").click()
+        rows_js = "return [...document.querySelectorAll('#room-info-members .member-row')].map((row) => row.dataset.username)"
+        page.wait_for(lambda d: len(page.js(rows_js)) == 3, "three members listed")
+        page.find("#invite-username").send_keys(dave["user"]["username"], Keys.ENTER)
+        page.wait_for(lambda d: dave["user"]["username"] in page.js(rows_js), "the invited member listed")
+        page.wait_for(lambda d: page.find("#room-info-kind").text == "Channel · 4 members", "the count in the chat info")
+        api(self.base(), "POST", f"/rooms/{room_id}/join", token=erin["token"])
+        self.socket(erin).send_message(room_id, "hi, I am new here")
+        page.wait_for(lambda d: erin["user"]["username"] in page.js(rows_js), "someone who joined and spoke, listed")
+        page.wait_for(lambda d: page.find("#room-info-kind").text == "Channel · 5 members", "the count with them")
 
     def test_gh15_the_chat_info_lists_a_groups_members_with_avatar_and_presence(self):
         ann, bob = self.user("ann", "Ann Lee"), self.user("bob", "Bob Stone")

@@ -28,10 +28,12 @@ export class RoomInfo {
     // Only the details follow changes while the dialog is open: rebuilding it would lose what is being typed.
     this.unsubscribers = [
       this.store.on('rooms', () => { if (this.element.open) this.refresh(); }),
+      this.store.on(`room:${roomID}`, () => { if (this.element.open) this.noticeNewMember(); }),
       this.store.on('presence', () => { if (this.element.open) this.renderMembers(); }),
       this.store.on('connection', () => { if (this.element.open) this.renderMembers(); }),
     ];
     this.memberProfiles = null;
+    this.reloadedFor = new Set(); // senders the members were loaded again for (once each: they may have left since)
   }
 
   open(opener) {
@@ -192,6 +194,19 @@ export class RoomInfo {
     }
   }
 
+  /**
+   * The server tells nobody but the newcomer that someone joined (§9.6): a message from someone the list does not
+   * have means it is out of date, so it is loaded again.
+   */
+  noticeNewMember() {
+    const sender = this.store.rooms.get(this.roomID)?.lastMessage?.sender;
+    if (!this.memberProfiles || !sender?.id || sender.via || this.reloadedFor.has(sender.id)) return;
+    if (this.memberProfiles.some((profile) => profile.id === sender.id)) return;
+    this.reloadedFor.add(sender.id);
+    this.loadMembers();
+    this.client.membersChanged(this.roomID);
+  }
+
   renderMembers() {
     if (!this.memberList || !this.memberProfiles) return;
     replaceChildren(this.memberList, this.memberProfiles.map((profile, index) => {
@@ -230,6 +245,7 @@ export class RoomInfo {
       await this.client.invite(this.roomID, username);
       this.inviteInput.value = '';
       this.status.textContent = t('invited', { name: username });
+      this.loadMembers();
     } catch (error) {
       this.status.textContent = errorText(error.code);
     }
