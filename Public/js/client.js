@@ -82,7 +82,6 @@ export class ChatClient {
     }
     this.applyPendingReads();
     this.socket.start();
-    this.refreshServerVersion();
   }
 
   // MARK: the room list and the newest messages of each chat are cached, so a reload while the server is away
@@ -113,14 +112,19 @@ export class ChatClient {
     }, ROOM_LIST_SAVE_DELAY_MS);
   }
 
-  async refreshServerVersion() {
+  /**
+   * Reads the server's version and limits (§9.7) on every connection: the server may have restarted with other
+   * limits, and a message it refuses as too long is measured against the limit it has now.
+   */
+  async refreshConfig() {
     try {
       const config = await this.api.config();
       this.store.serverVersion = config.version ?? null;
       this.limits = saveLimits(config);
       this.store.emit('connection');
+      this.store.emit('limits');
     } catch {
-      // shown as unknown
+      // the version shows as unknown; the limits kept from last time stand
     }
   }
 
@@ -162,7 +166,7 @@ export class ChatClient {
 
   connectionReady() {
     this.outbox.connectionReady();
-    if (!this.store.serverVersion) this.refreshServerVersion();
+    this.refreshConfig();
     for (const [roomID, seq] of this.pendingReads.entries()) this.socket.send({ type: 'read', room: roomID, seq });
   }
 

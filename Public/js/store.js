@@ -4,7 +4,7 @@
 // Topics: 'rooms' (the list and its badges), `room:<id>` (that room's messages), `typing:<id>`, 'presence',
 // 'connection', 'me', 'language', 'profiles', 'live-message' (a new message from someone else arrived live:
 // `lastLiveMessage` holds it), 'live-rename' (a room was renamed, live: `lastLiveRename` holds {room, rename}),
-// 'settings' (mute, notifications, theme).
+// 'settings' (mute, notifications, theme), 'limits' (the server's limits were read again).
 
 const TYPING_VISIBLE_MS = 5_000;
 // What the offline cache keeps: the newest messages of the chats with the latest activity.

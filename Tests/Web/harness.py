@@ -51,7 +51,8 @@ class ServerProcess:
     def base_url(self):
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self):
+    def start(self, settings=()):
+        """Starts the server; `settings` are more flags for this run only (`["--max-message-bytes", "200"]`)."""
         log = open(self.log_path, "a")
         self.process = subprocess.Popen(
             [self.binary, "--port", str(self.port), "--tcp-port", "0", "--data-dir", self.data_dir,
@@ -59,7 +60,7 @@ class ServerProcess:
              # Every browser comes from 127.0.0.1: per-address limits would count them as one person.
              "--registrations-per-hour", "100000", "--max-connections-per-address", "100000",
              "--tutorial-send-burst", "100000", "--tutorial-send-rate", "100000", "--web-root", os.path.join(REPO, "Public"),
-             "--metrics-port", "0"],
+             "--metrics-port", "0", *settings],
             stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + TIMEOUT
         while time.monotonic() < deadline:

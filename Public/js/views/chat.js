@@ -206,6 +206,7 @@ export class ChatView {
     window.visualViewport?.removeEventListener('resize', this.followResize);
     this.menu.close();
     this.emojiPicker.close();
+    this.composer.destroy();
     this.infoPanel.destroy();
     if (this.client.activeRoomID === this.roomID) this.client.setActiveRoom(null);
   }
