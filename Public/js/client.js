@@ -16,6 +16,8 @@ const HISTORY_PAGE = 50;
 // the room ourselves with `resume` (§8.2), so that a server doing either works.
 const JOINED_FRAME_GRACE_MS = 1_500;
 const ROOM_LIST_SAVE_DELAY_MS = 500;
+// How long a chat opened at start-up waits for the server's room list (a server that does not answer at all).
+const ROOM_LIST_WAIT_MS = 5_000;
 
 export class ChatClient {
   constructor({ session, api, onSignedOut, onSessionChanged }) {
@@ -45,6 +47,13 @@ export class ChatClient {
       this.notifier.notify(live, live?.room.id === this.activeRoomID && pageIsSeen());
     });
     this.expectPresenceSnapshot = true;
+    this.roomListSettled = false;
+    this.firstRoomList = new Promise((resolve) => {
+      this.firstRoomListSettled = () => {
+        this.roomListSettled = true;
+        resolve();
+      };
+    });
     this.drafts = this.loadDrafts();
     this.pendingReads = new PendingReads(userStorageKey(session.user.id, 'reads'));
 
@@ -81,7 +90,17 @@ export class ChatClient {
       // Offline: the cached list stands in; the socket retries, and its hello refreshes the list.
     }
     this.applyPendingReads();
+    this.firstRoomListSettled();
     this.socket.start();
+  }
+
+  /**
+   * Resolves once the server's room list has been asked for at start-up (it came, or the server cannot be reached
+   * and the cached list stands), or after ROOM_LIST_WAIT_MS: only then are unread counts and read positions current.
+   */
+  roomListArrived() {
+    if (this.roomListSettled) return Promise.resolve();
+    return Promise.race([this.firstRoomList, new Promise((resolve) => { setTimeout(resolve, ROOM_LIST_WAIT_MS); })]);
   }
 
   // MARK: the room list and the newest messages of each chat are cached, so a reload while the server is away

@@ -118,6 +118,26 @@ class ReadStateTests(WebClientTestCase):
         self.open_chat(page, room_id)
         page.wait_for(lambda d: abs(page.js(anchor_js, seqs[15]) - before) <= 2, "the same place as before")
 
+    def test_gh34_a_page_reopened_on_a_chats_address_lands_at_the_first_unread(self):
+        """Issue 34, defect 1: the page opened from its cached room list (0 unread), landed at the bottom and marked
+        all 30 new messages read."""
+        talker, viewer = self.user("talk"), self.user("view")
+        room_id = self.direct_room(viewer, talker)
+        old = seed(talker, room_id, 10, prefix="old")
+        page = self.signed_in(viewer)
+        self.open_chat(page, room_id)
+        page.wait_for(lambda d: self.read_position(viewer, room_id) == old[-1], "read to the end")
+        time.sleep(1)  # the room list is cached half a second after it changes
+        page.driver.get("about:blank")  # the tab is closed, or the phone drops it
+        new = seed(talker, room_id, 30, prefix="new")
+        page.open(f"#/chat/{room_id}")
+        divider_js = "return document.getElementById('unread-divider')?.nextElementSibling.dataset.seq ?? null"
+        page.wait_for(lambda d: page.js(divider_js), "the Unread messages divider")
+        self.assertEqual(page.js(divider_js), str(new[0]), "the divider above the first new message")
+        page.wait_for(lambda d: self.read_position(viewer, room_id) > old[-1], "what is on screen is read")
+        time.sleep(0.5)
+        self.assertLess(self.read_position(viewer, room_id), new[-1], "what is below the screen is not")
+
     def test_gh15_the_newest_messages_stay_in_view_when_the_keyboard_opens(self):
         talker, viewer = self.user("talk"), self.user("view")
         room_id = self.direct_room(viewer, talker)

@@ -41,7 +41,8 @@ export class ChatView {
     this.loadingOlder = false;
     this.olderFailedAt = 0;
     this.unreadFrom = null; // the read position when the chat opened, if there was something unread
-    this.landing = false; // true until the chat has opened where it should (first unread, or where it was left)
+    this.landing = true; // until the chat has opened where it should (first unread, or where it was left)
+    this.readPositionKnown = false; // nothing is read before the server's room list says where reading stopped
     this.emojiPicker = new EmojiPicker();
     this.menu = new MessageMenu({
       onReact: (message, emoji) => this.client.toggleReaction(this.roomID, message.seq, emoji),
@@ -146,12 +147,16 @@ export class ChatView {
   /** Called once the view is in the document (sizes are known). */
   async mounted() {
     this.client.setActiveRoom(this.roomID);
+    // A page opened on a chat's address starts from the cached room list, which knows nothing of what arrived
+    // while the page was closed: where reading stopped comes from the server's list.
+    await this.client.roomListArrived();
+    if (this.destroyed || !this.room()) return;
+    this.readPositionKnown = true;
     const room = this.room();
     // Back in a chat where nothing arrived since: where it was left. Otherwise at the first unread message.
     const left = savedPositions.get(this.roomID);
     const saved = left && left.latestSeq === room?.latestSeq ? left : null;
-    this.unreadFrom = !saved && room && room.unreadCount > 0 && room.latestSeq > room.lastReadSeq ? room.lastReadSeq : null;
-    this.landing = true;
+    this.unreadFrom = !saved && room.unreadCount > 0 && room.latestSeq > room.lastReadSeq ? room.lastReadSeq : null;
     this.renderHeader();
     this.renderTyping();
     this.renderMessages();
@@ -195,6 +200,7 @@ export class ChatView {
   }
 
   destroy() {
+    this.destroyed = true;
     savedPositions.set(this.roomID, {
       anchor: this.captureAnchor(),
       atBottom: this.stickToBottom !== false,
@@ -290,7 +296,7 @@ export class ChatView {
   /** The newest message on screen was `seq`: read up to it (up to the room's end when it is the newest message). */
   sawUpTo(seq) {
     const room = this.room();
-    if (!room) return;
+    if (!room || !this.readPositionKnown) return;
     const newestLoaded = this.store.orderedMessages(this.roomID).at(-1)?.seq ?? 0;
     this.client.markRead(this.roomID, seq >= newestLoaded && room.newestPageLoaded ? room.latestSeq : seq);
   }
