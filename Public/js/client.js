@@ -40,6 +40,7 @@ export class ChatClient {
     this.profileRequests = new Set(); // user ids whose profile was asked for (found or not: a miss is not asked again)
     this.lastSeenRequests = new Set(); // user ids whose last-seen time was asked for on this connection
     this.limits = loadLimits();
+    this.serverFeatures = new Set(); // optional features the server's config names (none yet: see offers)
     this.memberCounts = new Map(); // channel id → members, from the public list (§7)
     this.notifier = new Notifier(this.store, session.user.id);
     this.store.on('live-message', () => {
@@ -79,6 +80,14 @@ export class ChatClient {
 
   get me() {
     return this.store.me;
+  }
+
+  /**
+   * Whether the server offers an optional feature by this name ('forward', 'pin', 'report'), which its config
+   * lists under `features`. Today's server names none, so what needs one (menu items) stays hidden.
+   */
+  offers(feature) {
+    return this.serverFeatures.has(feature);
   }
 
   async start() {
@@ -140,6 +149,7 @@ export class ChatClient {
       const config = await this.api.config();
       this.store.serverVersion = config.version ?? null;
       this.limits = saveLimits(config);
+      this.serverFeatures = new Set(Array.isArray(config.features) ? config.features : []);
       this.store.emit('connection');
       this.store.emit('limits');
     } catch {

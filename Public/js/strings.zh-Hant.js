@@ -200,4 +200,12 @@ export const ZH_HANT = {
   skipToContent: '跳到內容',
   recalledByMe: '你收回了一則訊息',
   recalledBy: '「{name}」收回了一則訊息',
+  forward: '轉寄',
+  selectMessages: '多選',
+  pinMessage: '置頂',
+  report: '檢舉',
+  selection: '已選訊息',
+  selectedCount: '已選 {count} 則',
+  selectMessage: '選擇 {name} 在 {time} 傳的訊息',
+  confirmDeleteSelected: '要收回 {count} 則訊息嗎？聊天中的所有人都會看到你收回了訊息。',
 };

@@ -9,6 +9,8 @@ import { dayKey } from '../time.js';
 import { statusOf } from '../presenceText.js';
 import { daySeparator, messageElement, pendingElement, recallLine, renameLine, unreadDivider, uploadElement } from './messageItem.js';
 import { MessageMenu } from './messageMenu.js';
+import { MessageSelection } from './messageSelection.js';
+import { openMenusOn } from './contextMenu.js';
 import { messageSummary, recallText } from './preview.js';
 import { Composer } from './composer.js';
 import { EmojiPicker } from './emojiPicker.js';
@@ -45,12 +47,22 @@ export class ChatView {
     this.readPositionKnown = false; // nothing is read before the server's room list says where reading stopped
     this.emojiPicker = new EmojiPicker();
     this.menu = new MessageMenu({
-      onReact: (message, emoji) => this.client.toggleReaction(this.roomID, message.seq, emoji),
-      onMoreReactions: (message, opener) => this.emojiPicker.open(opener, (emoji) => this.client.toggleReaction(this.roomID, message.seq, emoji)),
-      onReply: (message) => this.composer.startReply(message),
-      onEdit: (message) => this.composer.startEdit(message),
-      onCopy: (message) => copyText(message.text),
-      onDelete: (message) => this.deleteMessage(message),
+      handlers: {
+        react: (message, emoji) => this.client.toggleReaction(this.roomID, message.seq, emoji),
+        moreReactions: (message, opener) => this.emojiPicker.open(opener, (emoji) => this.client.toggleReaction(this.roomID, message.seq, emoji)),
+        reply: (message) => this.composer.startReply(message),
+        copy: (message) => copyText(message.text),
+        edit: (message) => this.composer.startEdit(message),
+        select: (message) => this.selection.start(message.seq),
+        delete: (message) => this.deleteMessage(message),
+      },
+      offers: (feature) => this.client.offers(feature),
+    });
+    this.selection = new MessageSelection({
+      onChange: () => this.selectionChanged(),
+      onCopy: (seqs) => this.copySelected(seqs),
+      onRecall: (seqs) => this.recallSelected(seqs),
+      canRecall: (seqs) => seqs.every((seq) => this.room()?.messages.get(seq)?.sender?.id === this.store.me.id),
     });
     this.composer = new Composer(client, roomID, {
       emojiPicker: this.emojiPicker,
@@ -60,9 +72,8 @@ export class ChatView {
     });
     this.build();
     this.seen = new SeenTracker(this.scroller, (seq) => this.sawUpTo(seq));
-    this.roving = new RovingList(this.itemsContainer, '.message', {
-      onMenu: (item) => item.querySelector('.message-actions-button')?.click(),
-    });
+    this.roving = new RovingList(this.itemsContainer, '.message', { onMenu: (item) => this.openMenuFor(item) });
+    openMenusOn(this.itemsContainer, '.message[data-seq]', (item, at) => this.openMenuFor(item, at), { ownPress: '.reaction' });
     this.followResize = () => {
       if (this.stickToBottom) this.scrollToBottom();
     };
@@ -136,12 +147,24 @@ export class ChatView {
     el('div', { className: 'messages-wrap' }, this.scroller, this.newMessagesPill),
     this.typingLine,
     this.composer.element,
+    this.selection.element,
     this.announcer,
     el('div', { className: 'drop-overlay', 'aria-hidden': 'true' }, el('span', { text: t('dropFile') })),
     this.menu.element,
     this.emojiPicker.element,
     this.infoPanel.element);
     acceptDroppedFiles(this.element, (files) => this.composer.sendFiles(files));
+    // While selecting, a click anywhere on a message (its checkbox, a link, a quote) selects it and does nothing else.
+    this.itemsContainer.addEventListener('click', (event) => {
+      const item = this.selection.active && event.target.closest('.message[data-seq]');
+      if (!item) return;
+      event.preventDefault();
+      event.stopPropagation();
+      this.selection.toggle(Number(item.dataset.seq));
+    }, true);
+    this.element.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && this.selection.active && !event.defaultPrevented) this.selection.end();
+    });
   }
 
   /** Called once the view is in the document (sizes are known). */
@@ -357,11 +380,12 @@ export class ChatView {
       const changes = changesByTarget.get(message.seq) ?? [];
       const changesSignature = changes.map((entry) => `${entry.clientMsgID}:${entry.state}`).join(',');
       const reactors = (message.reactions ?? []).flatMap((reaction) => reaction.users.map((id) => this.store.displayName(id, ''))).join(',');
+      const selected = this.selection.active ? this.selection.has(message.seq) : null; // null: not selecting
       items.push({
         key: `seq:${message.seq}`,
-        signature: `${message.rev}|${showSender}|${showRead}|${senderProfile?.displayName}|${senderProfile?.avatarColor}|${changesSignature}|${reactors}`,
+        signature: `${message.rev}|${showSender}|${showRead}|${senderProfile?.displayName}|${senderProfile?.avatarColor}|${changesSignature}|${reactors}|${selected}`,
         fromOthers: !mine,
-        build: () => messageElement(message, { ...context, mine, showSender, showRead, senderProfile, changes }),
+        build: () => messageElement(message, { ...context, mine, showSender, showRead, senderProfile, changes, selected }),
       });
     }
     addRenamesBefore(Infinity);
@@ -384,7 +408,7 @@ export class ChatView {
       nameOf: (person) => (person?.id === me ? t('you') : this.store.displayName(person?.id, person?.name ?? '')),
       reactorName: (userID) => (userID === me ? t('you') : this.store.displayName(userID, t('someone'))),
       attachmentURL: (id) => this.client.attachmentURL(id),
-      onActions: (message, button) => this.menu.open(message, button, message.sender?.id === me),
+      onActions: (message, button) => this.menu.open(message, { opener: button, mine: message.sender?.id === me }),
       onReact: (message, emoji) => this.client.toggleReaction(this.roomID, message.seq, emoji),
       onOpenImage: (src, alt) => this.imageViewer.open(src, alt),
       onImageLoaded: () => {
@@ -519,6 +543,49 @@ export class ChatView {
 
   deleteMessage(message) {
     if (window.confirm(t('confirmDelete'))) this.client.deleteMessage(this.roomID, message.seq);
+  }
+
+  // MARK: the message menu and selecting messages
+
+  /**
+   * The menu of a message item: where it was right-clicked (`at`, {x, y}), or beside its bubble (a long press, the
+   * context-menu key). While selecting, a press selects instead.
+   */
+  openMenuFor(item, at = null) {
+    const seq = Number(item.dataset.seq);
+    const message = this.room()?.messages.get(seq);
+    if (!message || message.deleted) return;
+    if (this.selection.active) {
+      this.selection.toggle(seq);
+      return;
+    }
+    if (this.menu.isOpenFor(item)) return; // the context-menu key's keydown and the contextmenu event that follows it
+    const anchor = at ? new DOMRect(at.x, at.y, 0, 0) : item.querySelector('.bubble').getBoundingClientRect();
+    this.menu.open(message, { opener: item, mine: message.sender?.id === this.store.me.id, anchor });
+  }
+
+  selectionChanged() {
+    this.menu.close();
+    this.element.classList.toggle('selecting', this.selection.active);
+    this.composer.element.hidden = this.selection.active;
+    this.renderMessages();
+    if (!this.selection.active) this.composer.focus();
+  }
+
+  /** The selected messages as text: "Name: words" a line each, in order. */
+  copySelected(seqs) {
+    const room = this.room();
+    const { nameOf } = this.itemContext();
+    const lines = seqs.map((seq) => room?.messages.get(seq)).filter(Boolean)
+      .map((message) => `${nameOf(message.sender)}: ${messageSummary(message)}`);
+    copyText(lines.join('\n'));
+    this.selection.end();
+  }
+
+  recallSelected(seqs) {
+    if (!window.confirm(seqs.length === 1 ? t('confirmDelete') : t('confirmDeleteSelected', { count: seqs.length }))) return;
+    for (const seq of seqs) this.client.deleteMessage(this.roomID, seq);
+    this.selection.end();
   }
 }
 

@@ -36,7 +36,8 @@ export function unreadDivider() {
 
 /**
  * A message (not a recalled one: see recallLine). `context` gives: mine, showSender, showRead, me (my id), senderProfile (or null), nameOf(person),
- * attachmentURL(id), changes (outbox entries editing, deleting or reacting to it), and the handlers
+ * attachmentURL(id), changes (outbox entries editing, deleting or reacting to it), selected (null when not
+ * selecting messages, otherwise whether this one is), and the handlers
  * onActions(message, button), onReact(message, emoji), onOpenImage(src, alt), onRetry(clientMsgID), onDiscard(clientMsgID).
  */
 export function messageElement(message, context) {
@@ -56,10 +57,16 @@ export function messageElement(message, context) {
     (context.changes ?? []).map((entry) => changeStatus(entry, context)),
     context.showRead && el('div', { className: 'message-status read-receipt', text: t('read') }));
   return el('div', {
-    className: `message ${mine ? 'mine' : 'theirs'}`,
+    className: `message ${mine ? 'mine' : 'theirs'}${context.selected ? ' selected' : ''}`,
     dataset: { seq: String(message.seq), ...(message.clientMsgID ? { clientMsgId: message.clientMsgID } : {}) },
     tabindex: '-1',
   },
+  typeof context.selected === 'boolean' && el('input', {
+    type: 'checkbox',
+    className: 'select-box',
+    checked: context.selected,
+    'aria-label': t('selectMessage', { name: context.nameOf(message.sender), time: formatClock(message.date) }),
+  }),
   !mine && senderAvatar(message, context),
   body);
 }
