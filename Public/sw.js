@@ -16,6 +16,7 @@ const SHELL = [
   '/js/limits.js',
   '/js/linkify.js',
   '/js/main.js',
+  '/js/markdown.js',
   '/js/notifier.js',
   '/js/outbox.js',
   '/js/pendingReads.js',

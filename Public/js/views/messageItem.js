@@ -5,7 +5,7 @@ import { errorText, t } from '../strings.js';
 import { avatarElement, profileAvatar, initialsFromName, colorFromId } from '../avatar.js';
 import { formatClock, formatDayLabel } from '../time.js';
 import { messageSummary } from './preview.js';
-import { linkifiedText } from '../linkify.js';
+import { markdownNodes } from '../markdown.js';
 
 const MAX_IMAGE_SIDE = 240;
 
@@ -161,7 +161,7 @@ function bubble(message, context) {
   return el('div', { className: `bubble${!message.text && attachments.length ? ' image-only' : ''}` },
     message.replyTo && quote(message.replyTo, context),
     attachments.map((attachment) => attachmentElement(attachment, message, context)),
-    message.text && el('div', { className: 'message-text' }, linkifiedText(message.text)),
+    message.text && el('div', { className: 'message-text' }, markdownNodes(message.text)),
     el('div', { className: 'message-meta' },
       message.editedAt && el('span', { className: 'edited-mark', text: t('edited') }),
       el('time', { text: formatClock(message.date) })));
