@@ -46,6 +46,8 @@ const SHELL = [
   '/js/views/messageItem.js',
   '/js/views/messageMenu.js',
   '/js/views/messageSelection.js',
+  '/js/views/newChatMenu.js',
+  '/js/views/peoplePicker.js',
   '/js/views/preview.js',
   '/js/views/roomInfo.js',
   '/js/views/rovingList.js',

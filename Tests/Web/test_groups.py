@@ -5,10 +5,11 @@ import os
 import re
 import time
 import unittest
+import uuid
 
 from selenium.webdriver.common.keys import Keys
 
-from harness import REPO, ApiError, api, axe_violations, unique_name
+from harness import REPO, ApiError, api, axe_violations, register, unique_name
 from webcase import DARK_BACKGROUND, NOTIFICATION_RECORDER_JS, WebClientTestCase, rgb, seed
 from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
 
@@ -90,6 +91,53 @@ class GroupTests(WebClientTestCase):
             page.wait_for(lambda d: page.js(members_js) == expected, "both members, by username, with initials and Bob online")
         except AssertionError:
             self.fail(f"the chat info shows {page.js(members_js)}, not {expected}")
+        self.assert_no_alerts(page)
+
+
+class NewChatTests(WebClientTestCase):
+    """Issue 34: ⊕ on Chats starts a chat, a group with people picked from a list, or a chat with someone found by
+    username (Add contact). Discover keeps the public channels."""
+
+    def test_gh34_new_chat_new_group_and_add_contact_from_the_plus_menu(self):
+        tag = uuid.uuid4().hex[:6]
+        ann = self.user("ann", "Ann Lee")
+        bob, carol, dave = (register(self.base(), unique_name(name), f"{name.title()} {tag}") for name in ("bob", "carol", "dave"))
+        page = self.signed_in(ann)
+
+        def choose(mode):
+            page.find("#new-chat-button").click()
+            page.wait_for(lambda d: page.find("#new-chat-menu").is_displayed(), "the ⊕ menu")
+            self.assertEqual([item.text for item in page.find_all("#new-chat-menu [role=menuitem]")], ["New chat", "New group", "Add contact"])
+            page.find(f'#new-chat-menu [data-mode="{mode}"]').click()
+            page.wait_for(lambda d: page.find("#people-picker").is_displayed(), f"the {mode} dialog")
+
+        def person(username):
+            return f'#people-results .contact-item[data-username="{username}"]'
+
+        choose("chat")
+        page.find("#people-search").send_keys(bob["user"]["username"])
+        page.click(person(bob["user"]["username"]), "Bob in the list")
+        page.wait_for(lambda d: page.find("#chat-title").text == f"Bob {tag}", "the direct chat with Bob")
+
+        choose("group")
+        page.find("#new-group-name").send_keys("Ski trip")
+        page.find("#people-search").send_keys(tag)
+        for someone in (bob, carol):
+            page.click(f'{person(someone["user"]["username"])} input', "a member to tick")
+        self.assertEqual(page.find("#people-chosen").text, "2 chosen")
+        page.find("#new-group-create").click()
+        page.wait_for(lambda d: page.find("#chat-title").text == "Ski trip", "the new group")
+        room_id = page.find(".chat-view").get_attribute("data-room-id")
+        members = api(self.base(), "GET", f"/rooms/{room_id}/members", token=ann["token"])
+        self.assertEqual(sorted(m["username"] for m in members),
+                         sorted([ann["user"]["username"], bob["user"]["username"], carol["user"]["username"]]))
+        self.assertEqual([r["kind"] for r in api(self.base(), "GET", "/rooms", token=carol["token"]) if r["id"] == room_id], ["group"])
+
+        choose("contact")
+        self.assertEqual(page.find_all("#people-results li"), [], "nobody listed before a search")
+        page.find("#people-search").send_keys(dave["user"]["username"], Keys.ENTER)
+        page.click(person(dave["user"]["username"]), "Dave found")
+        page.wait_for(lambda d: page.find("#chat-title").text == f"Dave {tag}", "the direct chat with Dave")
         self.assert_no_alerts(page)
 
 

@@ -12,6 +12,7 @@ import { ChatView } from './chat.js';
 import { ImageViewer } from './imageViewer.js';
 import { connectionLight } from './connectionLight.js';
 import { ConnectionBanner } from './connectionBanner.js';
+import { NewChatMenu } from './newChatMenu.js';
 
 const TAB_VIEWS = { chats: ChatListView, contacts: ContactsView, discover: DiscoverView, me: MeView };
 const TAB_ICONS = { chats: ICONS.chats, contacts: ICONS.contacts, discover: ICONS.discover, me: ICONS.me };
@@ -59,6 +60,7 @@ export class Shell {
     });
 
     this.title = el('h1', { className: 'topbar-title', id: 'topbar-title' });
+    this.newChatMenu = new NewChatMenu(this.client);
     this.tabPanel = el('div', { className: 'tab-panel', id: 'tab-panel', role: 'tabpanel' });
     this.tabPanel.addEventListener('keydown', (event) => this.listKeyDown(event));
     this.tabButtons = Object.fromEntries(TABS.map((tab) => [tab, this.tabButton(tab)]));
@@ -66,7 +68,7 @@ export class Shell {
     // The connection light belongs to the app's own bar (not to a chat, where it would read as the other person's).
     this.shell = el('div', { className: 'shell' },
       el('section', { className: 'sidebar', 'aria-labelledby': 'topbar-title' },
-        el('header', { className: 'topbar' }, connectionLight(this.store), this.title),
+        el('header', { className: 'topbar' }, connectionLight(this.store), this.title, this.newChatMenu.element),
         this.tabPanel),
       el('nav', { className: 'tabbar', 'aria-label': t('appName') },
         el('div', {
@@ -102,6 +104,7 @@ export class Shell {
       this.tabView = new TAB_VIEWS[route.tab](this.client);
       replaceChildren(this.tabPanel, this.tabView.element);
       this.title.textContent = t(TAB_TITLES[route.tab]);
+      this.newChatMenu.element.hidden = route.tab !== 'chats';
       for (const [tab, button] of Object.entries(this.tabButtons)) {
         button.setAttribute('aria-selected', String(tab === route.tab));
         button.tabIndex = tab === route.tab ? 0 : -1;
