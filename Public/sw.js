@@ -49,10 +49,12 @@ const SHELL = [
   '/js/views/newChatMenu.js',
   '/js/views/peoplePicker.js',
   '/js/views/preview.js',
+  '/js/views/quickSwitcher.js',
   '/js/views/roomInfo.js',
   '/js/views/rovingList.js',
   '/js/views/seenTracker.js',
   '/js/views/shell.js',
+  '/js/views/unreadJump.js',
 ];
 
 self.addEventListener('install', (event) => {

@@ -231,6 +231,10 @@ const TABLE = {
     people: 'People',
     nobodyFound: 'Nobody found.',
     membersChosen: '{count} chosen',
+    quickSwitcher: 'Go to a chat',
+    quickSwitcherPlaceholder: 'Chat name',
+    noChatFound: 'No chat by that name.',
+    jumpToUnread: '{count} unread messages',
   },
   'zh-CN': {
     appName: 'SwiftChat',
@@ -450,6 +454,10 @@ const TABLE = {
     people: '联系人',
     nobodyFound: '没有找到相关的人。',
     membersChosen: '已选 {count} 人',
+    quickSwitcher: '切换聊天',
+    quickSwitcherPlaceholder: '聊天名称',
+    noChatFound: '没有这个名称的聊天。',
+    jumpToUnread: '{count} 条新消息',
   },
   'zh-Hant': ZH_HANT,
 };

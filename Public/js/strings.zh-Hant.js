@@ -218,4 +218,8 @@ export const ZH_HANT = {
   people: '聯絡人',
   nobodyFound: '找不到相關的人。',
   membersChosen: '已選 {count} 人',
+  quickSwitcher: '切換聊天',
+  quickSwitcherPlaceholder: '聊天名稱',
+  noChatFound: '沒有這個名稱的聊天。',
+  jumpToUnread: '{count} 則新訊息',
 };

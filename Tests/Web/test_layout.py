@@ -4,6 +4,9 @@ with presence, Discover, Me); the chat list's order and times."""
 import unittest
 import uuid
 
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
 from harness import api, png_bytes, register, unique_name
 from webcase import DARK_BACKGROUND, WebClientTestCase, rgb
 from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
@@ -239,6 +242,15 @@ class ChatListTests(WebClientTestCase):
         self.open_chat(page, rooms[0])
         self.wait_for_texts(page, ["hello 0", "again"], "the chat")
         self.assertEqual([node.text for node in page.find_all("#messages .day-separator")], ["Today"])
+
+        # Issue 34: Ctrl+K finds a chat by name; Enter opens it.
+        ActionChains(page.driver).key_down(Keys.CONTROL).send_keys("k").key_up(Keys.CONTROL).perform()
+        page.wait_for(lambda d: page.find("#quick-switcher").is_displayed(), "the quick switcher")
+        self.assertEqual(page.js("return document.activeElement.id"), "quick-switcher-input")
+        name = page.find(f'.chat-item[data-room-id="{rooms[1]}"] .chat-item-name').text
+        page.find("#quick-switcher-input").send_keys(name.split()[-1], Keys.ENTER)
+        page.wait_for(lambda d: page.find(".chat-view").get_attribute("data-room-id") == rooms[1], "the chat chosen")
+        self.assertFalse(page.find("#quick-switcher").is_displayed())
 
     def test_times_are_shown_the_way_chat_apps_do(self):
         page = self.browser()

@@ -109,6 +109,15 @@ class ReadStateTests(WebClientTestCase):
         page.wait_for(lambda d: self.read_position(viewer, room_id) > seqs[19], "what is on screen is read")
         self.assertLess(self.read_position(viewer, room_id), seqs[-1], "what is below the screen is not")
 
+        # Issue 34: back to the first unread from anywhere in the chat.
+        self.assertFalse(page.find("#jump-to-unread").is_displayed(), "no jump while the divider is in view")
+        page.js("const s = document.getElementById('messages'); s.scrollTop = s.scrollHeight;")
+        page.wait_for(lambda d: page.find("#jump-to-unread").is_displayed(), "the jump to the first unread")
+        self.assertEqual(page.find("#jump-to-unread").text, "40 unread messages")
+        page.find("#jump-to-unread").click()
+        page.wait_for(lambda d: abs(page.js(divider_js)["top"]) < 40, "the divider at the top again")
+        page.wait_for(lambda d: not page.find("#jump-to-unread").is_displayed(), "the jump gone")
+
         # The position is kept while the page lives: away to another chat and back.
         page.js("document.getElementById('messages').scrollTop -= 300")
         time.sleep(0.3)

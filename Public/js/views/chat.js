@@ -11,6 +11,7 @@ import { daySeparator, messageElement, pendingElement, recallLine, renameLine, u
 import { MessageMenu } from './messageMenu.js';
 import { MessageSelection } from './messageSelection.js';
 import { openMenusOn } from './contextMenu.js';
+import { UnreadJump } from './unreadJump.js';
 import { messageSummary, recallText } from './preview.js';
 import { Composer } from './composer.js';
 import { EmojiPicker } from './emojiPicker.js';
@@ -137,6 +138,7 @@ export class ChatView {
       hidden: true,
       on: { click: () => this.scrollToBottom() },
     }, t('newMessages'), icon(ICONS.down, { size: 16 }));
+    this.unreadJump = new UnreadJump(this.scroller, () => this.jumpToFirstUnread());
     this.typingLine = el('div', { className: 'typing-line', id: 'typing-line', 'aria-live': 'polite' });
     // New messages are announced here, politely, one by one; older pages loading above are not.
     this.announcer = el('div', { className: 'visually-hidden', id: 'message-announcer', 'aria-live': 'polite' });
@@ -144,7 +146,7 @@ export class ChatView {
 
     this.element = el('div', { className: 'chat-view', dataset: { roomId: this.roomID } },
     header,
-    el('div', { className: 'messages-wrap' }, this.scroller, this.newMessagesPill),
+    el('div', { className: 'messages-wrap' }, this.scroller, this.unreadJump.element, this.newMessagesPill),
     this.typingLine,
     this.composer.element,
     this.selection.element,
@@ -180,6 +182,7 @@ export class ChatView {
     const left = savedPositions.get(this.roomID);
     const saved = left && left.latestSeq === room?.latestSeq ? left : null;
     this.unreadFrom = !saved && room.unreadCount > 0 && room.latestSeq > room.lastReadSeq ? room.lastReadSeq : null;
+    this.unreadJump.start(this.unreadFrom === null ? 0 : room.unreadCount);
     this.renderHeader();
     this.renderTyping();
     this.renderMessages();
@@ -194,13 +197,19 @@ export class ChatView {
     }
     this.land(saved);
     this.landing = false;
+    this.unreadJump.update(this.divider());
     this.maybeLoadOlder();
     if (this.focusSeq) this.showMessage(this.focusSeq);
   }
 
+  /** The "Unread messages" divider, when it is in the list. */
+  divider() {
+    return this.itemsContainer.querySelector('.unread-divider');
+  }
+
   /** Opens at the first unread message, else where the chat was left, else at the bottom. */
   land(saved) {
-    const divider = this.itemsContainer.querySelector('.unread-divider');
+    const divider = this.divider();
     if (divider) {
       this.scroller.scrollTop = divider.offsetTop - DIVIDER_MARGIN_PX;
       this.stickToBottom = this.isAtBottom();
@@ -211,6 +220,18 @@ export class ChatView {
     } else if (this.unreadFrom === null || !this.landing) {
       this.scrollToBottom();
     }
+  }
+
+  /** Back to the first message that was unread when the chat opened, from wherever the list is. */
+  async jumpToFirstUnread() {
+    try {
+      await this.loadBackTo(this.unreadFrom + 1);
+    } catch {
+      this.olderFailedAt = Date.now();
+    }
+    const divider = this.divider();
+    if (divider) this.scroller.scrollTop = divider.offsetTop - DIVIDER_MARGIN_PX;
+    this.stickToBottom = this.isAtBottom();
   }
 
   /** Pages back until `seq` is loaded (bounded), so the chat can open at it. */
@@ -498,6 +519,7 @@ export class ChatView {
   scrolled() {
     this.stickToBottom = this.isAtBottom();
     if (this.stickToBottom) this.newMessagesPill.hidden = true;
+    if (!this.landing) this.unreadJump.update(this.divider());
     this.menu.close();
     this.maybeLoadOlder();
   }

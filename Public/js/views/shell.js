@@ -13,6 +13,7 @@ import { ImageViewer } from './imageViewer.js';
 import { connectionLight } from './connectionLight.js';
 import { ConnectionBanner } from './connectionBanner.js';
 import { NewChatMenu } from './newChatMenu.js';
+import { QuickSwitcher } from './quickSwitcher.js';
 
 const TAB_VIEWS = { chats: ChatListView, contacts: ContactsView, discover: DiscoverView, me: MeView };
 const TAB_ICONS = { chats: ICONS.chats, contacts: ICONS.contacts, discover: ICONS.discover, me: ICONS.me };
@@ -37,6 +38,12 @@ export class Shell {
     ];
     this.handleHashChange = () => this.showRoute(currentRoute());
     window.addEventListener('hashchange', this.handleHashChange);
+    this.handleShortcut = (event) => {
+      if (!QuickSwitcher.isShortcut(event)) return;
+      event.preventDefault();
+      this.quickSwitcher.open();
+    };
+    window.addEventListener('keydown', this.handleShortcut);
     this.build();
   }
 
@@ -49,6 +56,7 @@ export class Shell {
     this.chatView = null;
     this.route = null;
     this.imageViewer = new ImageViewer();
+    this.quickSwitcher = new QuickSwitcher(this.store);
     this.banner = new ConnectionBanner(this.client);
     // A link (to the element it skips to), as assistive technology expects; the app handles the click, because the
     // address's fragment is the app's route.
@@ -78,7 +86,8 @@ export class Shell {
           on: { keydown: (event) => this.tabKeyDown(event) },
         }, Object.values(this.tabButtons))),
       this.chatPane,
-      this.imageViewer.element);
+      this.imageViewer.element,
+      this.quickSwitcher.element);
     replaceChildren(this.root, this.skipLink, this.banner.element, this.shell);
     this.showRoute(currentRoute());
     this.updateUnreadBadge();
@@ -199,6 +208,7 @@ export class Shell {
 
   destroy() {
     window.removeEventListener('hashchange', this.handleHashChange);
+    window.removeEventListener('keydown', this.handleShortcut);
     this.unsubscribers.forEach((unsubscribe) => unsubscribe());
     this.tabView?.destroy();
     this.chatView?.destroy();
