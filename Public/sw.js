@@ -3,7 +3,7 @@
 // the cached copy answers only when the network fails. The API, the WebSocket and attachments are never touched.
 // Tests/Web checks that this list names every file of the shell.
 
-const CACHE = 'swiftchat-shell-v1';
+const CACHE = 'swiftchat-shell-v2';
 const SHELL = [
   '/',
   '/css/app.css',
@@ -16,6 +16,7 @@ const SHELL = [
   '/js/limits.js',
   '/js/linkify.js',
   '/js/main.js',
+  '/js/markdown.js',
   '/js/notifier.js',
   '/js/outbox.js',
   '/js/pendingReads.js',
@@ -36,6 +37,7 @@ const SHELL = [
   '/js/views/connectionBanner.js',
   '/js/views/connectionLight.js',
   '/js/views/contacts.js',
+  '/js/views/contextMenu.js',
   '/js/views/discover.js',
   '/js/views/dropZone.js',
   '/js/views/emojiPicker.js',
@@ -43,11 +45,16 @@ const SHELL = [
   '/js/views/me.js',
   '/js/views/messageItem.js',
   '/js/views/messageMenu.js',
+  '/js/views/messageSelection.js',
+  '/js/views/newChatMenu.js',
+  '/js/views/peoplePicker.js',
   '/js/views/preview.js',
+  '/js/views/quickSwitcher.js',
   '/js/views/roomInfo.js',
   '/js/views/rovingList.js',
   '/js/views/seenTracker.js',
   '/js/views/shell.js',
+  '/js/views/unreadJump.js',
 ];
 
 self.addEventListener('install', (event) => {

@@ -26,10 +26,21 @@ export function profileAvatar(profile) {
   };
 }
 
-/** Avatar data for a room: the peer's for a direct room, the name's initials otherwise. */
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * The first character a reader sees in a name (a grapheme: "👨‍👩‍👧" or "é" whole), upper-cased. A room's avatar shows
+ * only this one, so a name mixing scripts never gives a mixed pair such as "F猎".
+ */
+export function firstGrapheme(name) {
+  const first = graphemes.segment((name || '').trim()).containing(0)?.segment;
+  return (first || '?').toLocaleUpperCase();
+}
+
+/** Avatar data for a room: the peer's for a direct room, the first grapheme of its name otherwise. */
 export function roomAvatar(room) {
   if (room.kind === 'direct' && room.peer) return profileAvatar(room.peer);
-  return { initials: initialsFromName(room.name), color: colorFromId(room.id), label: room.name };
+  return { initials: firstGrapheme(room.name), color: colorFromId(room.id), label: room.name };
 }
 
 /** Relative luminance (WCAG) of a `#RRGGBB` colour. */

@@ -16,6 +16,8 @@ const HISTORY_PAGE = 50;
 // the room ourselves with `resume` (§8.2), so that a server doing either works.
 const JOINED_FRAME_GRACE_MS = 1_500;
 const ROOM_LIST_SAVE_DELAY_MS = 500;
+// How long a chat opened at start-up waits for the server's room list (a server that does not answer at all).
+const ROOM_LIST_WAIT_MS = 5_000;
 
 export class ChatClient {
   constructor({ session, api, onSignedOut, onSessionChanged }) {
@@ -38,6 +40,7 @@ export class ChatClient {
     this.profileRequests = new Set(); // user ids whose profile was asked for (found or not: a miss is not asked again)
     this.lastSeenRequests = new Set(); // user ids whose last-seen time was asked for on this connection
     this.limits = loadLimits();
+    this.serverFeatures = new Set(); // optional features the server's config names (none yet: see offers)
     this.memberCounts = new Map(); // channel id → members, from the public list (§7)
     this.notifier = new Notifier(this.store, session.user.id);
     this.store.on('live-message', () => {
@@ -45,6 +48,13 @@ export class ChatClient {
       this.notifier.notify(live, live?.room.id === this.activeRoomID && pageIsSeen());
     });
     this.expectPresenceSnapshot = true;
+    this.roomListSettled = false;
+    this.firstRoomList = new Promise((resolve) => {
+      this.firstRoomListSettled = () => {
+        this.roomListSettled = true;
+        resolve();
+      };
+    });
     this.drafts = this.loadDrafts();
     this.pendingReads = new PendingReads(userStorageKey(session.user.id, 'reads'));
 
@@ -72,6 +82,14 @@ export class ChatClient {
     return this.store.me;
   }
 
+  /**
+   * Whether the server offers an optional feature by this name ('forward', 'pin', 'report'), which its config
+   * lists under `features`. Today's server names none, so what needs one (menu items) stays hidden.
+   */
+  offers(feature) {
+    return this.serverFeatures.has(feature);
+  }
+
   async start() {
     this.restoreRoomList();
     this.store.on('rooms', () => this.scheduleRoomListSave());
@@ -81,8 +99,17 @@ export class ChatClient {
       // Offline: the cached list stands in; the socket retries, and its hello refreshes the list.
     }
     this.applyPendingReads();
+    this.firstRoomListSettled();
     this.socket.start();
-    this.refreshServerVersion();
+  }
+
+  /**
+   * Resolves once the server's room list has been asked for at start-up (it came, or the server cannot be reached
+   * and the cached list stands), or after ROOM_LIST_WAIT_MS: only then are unread counts and read positions current.
+   */
+  roomListArrived() {
+    if (this.roomListSettled) return Promise.resolve();
+    return Promise.race([this.firstRoomList, new Promise((resolve) => { setTimeout(resolve, ROOM_LIST_WAIT_MS); })]);
   }
 
   // MARK: the room list and the newest messages of each chat are cached, so a reload while the server is away
@@ -113,14 +140,20 @@ export class ChatClient {
     }, ROOM_LIST_SAVE_DELAY_MS);
   }
 
-  async refreshServerVersion() {
+  /**
+   * Reads the server's version and limits (§9.7) on every connection: the server may have restarted with other
+   * limits, and a message it refuses as too long is measured against the limit it has now.
+   */
+  async refreshConfig() {
     try {
       const config = await this.api.config();
       this.store.serverVersion = config.version ?? null;
       this.limits = saveLimits(config);
+      this.serverFeatures = new Set(Array.isArray(config.features) ? config.features : []);
       this.store.emit('connection');
+      this.store.emit('limits');
     } catch {
-      // shown as unknown
+      // the version shows as unknown; the limits kept from last time stand
     }
   }
 
@@ -162,7 +195,7 @@ export class ChatClient {
 
   connectionReady() {
     this.outbox.connectionReady();
-    if (!this.store.serverVersion) this.refreshServerVersion();
+    this.refreshConfig();
     for (const [roomID, seq] of this.pendingReads.entries()) this.socket.send({ type: 'read', room: roomID, seq });
   }
 
@@ -206,6 +239,7 @@ export class ChatClient {
       case 'joined':
         this.roomsAnnouncedByServer.add(frame.room.id);
         this.store.upsertRoom(frame.room);
+        this.membersChanged(frame.room.id);
         break;
       case 'left':
         this.store.removeRoom(frame.room);
@@ -409,7 +443,9 @@ export class ChatClient {
   }
 
   async joinChannel(roomID) {
-    return this.adoptRoom(await this.api.joinRoom(roomID));
+    const id = this.adoptRoom(await this.api.joinRoom(roomID));
+    this.refreshMemberCounts(); // a count read before joining (Discover's) is one short now
+    return id;
   }
 
   /** Creates a channel (public) or a group (private, by invitation) with these members (usernames). */
@@ -419,6 +455,14 @@ export class ChatClient {
 
   async invite(roomID, username) {
     await this.api.invite(roomID, username);
+    this.membersChanged(roomID);
+  }
+
+  /**
+   * Someone joined a room: its channel member count is asked for again. (The server tells nobody but the joiner,
+   * §9.6, so this is called when this page sees it happen: an invitation it made, a stranger's message.)
+   */
+  membersChanged(roomID) {
     if (this.memberCounts.has(roomID)) this.refreshMemberCounts();
   }
 

@@ -4,7 +4,7 @@
 // Topics: 'rooms' (the list and its badges), `room:<id>` (that room's messages), `typing:<id>`, 'presence',
 // 'connection', 'me', 'language', 'profiles', 'live-message' (a new message from someone else arrived live:
 // `lastLiveMessage` holds it), 'live-rename' (a room was renamed, live: `lastLiveRename` holds {room, rename}),
-// 'settings' (mute, notifications, theme).
+// 'settings' (mute, notifications, theme), 'limits' (the server's limits were read again).
 
 const TYPING_VISIBLE_MS = 5_000;
 // What the offline cache keeps: the newest messages of the chats with the latest activity.
@@ -339,6 +339,7 @@ export class Store {
     const message = room.messages.get(event.target);
     if (message && apply(message)) message.rev += 1;
     if (room.lastMessage && room.lastMessage.seq === event.target && room.lastMessage !== message) apply(room.lastMessage);
+    if (event.kind === 'delete') forgetQuotesOf(room, event.target);
   }
 
   /** Messages of a room in seq order. */
@@ -477,6 +478,15 @@ export class Store {
   /** A person's display name when their profile is known, otherwise the name the frame carried (the username). */
   displayName(userID, fallback) {
     return this.profiles.get(userID)?.displayName ?? fallback;
+  }
+}
+
+/** A recalled message's words leave the replies that quote it too, as the server's copies of them do (§9.2). */
+function forgetQuotesOf(room, seq) {
+  for (const message of room.messages.values()) {
+    if (message.replyTo?.seq !== seq || !message.replyTo.text) continue;
+    message.replyTo = { ...message.replyTo, text: '' };
+    message.rev += 1;
   }
 }
 

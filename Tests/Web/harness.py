@@ -51,7 +51,8 @@ class ServerProcess:
     def base_url(self):
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self):
+    def start(self, settings=()):
+        """Starts the server; `settings` are more flags for this run only (`["--max-message-bytes", "200"]`)."""
         log = open(self.log_path, "a")
         self.process = subprocess.Popen(
             [self.binary, "--port", str(self.port), "--tcp-port", "0", "--data-dir", self.data_dir,
@@ -59,7 +60,7 @@ class ServerProcess:
              # Every browser comes from 127.0.0.1: per-address limits would count them as one person.
              "--registrations-per-hour", "100000", "--max-connections-per-address", "100000",
              "--tutorial-send-burst", "100000", "--tutorial-send-rate", "100000", "--web-root", os.path.join(REPO, "Public"),
-             "--metrics-port", "0"],
+             "--metrics-port", "0", *settings],
             stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + TIMEOUT
         while time.monotonic() < deadline:
@@ -324,8 +325,11 @@ class Browser:
             self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": ALERT_TRAP})
 
     def set_viewport(self, width, height, mobile=False):
+        """A desktop window, or a phone's screen (`mobile`) with a touch screen: `(pointer: coarse)` and touch
+        events, as on a real phone."""
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": mobile, "maxTouchPoints": 5 if mobile else 1})
 
     def set_dark(self, dark):
         self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
@@ -396,9 +400,9 @@ class Browser:
 # MARK: accessibility
 
 
-def axe_violations(browser, what, impacts=("serious", "critical")):
+def axe_violations(browser, what, impacts=("minor", "moderate", "serious", "critical")):
     """Runs axe-core (PyPI's axe-selenium-python bundles it) on the page as it is now; returns the violations of the
-    given impacts as readable lines (empty when there are none)."""
+    given impacts (any, unless told) as readable lines (empty when there are none)."""
     from axe_selenium_python import Axe
     axe = Axe(browser.driver)
     axe.inject()

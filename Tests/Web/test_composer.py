@@ -8,7 +8,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from harness import api
-from webcase import FRAME_RECORDER_JS, WebClientTestCase, arm_sabotage
+from webcase import FRAME_RECORDER_JS, WebClientTestCase, arm_sabotage, server
 from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
 
 
@@ -70,6 +70,27 @@ class ComposerLimitTests(WebClientTestCase):
         self.assertEqual(self.messages(page), [], "the refused bubble is gone")
         page.find("#composer-input").send_keys(Keys.ENTER)
         self.wait_for_texts(page, ["refused words"], "sent after editing")
+
+    def test_gh34_the_limits_are_read_again_on_every_reconnect(self):
+        """Issue 34, defect 9: a message queued offline is refused by a server that came back with a lower limit;
+        Edit puts it back with the count against the new limit (the page had read the limits once)."""
+        ann, bob, room_id, page = self.direct_chat()
+        text = "a" * 300
+        server.stop()
+        try:
+            page.wait_for(lambda d: page.find("#connection-banner").is_displayed(), "offline")
+            page.js(self.SET_TEXT_JS, text)
+            page.find("#composer-input").send_keys(Keys.ENTER)
+            page.wait_for(lambda d: page.find_all("#messages .message.pending"), "the message waiting")
+            server.start(["--max-message-bytes", "200"])
+            status = page.wait_for(lambda d: page.find("#messages .message.failed .failed-status"), "the refusal", timeout=60)
+            self.assertIn("That message is too long.", status.text)
+            page.click("#messages .message.failed .edit-button", "Edit under the refused message")
+            page.wait_for(lambda d: page.find("#composer-input").get_attribute("value") == text, "the text back")
+            page.wait_for(lambda d: page.find("#composer-count").text == "Too long by 100 bytes: shorten it to send.",
+                          "the count against the new limit")
+        finally:
+            server.restart()
 
 
 if __name__ == "__main__":

@@ -5,10 +5,11 @@ import os
 import re
 import time
 import unittest
+import uuid
 
 from selenium.webdriver.common.keys import Keys
 
-from harness import REPO, ApiError, api, axe_violations, unique_name
+from harness import REPO, ApiError, api, axe_violations, register, unique_name
 from webcase import DARK_BACKGROUND, NOTIFICATION_RECORDER_JS, WebClientTestCase, rgb, seed
 from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
 
@@ -47,12 +48,29 @@ class GroupTests(WebClientTestCase):
         self.assertNotIn(room_id, [r["id"] for r in api(self.base(), "GET", "/rooms", token=ann["token"])])
         self.assertTrue(any(alert.startswith("confirm: Leave") for alert in page.alerts()))
 
-    def test_gh15_a_channel_header_shows_its_member_count(self):
+    def test_gh15_gh34_member_counts_and_lists_follow_joins_and_invitations(self):
+        """Issue 34, defect 5: the count was one short after joining from Discover, and the chat info's member list
+        stayed as it was when it opened."""
         ann, bob, carol = self.user("ann"), self.user("bob"), self.user("carol")
-        room_id = self.channel(ann, unique_name("Count "), [bob["user"]["username"], carol["user"]["username"]])["id"]
-        page = self.signed_in(ann)
-        self.open_chat(page, room_id)
-        page.wait_for(lambda d: page.find("#chat-subtitle").text == "Channel · 3 members", "the member count")
+        dave, erin = self.user("dave"), self.user("erin")
+        room_id = self.channel(ann, unique_name("Count "), [bob["user"]["username"]])["id"]
+        page = self.signed_in(carol)
+        page.go("#/discover")
+        page.wait_for(lambda d: page.find(f'.channel-item[data-room-id="{room_id}"] .contact-detail').text == "2 members",
+                      "the channel in Discover")
+        page.click(f'.channel-item[data-room-id="{room_id}"] button', "Join")
+        page.wait_for(lambda d: page.find("#chat-subtitle").text == "Channel · 3 members", "the member count with me in it")
+
+        page.find("#room-info-button").click()
+        rows_js = "return [...document.querySelectorAll('#room-info-members .member-row')].map((row) => row.dataset.username)"
+        page.wait_for(lambda d: len(page.js(rows_js)) == 3, "three members listed")
+        page.find("#invite-username").send_keys(dave["user"]["username"], Keys.ENTER)
+        page.wait_for(lambda d: dave["user"]["username"] in page.js(rows_js), "the invited member listed")
+        page.wait_for(lambda d: page.find("#room-info-kind").text == "Channel · 4 members", "the count in the chat info")
+        api(self.base(), "POST", f"/rooms/{room_id}/join", token=erin["token"])
+        self.socket(erin).send_message(room_id, "hi, I am new here")
+        page.wait_for(lambda d: erin["user"]["username"] in page.js(rows_js), "someone who joined and spoke, listed")
+        page.wait_for(lambda d: page.find("#room-info-kind").text == "Channel · 5 members", "the count with them")
 
     def test_gh15_the_chat_info_lists_a_groups_members_with_avatar_and_presence(self):
         ann, bob = self.user("ann", "Ann Lee"), self.user("bob", "Bob Stone")
@@ -73,6 +91,53 @@ class GroupTests(WebClientTestCase):
             page.wait_for(lambda d: page.js(members_js) == expected, "both members, by username, with initials and Bob online")
         except AssertionError:
             self.fail(f"the chat info shows {page.js(members_js)}, not {expected}")
+        self.assert_no_alerts(page)
+
+
+class NewChatTests(WebClientTestCase):
+    """Issue 34: ⊕ on Chats starts a chat, a group with people picked from a list, or a chat with someone found by
+    username (Add contact). Discover keeps the public channels."""
+
+    def test_gh34_new_chat_new_group_and_add_contact_from_the_plus_menu(self):
+        tag = uuid.uuid4().hex[:6]
+        ann = self.user("ann", "Ann Lee")
+        bob, carol, dave = (register(self.base(), unique_name(name), f"{name.title()} {tag}") for name in ("bob", "carol", "dave"))
+        page = self.signed_in(ann)
+
+        def choose(mode):
+            page.find("#new-chat-button").click()
+            page.wait_for(lambda d: page.find("#new-chat-menu").is_displayed(), "the ⊕ menu")
+            self.assertEqual([item.text for item in page.find_all("#new-chat-menu [role=menuitem]")], ["New chat", "New group", "Add contact"])
+            page.find(f'#new-chat-menu [data-mode="{mode}"]').click()
+            page.wait_for(lambda d: page.find("#people-picker").is_displayed(), f"the {mode} dialog")
+
+        def person(username):
+            return f'#people-results .contact-item[data-username="{username}"]'
+
+        choose("chat")
+        page.find("#people-search").send_keys(bob["user"]["username"])
+        page.click(person(bob["user"]["username"]), "Bob in the list")
+        page.wait_for(lambda d: page.find("#chat-title").text == f"Bob {tag}", "the direct chat with Bob")
+
+        choose("group")
+        page.find("#new-group-name").send_keys("Ski trip")
+        page.find("#people-search").send_keys(tag)
+        for someone in (bob, carol):
+            page.click(f'{person(someone["user"]["username"])} input', "a member to tick")
+        self.assertEqual(page.find("#people-chosen").text, "2 chosen")
+        page.find("#new-group-create").click()
+        page.wait_for(lambda d: page.find("#chat-title").text == "Ski trip", "the new group")
+        room_id = page.find(".chat-view").get_attribute("data-room-id")
+        members = api(self.base(), "GET", f"/rooms/{room_id}/members", token=ann["token"])
+        self.assertEqual(sorted(m["username"] for m in members),
+                         sorted([ann["user"]["username"], bob["user"]["username"], carol["user"]["username"]]))
+        self.assertEqual([r["kind"] for r in api(self.base(), "GET", "/rooms", token=carol["token"]) if r["id"] == room_id], ["group"])
+
+        choose("contact")
+        self.assertEqual(page.find_all("#people-results li"), [], "nobody listed before a search")
+        page.find("#people-search").send_keys(dave["user"]["username"], Keys.ENTER)
+        page.click(person(dave["user"]["username"]), "Dave found")
+        page.wait_for(lambda d: page.find("#chat-title").text == f"Dave {tag}", "the direct chat with Dave")
         self.assert_no_alerts(page)
 
 

@@ -47,6 +47,11 @@ class ChineseTests(WebClientTestCase):
         page.find('#message-menu [data-action="reply"]').click()
         self.assertTrue(page.find(".composer-context-title").text.startswith("回复 "), "the composer says 回复 too")
 
+        # Issue 34, defect 7: a recalled message, in Chinese.
+        self.socket(ann).request({"type": "delete", "room": room_id, "target": seq})
+        recall_line = f'#messages .recall-line[data-seq="{seq}"]'
+        page.wait_for(lambda d: page.find(recall_line).text == "“Ann Lee”撤回了一条消息", "the recall line in Simplified Chinese")
+
         tags = page.driver.execute_async_script(LANGUAGE_FOR_JS, ["zh-CN", "zh", "zh-SG", "zh-Hans-CN", "zh-TW", "zh-HK", "zh-Hant", "en-GB"])
         self.assertEqual(tags, {"zh-CN": "zh-CN", "zh": "zh-CN", "zh-SG": "zh-CN", "zh-Hans-CN": "zh-CN",
                                 "zh-TW": "zh-Hant", "zh-HK": "zh-Hant", "zh-Hant": "zh-Hant", "en-GB": "en"})
@@ -56,6 +61,8 @@ class ChineseTests(WebClientTestCase):
         page.js("const s = document.getElementById('language'); s.value = 'zh-Hant'; s.dispatchEvent(new Event('change'));")
         page.wait_for(lambda d: page.find("#tab-discover").text.startswith("探索"), "the tabs in Traditional Chinese")
         self.assertEqual(page.find("#sign-out").text, "登出")
+        self.open_chat(page, room_id)
+        page.wait_for(lambda d: page.find(recall_line).text == "「Ann Lee」收回了一則訊息", "the recall line in Traditional Chinese")
 
     def test_gh15_chinese_strings_use_full_width_punctuation_and_cover_every_key(self):
         def read(name):

@@ -4,6 +4,9 @@ with presence, Discover, Me); the chat list's order and times."""
 import unittest
 import uuid
 
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
 from harness import api, png_bytes, register, unique_name
 from webcase import DARK_BACKGROUND, WebClientTestCase, rgb
 from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
@@ -95,6 +98,91 @@ class LayoutTests(WebClientTestCase):
         self.assertTrue(page.find("#message-menu").is_displayed(), "the menu was checked too")
 
 
+# Where each reply quote's text sits against its bubble, and whether it is cut with an ellipsis.
+QUOTES_JS = """
+return [...document.querySelectorAll('#messages .message.mine .quote-text')].map((text) => {
+  const bubble = text.closest('.bubble').getBoundingClientRect();
+  const box = text.getBoundingClientRect();
+  return {inside: box.left >= bubble.left - 1 && box.right <= bubble.right + 1 && bubble.right <= window.innerWidth,
+          cut: text.scrollWidth > text.clientWidth && getComputedStyle(text).textOverflow === 'ellipsis'};
+});
+"""
+
+
+class PhoneTests(WebClientTestCase):
+    """Issue 34 on a phone: reply quotes stay in their bubble; no field makes iOS zoom."""
+
+    def test_gh34_a_long_reply_quote_ends_in_an_ellipsis_and_fields_are_16px(self):
+        ann, bob = self.user("ann", "Ann Lee"), self.user("bob", "Bob Chen")
+        room_id = self.direct_room(ann, bob)
+        long_seq = self.socket(bob).send_message(room_id, "A long question about the weekend plans " * 4)
+        self.socket(ann).send_message(room_id, "Yes", replyTo=long_seq)
+        self.mark_read(ann, room_id)
+        page = self.phone(ann)
+        self.open_chat(page, room_id)
+        page.wait_for(lambda d: page.js(QUOTES_JS), "my reply with its quote")
+        for dark in (False, True):
+            page.set_dark(dark)
+            self.assertEqual(page.js(QUOTES_JS), [{"inside": True, "cut": True}], f"the quote ({'dark' if dark else 'light'})")
+        page.set_dark(False)
+
+        def font_size(selector):
+            return float(page.find(selector).value_of_css_property("font-size").removesuffix("px"))
+        self.assertGreaterEqual(font_size("#composer-input"), 16)
+        for tab, field in (("chats", "#chat-search"), ("contacts", "#contacts-filter")):
+            page.go(f"#/{tab}")
+            page.wait_for(lambda d: page.find_all(field), f"the {tab} tab")
+            self.assertGreaterEqual(font_size(field), 16, field)
+
+
+# How far each section title of Me sits from the top of its card and from what follows it.
+TITLE_SPACING_JS = """
+return [...document.querySelectorAll('.me-view .settings-group > .section-title')].map((title) => {
+  const box = title.getBoundingClientRect();
+  return {above: box.top - title.parentElement.getBoundingClientRect().top,
+          below: title.nextElementSibling.getBoundingClientRect().top - box.bottom};
+});
+"""
+
+
+class DesktopTests(WebClientTestCase):
+    """Issue 34 on a desktop. Defect 4: the connection light is the app's, not beside the other person's name.
+    Defect 11: Me and Discover use the main pane; group avatars; Me's section titles; radio buttons in the dark."""
+
+    BOX_JS = LayoutTests.BOX_JS
+
+    def test_gh34_connection_light_wide_me_and_discover_group_avatars_titles_and_dark_radios(self):
+        ann, bob = self.user("ann", "Ann Lee"), self.user("bob", "Bob Chen")
+        mixed = self.channel(ann, f"Fun 猎人 {uuid.uuid4().hex[:4]}")["id"]
+        chinese = api(self.base(), "POST", "/rooms", {"kind": "group", "name": "周末旅行", "members": []}, token=ann["token"])["id"]
+        direct = self.direct_room(ann, bob)
+        page = self.signed_in(ann, dark=True)
+
+        self.open_chat(page, direct)
+        page.wait_for(lambda d: page.find(".topbar .status-light").get_attribute("data-state") == "online", "connected")
+        self.assertEqual(page.find_all(".chat-header .status-light"), [], "no light beside Bob's name")
+        self.assertEqual(page.find(".topbar .status-light").accessible_name, "Connected")
+
+        def avatar(room_id):
+            return page.find(f'.chat-item[data-room-id="{room_id}"] .avatar').text
+        page.wait_for(lambda d: avatar(mixed) and avatar(chinese), "the rooms in the list")
+        self.assertEqual((avatar(mixed), avatar(chinese)), ("F", "周"), "one grapheme, one script")
+
+        for tab, view in (("me", ".me-view"), ("discover", ".discover-view")):
+            page.go(f"#/{tab}")
+            page.wait_for(lambda d: page.find_all(view), tab)
+            self.assertFalse(page.js(self.BOX_JS, ".chat-pane")["shown"], f"no empty chat pane beside {tab}")
+            self.assertGreater(page.js(self.BOX_JS, view)["width"], 600, f"{tab} has the main pane's width")
+        page.go("#/me")
+        page.wait_for(lambda d: page.find_all(".me-view"), "Me")
+        for spacing in page.js(TITLE_SPACING_JS):
+            self.assertGreaterEqual(spacing["above"], 8, "a title has room above it in its card")
+            self.assertGreaterEqual(spacing["below"], 8, "and below it")
+        page.go("#/discover")
+        radio = page.wait_for(lambda d: page.find("#kind-group"), "Discover")
+        self.assertEqual(rgb(radio.value_of_css_property("accent-color")), (7, 193, 96), "the dark scheme's green")
+
+
 class TabTests(WebClientTestCase):
     def test_contacts_a_to_z_with_presence_discover_member_counts_and_me_version(self):
         tag = uuid.uuid4().hex[:8]
@@ -154,6 +242,15 @@ class ChatListTests(WebClientTestCase):
         self.open_chat(page, rooms[0])
         self.wait_for_texts(page, ["hello 0", "again"], "the chat")
         self.assertEqual([node.text for node in page.find_all("#messages .day-separator")], ["Today"])
+
+        # Issue 34: Ctrl+K finds a chat by name; Enter opens it.
+        ActionChains(page.driver).key_down(Keys.CONTROL).send_keys("k").key_up(Keys.CONTROL).perform()
+        page.wait_for(lambda d: page.find("#quick-switcher").is_displayed(), "the quick switcher")
+        self.assertEqual(page.js("return document.activeElement.id"), "quick-switcher-input")
+        name = page.find(f'.chat-item[data-room-id="{rooms[1]}"] .chat-item-name').text
+        page.find("#quick-switcher-input").send_keys(name.split()[-1], Keys.ENTER)
+        page.wait_for(lambda d: page.find(".chat-view").get_attribute("data-room-id") == rooms[1], "the chat chosen")
+        self.assertFalse(page.find("#quick-switcher").is_displayed())
 
     def test_times_are_shown_the_way_chat_apps_do(self):
         page = self.browser()

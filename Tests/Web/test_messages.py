@@ -3,8 +3,10 @@ their failures retried or discarded; links, emoji, copy, quotes, ↑ to edit and
 
 import os
 import tempfile
+import time
 import unittest
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -131,18 +133,22 @@ class MessageActionTests(WebClientTestCase):
         bob_page.wait_for(lambda d: self.message_node(bob_page, one).find_element(By.CSS_SELECTOR, ".edited-mark").text == "edited",
                           "the edited mark on Bob's side")
 
+        # Issue 34, defect 7: a recalled message is a grey centred line, as in WeChat.
         self.choose_menu_item(ann_page, noon, "delete")
-        bob_page.wait_for(lambda d: "deleted" in self.message_node(bob_page, noon).get_attribute("class").split(),
-                          "the tombstone on Bob's side")
-        self.assertEqual(self.message_node(bob_page, noon).find_element(By.CSS_SELECTOR, ".message-text").text,
-                         "This message was deleted.")
+        recall_line = f'#messages .recall-line[data-seq="{noon}"]'
+        bob_page.wait_for(lambda d: bob_page.find(recall_line).text == "Ann Lee recalled a message", "the recall line on Bob's side")
+        ann_page.wait_for(lambda d: ann_page.find(recall_line).text == "You recalled a message", "the recall line on Ann's side")
+        self.assertEqual(bob_page.find_all(f'#messages .message[data-seq="{noon}"]'), [], "no bubble left")
+        self.assertEqual(bob_page.find(recall_line).value_of_css_property("text-align"), "center")
+        self.assertEqual(self.message_node(bob_page, self.seq_of(bob_page, "noon works")).find_element(By.CSS_SELECTOR, ".quote-text").text,
+                         "[Message recalled]")
 
         self.react_from_menu(bob_page, one, "👍")
         ann_page.wait_for(lambda d: [r.text for r in self.message_node(ann_page, one).find_elements(By.CSS_SELECTOR, ".reaction")]
                           == ["👍 1"], "Bob's reaction on Ann's side")
         bob_page.wait_for(lambda d: "mine" in self.message_node(bob_page, one).find_element(By.CSS_SELECTOR, ".reaction")
                           .get_attribute("class").split(), "Bob's own reaction marked as his")
-        self.assertEqual(ann_page.alerts(), ["confirm: Delete this message for everyone?"])
+        self.assertEqual(ann_page.alerts(), ["confirm: Recall this message? Everyone in the chat will see that you recalled it."])
         self.assert_no_alerts(bob_page)
 
     def test_a_failed_edit_or_reaction_shows_on_its_message_with_retry_and_discard(self):
@@ -202,6 +208,75 @@ class MessageActionTests(WebClientTestCase):
         seq = self.seq_of(page, "try again")
         self.assertEqual(self.message_node(page, seq).get_attribute("data-client-msg-id"), sends[0]["clientMsgID"])
         self.assertEqual(self.history_texts(bob, room_id), ["try again"])
+
+
+# A long press on a touch screen, as the phone's finger makes it: held still, then lifted.
+def long_press(browser, element):
+    box = browser.js("const r = arguments[0].getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2};", element)
+    point = [{"x": box["x"], "y": box["y"]}]
+    browser.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": point})
+    time.sleep(0.8)
+    browser.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+MENU_ACTIONS_JS = "return [...document.querySelectorAll('#message-menu [data-action]')].map((item) => item.dataset.action)"
+
+
+class MessageMenuTests(WebClientTestCase):
+    """Issue 34, defect 2: the message menu opens by a right-click, the context-menu key and a long press (the faint
+    "…" was the only way in), and selects several messages to copy or recall."""
+
+    def test_gh34_right_click_menu_key_and_long_press_open_the_menu_and_select_copies_and_recalls(self):
+        ann, bob = self.user("ann", "Ann Lee"), self.user("bob", "Bob Chen")
+        room_id = self.direct_room(ann, bob)
+        bob_socket = self.socket(bob)
+        one, two = bob_socket.send_message(room_id, "one"), bob_socket.send_message(room_id, "two")
+        three = self.socket(ann).send_message(room_id, "three")
+        self.mark_read(ann, room_id)
+        self.mark_read(bob, room_id)
+        page = self.signed_in(ann)
+        self.open_chat(page, room_id)
+        self.wait_for_texts(page, ["one", "two", "three"], "the messages")
+        page.js("window.__copied = null; navigator.clipboard.writeText = (text) => { window.__copied = text; return Promise.resolve(); };")
+
+        ActionChains(page.driver).context_click(self.message_node(page, one).find_element(By.CSS_SELECTOR, ".message-text")).perform()
+        page.wait_for(lambda d: page.find("#message-menu").is_displayed(), "the menu on a right-click")
+        self.assertEqual(page.js(MENU_ACTIONS_JS), ["reply", "copy", "select"], "Bob's message: no edit or recall")
+        ActionChains(page.driver).send_keys(Keys.ESCAPE).perform()
+        page.wait_for(lambda d: not page.find("#message-menu").is_displayed(), "the menu closed")
+
+        page.js("arguments[0].focus()", self.message_node(page, three))
+        ActionChains(page.driver).key_down(Keys.SHIFT).send_keys(Keys.F10).key_up(Keys.SHIFT).perform()
+        page.wait_for(lambda d: page.find("#message-menu").is_displayed(), "the menu on the context-menu key")
+        self.assertEqual(page.js(MENU_ACTIONS_JS), ["reply", "copy", "edit", "select", "delete"], "my message")
+
+        # Select: a bar instead of the composer; a click selects; recall only when every message is mine.
+        page.find('#message-menu [data-action="select"]').click()
+        page.wait_for(lambda d: page.find("#selection-bar").is_displayed(), "the selection bar")
+        self.assertFalse(page.find("#composer").is_displayed())
+        self.assertEqual(page.find("#selection-count").text, "1 selected")
+        self.message_node(page, one).click()
+        page.wait_for(lambda d: page.find("#selection-count").text == "2 selected", "two selected")
+        self.assertFalse(page.find("#selection-recall").is_enabled(), "Bob's message cannot be recalled")
+        page.find("#selection-copy").click()
+        page.wait_for(lambda d: page.js("return window.__copied") == "Bob Chen: one\nYou: three", "both copied, in order")
+        page.wait_for(lambda d: not page.find("#selection-bar").is_displayed(), "selecting ends after copying")
+
+        self.choose_menu_item(page, three, "select")
+        page.wait_for(lambda d: page.find("#selection-recall").is_enabled(), "my message can be recalled")
+        page.find("#selection-recall").click()
+        page.wait_for(lambda d: page.find_all(f'#messages .recall-line[data-seq="{three}"]'), "recalled")
+        self.assertTrue(page.find("#composer").is_displayed(), "the composer is back")
+        self.assertEqual(page.alerts(), ["confirm: Recall this message? Everyone in the chat will see that you recalled it."])
+
+        # A long press on a phone.
+        phone = self.phone(bob)
+        self.open_chat(phone, room_id)
+        self.wait_for_texts(phone, ["one", "two"], "Bob's messages")
+        long_press(phone, self.message_node(phone, two).find_element(By.CSS_SELECTOR, ".bubble"))
+        phone.wait_for(lambda d: phone.find("#message-menu").is_displayed(), "the menu on a long press")
+        self.assertIn("delete", phone.js(MENU_ACTIONS_JS))
+        self.assertEqual(phone.find_all(".reaction-who"), [])
 
 
 class MessageFeatureTests(WebClientTestCase):

@@ -109,6 +109,15 @@ class ReadStateTests(WebClientTestCase):
         page.wait_for(lambda d: self.read_position(viewer, room_id) > seqs[19], "what is on screen is read")
         self.assertLess(self.read_position(viewer, room_id), seqs[-1], "what is below the screen is not")
 
+        # Issue 34: back to the first unread from anywhere in the chat.
+        self.assertFalse(page.find("#jump-to-unread").is_displayed(), "no jump while the divider is in view")
+        page.js("const s = document.getElementById('messages'); s.scrollTop = s.scrollHeight;")
+        page.wait_for(lambda d: page.find("#jump-to-unread").is_displayed(), "the jump to the first unread")
+        self.assertEqual(page.find("#jump-to-unread").text, "40 unread messages")
+        page.find("#jump-to-unread").click()
+        page.wait_for(lambda d: abs(page.js(divider_js)["top"]) < 40, "the divider at the top again")
+        page.wait_for(lambda d: not page.find("#jump-to-unread").is_displayed(), "the jump gone")
+
         # The position is kept while the page lives: away to another chat and back.
         page.js("document.getElementById('messages').scrollTop -= 300")
         time.sleep(0.3)
@@ -117,6 +126,26 @@ class ReadStateTests(WebClientTestCase):
         self.open_chat(page, other_id)
         self.open_chat(page, room_id)
         page.wait_for(lambda d: abs(page.js(anchor_js, seqs[15]) - before) <= 2, "the same place as before")
+
+    def test_gh34_a_page_reopened_on_a_chats_address_lands_at_the_first_unread(self):
+        """Issue 34, defect 1: the page opened from its cached room list (0 unread), landed at the bottom and marked
+        all 30 new messages read."""
+        talker, viewer = self.user("talk"), self.user("view")
+        room_id = self.direct_room(viewer, talker)
+        old = seed(talker, room_id, 10, prefix="old")
+        page = self.signed_in(viewer)
+        self.open_chat(page, room_id)
+        page.wait_for(lambda d: self.read_position(viewer, room_id) == old[-1], "read to the end")
+        time.sleep(1)  # the room list is cached half a second after it changes
+        page.driver.get("about:blank")  # the tab is closed, or the phone drops it
+        new = seed(talker, room_id, 30, prefix="new")
+        page.open(f"#/chat/{room_id}")
+        divider_js = "return document.getElementById('unread-divider')?.nextElementSibling.dataset.seq ?? null"
+        page.wait_for(lambda d: page.js(divider_js), "the Unread messages divider")
+        self.assertEqual(page.js(divider_js), str(new[0]), "the divider above the first new message")
+        page.wait_for(lambda d: self.read_position(viewer, room_id) > old[-1], "what is on screen is read")
+        time.sleep(0.5)
+        self.assertLess(self.read_position(viewer, room_id), new[-1], "what is below the screen is not")
 
     def test_gh15_the_newest_messages_stay_in_view_when_the_keyboard_opens(self):
         talker, viewer = self.user("talk"), self.user("view")
@@ -170,11 +199,14 @@ class NotificationTests(WebClientTestCase):
 
 
 class LastSeenTests(WebClientTestCase):
-    """Issue 15, defect 7: "last seen" in Contacts and chat headers."""
+    """Issue 15, defect 7: "last seen" in Contacts and chat headers. Issue 34, defect 6: a group's member list says
+    the same as Contacts (it said "Offline" when it was opened first)."""
 
-    def test_gh15_last_seen_shows_in_contacts_and_the_chat_header(self):
+    def test_gh15_gh34_last_seen_reads_the_same_in_a_member_list_contacts_and_the_chat_header(self):
         viewer, bob = self.user("view"), self.user("bob", "Bob Seen")
         room_id = self.direct_room(viewer, bob)
+        group_id = api(self.base(), "POST", "/rooms", {"kind": "group", "name": unique_name("Seen "),
+                                                       "members": [bob["user"]["username"]]}, token=viewer["token"])["id"]
         bob_socket = WebSocketClient(self.base(), bob["token"])
         bob_socket.start()
         bob_socket.close()
@@ -185,12 +217,19 @@ class LastSeenTests(WebClientTestCase):
                 break
             time.sleep(0.5)
         page = self.signed_in(viewer)
+        self.open_chat(page, group_id)
+        page.find("#room-info-button").click()
+        member = f'#room-info-members .member-row[data-username="{bob["user"]["username"]}"] .member-detail'
+        page.wait_for(lambda d: "last seen" in page.find(member).text, "last seen in the member list")
+        in_members = page.find(member).text
+        page.find("#room-info .dialog-close").click()
         page.go("#/contacts")
         page.find("#contacts-filter").send_keys(bob["user"]["username"])
         page.wait_for(lambda d: "last seen" in page.find(f'.contact-item[data-username="{bob["user"]["username"]}"] .contact-detail').text,
                       "last seen in Contacts")
         detail = page.find(f'.contact-item[data-username="{bob["user"]["username"]}"] .contact-detail').text
         self.assertRegex(detail, r"last seen (just now|\d+ min ago)$")
+        self.assertEqual(in_members, detail, "the same words in both lists")
         self.open_chat(page, room_id)
         page.wait_for(lambda d: re.match(r"last seen (just now|\d+ min ago)$", page.find("#chat-subtitle").text), "last seen in the header")
 

@@ -1,5 +1,5 @@
-"""Safety: markup in messages and names is shown as text, and the Content-Security-Policy forbids inline
-scripts."""
+"""Safety: markup in messages and names is shown as text, the Markdown subset is built of elements and text only,
+and the Content-Security-Policy forbids inline scripts."""
 
 import unittest
 import urllib.request
@@ -37,12 +37,39 @@ class SafetyTests(WebClientTestCase):
         self.assertEqual(browser.find("#chat-title").text, room_name)
         self.assertEqual(browser.find("#messages .message-sender").text, evil_name)
 
+        # Issue 34: the Markdown subset, built of elements and text; nothing else becomes markup.
+        markdown = "\n".join([
+            "**bold <img src=x onerror=alert(3)>** and *italic* and `<b>code</b>` and 2*3*4",
+            "> quoted [link](javascript:alert(4))",
+            "- first",
+            "- second",
+            "1. one",
+            "2. two",
+            "```",
+            "<script>alert(5)</script> **not bold**",
+            "```",
+        ])
+        self.socket(attacker).send_message(room_id, markdown)
+        rendered_js = """
+        const text = [...document.querySelectorAll('#messages .message-text')].at(-1);
+        const all = (selector) => [...text.querySelectorAll(selector)].map((node) => node.textContent);
+        return {strong: all('strong'), em: all('em'), code: all('p code'), quote: all('blockquote'),
+                bullets: all('ul > li'), numbers: all('ol > li'), block: all('pre > code'),
+                elements: [...text.querySelectorAll('*')].map((node) => node.tagName.toLowerCase()).sort()};
+        """
+        browser.wait_for(lambda d: browser.js(rendered_js)["block"], "the Markdown message")
+        self.assertEqual(browser.js(rendered_js), {
+            "strong": ["bold <img src=x onerror=alert(3)>"], "em": ["italic"], "code": ["<b>code</b>"],
+            "quote": ["quoted [link](javascript:alert(4))"], "bullets": ["first", "second"], "numbers": ["one", "two"],
+            "block": ["<script>alert(5)</script> **not bold**"],
+            "elements": sorted(["p", "strong", "em", "code", "blockquote", "ul", "li", "li", "ol", "li", "li", "pre", "code"])})
+
         browser.go("#/contacts")
         browser.find("#contacts-filter").send_keys(attacker_username)
         browser.wait_for(lambda d: [item.text for item in browser.find_all(".contact-item .contact-name")] == [evil_name],
                          "the display name as text in Contacts")
         self.assertEqual(browser.find_all('img[src="x"]'), [])
-        self.assertEqual(browser.find_all("#app script, #app b"), [])
+        self.assertEqual(browser.find_all("#app script, #app b, #app a[href^=javascript]"), [])
         self.assert_no_alerts(browser)
 
     def test_content_security_policy_forbids_inline_scripts(self):

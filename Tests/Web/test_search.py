@@ -47,7 +47,7 @@ class NameTests(WebClientTestCase):
         page = self.signed_in(me)
         self.open_chat(page, team)
         carol_socket = self.socket(carol)
-        page.wait_for(lambda d: page.find(".chat-view .status-light").get_attribute("data-state") == "online", "connected")
+        page.wait_for(lambda d: page.find(".topbar .status-light").get_attribute("data-state") == "online", "connected")
 
         def typing_shown(_):
             carol_socket.send({"type": "typing", "room": team})  # again: the server forwards one per 2 s at most

@@ -127,6 +127,12 @@ class WebClientTestCase(unittest.TestCase):
         browser.sign_in_with(session)
         return browser
 
+    def phone(self, session, dark=False):
+        """`session` signed in on a phone: 390×844 with a touch screen."""
+        page = self.signed_in(session, width=390, height=844, dark=dark)
+        page.set_viewport(390, 844, mobile=True)
+        return page
+
     def socket(self, session, rooms=None):
         client = WebSocketClient(self.base(), session["token"])
         self.addCleanup(client.close)
@@ -243,7 +249,7 @@ class WebClientTestCase(unittest.TestCase):
         history = api(self.base(), "GET", f"/rooms/{room_id}/messages?limit=100", token=session["token"])
         return [m["text"] for m in history["messages"] if m.get("kind", "message") == "message"]
 
-    def light_colour(self, browser, where=".chat-view"):
+    def light_colour(self, browser, where=".topbar"):
         return browser.find(f"{where} .status-light").value_of_css_property("background-color")
 
     def scroll_state(self, browser):

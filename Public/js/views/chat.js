@@ -6,11 +6,13 @@ import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { t } from '../strings.js';
 import { avatarElement, roomAvatar } from '../avatar.js';
 import { dayKey } from '../time.js';
-import { presenceText } from '../presenceText.js';
-import { connectionLight } from './connectionLight.js';
-import { daySeparator, messageElement, pendingElement, renameLine, unreadDivider, uploadElement } from './messageItem.js';
+import { statusOf } from '../presenceText.js';
+import { daySeparator, messageElement, pendingElement, recallLine, renameLine, unreadDivider, uploadElement } from './messageItem.js';
 import { MessageMenu } from './messageMenu.js';
-import { messageSummary } from './preview.js';
+import { MessageSelection } from './messageSelection.js';
+import { openMenusOn } from './contextMenu.js';
+import { UnreadJump } from './unreadJump.js';
+import { messageSummary, recallText } from './preview.js';
 import { Composer } from './composer.js';
 import { EmojiPicker } from './emojiPicker.js';
 import { SeenTracker } from './seenTracker.js';
@@ -42,15 +44,26 @@ export class ChatView {
     this.loadingOlder = false;
     this.olderFailedAt = 0;
     this.unreadFrom = null; // the read position when the chat opened, if there was something unread
-    this.landing = false; // true until the chat has opened where it should (first unread, or where it was left)
+    this.landing = true; // until the chat has opened where it should (first unread, or where it was left)
+    this.readPositionKnown = false; // nothing is read before the server's room list says where reading stopped
     this.emojiPicker = new EmojiPicker();
     this.menu = new MessageMenu({
-      onReact: (message, emoji) => this.client.toggleReaction(this.roomID, message.seq, emoji),
-      onMoreReactions: (message, opener) => this.emojiPicker.open(opener, (emoji) => this.client.toggleReaction(this.roomID, message.seq, emoji)),
-      onReply: (message) => this.composer.startReply(message),
-      onEdit: (message) => this.composer.startEdit(message),
-      onCopy: (message) => copyText(message.text),
-      onDelete: (message) => this.deleteMessage(message),
+      handlers: {
+        react: (message, emoji) => this.client.toggleReaction(this.roomID, message.seq, emoji),
+        moreReactions: (message, opener) => this.emojiPicker.open(opener, (emoji) => this.client.toggleReaction(this.roomID, message.seq, emoji)),
+        reply: (message) => this.composer.startReply(message),
+        copy: (message) => copyText(message.text),
+        edit: (message) => this.composer.startEdit(message),
+        select: (message) => this.selection.start(message.seq),
+        delete: (message) => this.deleteMessage(message),
+      },
+      offers: (feature) => this.client.offers(feature),
+    });
+    this.selection = new MessageSelection({
+      onChange: () => this.selectionChanged(),
+      onCopy: (seqs) => this.copySelected(seqs),
+      onRecall: (seqs) => this.recallSelected(seqs),
+      canRecall: (seqs) => seqs.every((seq) => this.room()?.messages.get(seq)?.sender?.id === this.store.me.id),
     });
     this.composer = new Composer(client, roomID, {
       emojiPicker: this.emojiPicker,
@@ -60,9 +73,8 @@ export class ChatView {
     });
     this.build();
     this.seen = new SeenTracker(this.scroller, (seq) => this.sawUpTo(seq));
-    this.roving = new RovingList(this.itemsContainer, '.message', {
-      onMenu: (item) => item.querySelector('.message-actions-button')?.click(),
-    });
+    this.roving = new RovingList(this.itemsContainer, '.message', { onMenu: (item) => this.openMenuFor(item) });
+    openMenusOn(this.itemsContainer, '.message[data-seq]', (item, at) => this.openMenuFor(item, at), { ownPress: '.reaction' });
     this.followResize = () => {
       if (this.stickToBottom) this.scrollToBottom();
     };
@@ -108,7 +120,6 @@ export class ChatView {
       el('a', { className: 'back-button icon-button', href: '#/chats', 'aria-label': t('back') }, icon(ICONS.back)),
       this.headerAvatar,
       el('div', { className: 'chat-header-text' }, el('div', { className: 'chat-title-row' }, this.headerTitle, this.mutedMark), this.headerSubtitle),
-      connectionLight(this.store),
       this.infoButton);
 
     this.historyNote = el('div', { className: 'history-note', role: 'status' });
@@ -127,6 +138,7 @@ export class ChatView {
       hidden: true,
       on: { click: () => this.scrollToBottom() },
     }, t('newMessages'), icon(ICONS.down, { size: 16 }));
+    this.unreadJump = new UnreadJump(this.scroller, () => this.jumpToFirstUnread());
     this.typingLine = el('div', { className: 'typing-line', id: 'typing-line', 'aria-live': 'polite' });
     // New messages are announced here, politely, one by one; older pages loading above are not.
     this.announcer = el('div', { className: 'visually-hidden', id: 'message-announcer', 'aria-live': 'polite' });
@@ -134,26 +146,43 @@ export class ChatView {
 
     this.element = el('div', { className: 'chat-view', dataset: { roomId: this.roomID } },
     header,
-    el('div', { className: 'messages-wrap' }, this.scroller, this.newMessagesPill),
+    el('div', { className: 'messages-wrap' }, this.scroller, this.unreadJump.element, this.newMessagesPill),
     this.typingLine,
     this.composer.element,
+    this.selection.element,
     this.announcer,
     el('div', { className: 'drop-overlay', 'aria-hidden': 'true' }, el('span', { text: t('dropFile') })),
     this.menu.element,
     this.emojiPicker.element,
     this.infoPanel.element);
     acceptDroppedFiles(this.element, (files) => this.composer.sendFiles(files));
+    // While selecting, a click anywhere on a message (its checkbox, a link, a quote) selects it and does nothing else.
+    this.itemsContainer.addEventListener('click', (event) => {
+      const item = this.selection.active && event.target.closest('.message[data-seq]');
+      if (!item) return;
+      event.preventDefault();
+      event.stopPropagation();
+      this.selection.toggle(Number(item.dataset.seq));
+    }, true);
+    this.element.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && this.selection.active && !event.defaultPrevented) this.selection.end();
+    });
   }
 
   /** Called once the view is in the document (sizes are known). */
   async mounted() {
     this.client.setActiveRoom(this.roomID);
+    // A page opened on a chat's address starts from the cached room list, which knows nothing of what arrived
+    // while the page was closed: where reading stopped comes from the server's list.
+    await this.client.roomListArrived();
+    if (this.destroyed || !this.room()) return;
+    this.readPositionKnown = true;
     const room = this.room();
     // Back in a chat where nothing arrived since: where it was left. Otherwise at the first unread message.
     const left = savedPositions.get(this.roomID);
     const saved = left && left.latestSeq === room?.latestSeq ? left : null;
-    this.unreadFrom = !saved && room && room.unreadCount > 0 && room.latestSeq > room.lastReadSeq ? room.lastReadSeq : null;
-    this.landing = true;
+    this.unreadFrom = !saved && room.unreadCount > 0 && room.latestSeq > room.lastReadSeq ? room.lastReadSeq : null;
+    this.unreadJump.start(this.unreadFrom === null ? 0 : room.unreadCount);
     this.renderHeader();
     this.renderTyping();
     this.renderMessages();
@@ -168,13 +197,19 @@ export class ChatView {
     }
     this.land(saved);
     this.landing = false;
+    this.unreadJump.update(this.divider());
     this.maybeLoadOlder();
     if (this.focusSeq) this.showMessage(this.focusSeq);
   }
 
+  /** The "Unread messages" divider, when it is in the list. */
+  divider() {
+    return this.itemsContainer.querySelector('.unread-divider');
+  }
+
   /** Opens at the first unread message, else where the chat was left, else at the bottom. */
   land(saved) {
-    const divider = this.itemsContainer.querySelector('.unread-divider');
+    const divider = this.divider();
     if (divider) {
       this.scroller.scrollTop = divider.offsetTop - DIVIDER_MARGIN_PX;
       this.stickToBottom = this.isAtBottom();
@@ -187,6 +222,18 @@ export class ChatView {
     }
   }
 
+  /** Back to the first message that was unread when the chat opened, from wherever the list is. */
+  async jumpToFirstUnread() {
+    try {
+      await this.loadBackTo(this.unreadFrom + 1);
+    } catch {
+      this.olderFailedAt = Date.now();
+    }
+    const divider = this.divider();
+    if (divider) this.scroller.scrollTop = divider.offsetTop - DIVIDER_MARGIN_PX;
+    this.stickToBottom = this.isAtBottom();
+  }
+
   /** Pages back until `seq` is loaded (bounded), so the chat can open at it. */
   async loadBackTo(seq) {
     for (let page = 0; page < MAX_PAGES_TO_FIND_MESSAGE; page += 1) {
@@ -197,6 +244,7 @@ export class ChatView {
   }
 
   destroy() {
+    this.destroyed = true;
     savedPositions.set(this.roomID, {
       anchor: this.captureAnchor(),
       atBottom: this.stickToBottom !== false,
@@ -208,6 +256,7 @@ export class ChatView {
     window.visualViewport?.removeEventListener('resize', this.followResize);
     this.menu.close();
     this.emojiPicker.close();
+    this.composer.destroy();
     this.infoPanel.destroy();
     if (this.client.activeRoomID === this.roomID) this.client.setActiveRoom(null);
   }
@@ -222,8 +271,7 @@ export class ChatView {
     replaceChildren(this.headerAvatar, avatarElement(roomAvatar(room), { size: 'small' }));
     let subtitle;
     if (room.kind === 'direct' && room.peer) {
-      this.client.lookUpLastSeen(room.peer.id);
-      subtitle = presenceText(this.store.presenceOf(room.peer.id));
+      subtitle = statusOf(this.client, room.peer.id).text;
     } else {
       const kind = room.kind === 'group' ? t('group') : t('channel');
       const members = this.client.memberCount(room.id);
@@ -292,7 +340,7 @@ export class ChatView {
   /** The newest message on screen was `seq`: read up to it (up to the room's end when it is the newest message). */
   sawUpTo(seq) {
     const room = this.room();
-    if (!room) return;
+    if (!room || !this.readPositionKnown) return;
     const newestLoaded = this.store.orderedMessages(this.roomID).at(-1)?.seq ?? 0;
     this.client.markRead(this.roomID, seq >= newestLoaded && room.newestPageLoaded ? room.latestSeq : seq);
   }
@@ -334,6 +382,13 @@ export class ChatView {
       addRenamesBefore(message.seq);
       addDay(message.date);
       const mine = message.sender?.id === me;
+      if (message.deleted) {
+        previousSender = null;
+        if (!mine) this.client.profile(message.sender?.id, message.sender?.name, message.sender?.via);
+        const text = recallText(message, this.store.me, context.nameOf);
+        items.push({ key: `seq:${message.seq}`, signature: `recall|${text}`, build: () => recallLine(message, text) });
+        continue;
+      }
       if (!dividerPlaced && this.unreadFrom !== null && !mine && message.seq > this.unreadFrom) {
         dividerPlaced = true;
         previousSender = null;
@@ -346,11 +401,12 @@ export class ChatView {
       const changes = changesByTarget.get(message.seq) ?? [];
       const changesSignature = changes.map((entry) => `${entry.clientMsgID}:${entry.state}`).join(',');
       const reactors = (message.reactions ?? []).flatMap((reaction) => reaction.users.map((id) => this.store.displayName(id, ''))).join(',');
+      const selected = this.selection.active ? this.selection.has(message.seq) : null; // null: not selecting
       items.push({
         key: `seq:${message.seq}`,
-        signature: `${message.rev}|${showSender}|${showRead}|${senderProfile?.displayName}|${senderProfile?.avatarColor}|${changesSignature}|${reactors}`,
+        signature: `${message.rev}|${showSender}|${showRead}|${senderProfile?.displayName}|${senderProfile?.avatarColor}|${changesSignature}|${reactors}|${selected}`,
         fromOthers: !mine,
-        build: () => messageElement(message, { ...context, mine, showSender, showRead, senderProfile, changes }),
+        build: () => messageElement(message, { ...context, mine, showSender, showRead, senderProfile, changes, selected }),
       });
     }
     addRenamesBefore(Infinity);
@@ -373,7 +429,7 @@ export class ChatView {
       nameOf: (person) => (person?.id === me ? t('you') : this.store.displayName(person?.id, person?.name ?? '')),
       reactorName: (userID) => (userID === me ? t('you') : this.store.displayName(userID, t('someone'))),
       attachmentURL: (id) => this.client.attachmentURL(id),
-      onActions: (message, button) => this.menu.open(message, button, message.sender?.id === me),
+      onActions: (message, button) => this.menu.open(message, { opener: button, mine: message.sender?.id === me }),
       onReact: (message, emoji) => this.client.toggleReaction(this.roomID, message.seq, emoji),
       onOpenImage: (src, alt) => this.imageViewer.open(src, alt),
       onImageLoaded: () => {
@@ -463,6 +519,7 @@ export class ChatView {
   scrolled() {
     this.stickToBottom = this.isAtBottom();
     if (this.stickToBottom) this.newMessagesPill.hidden = true;
+    if (!this.landing) this.unreadJump.update(this.divider());
     this.menu.close();
     this.maybeLoadOlder();
   }
@@ -508,6 +565,49 @@ export class ChatView {
 
   deleteMessage(message) {
     if (window.confirm(t('confirmDelete'))) this.client.deleteMessage(this.roomID, message.seq);
+  }
+
+  // MARK: the message menu and selecting messages
+
+  /**
+   * The menu of a message item: where it was right-clicked (`at`, {x, y}), or beside its bubble (a long press, the
+   * context-menu key). While selecting, a press selects instead.
+   */
+  openMenuFor(item, at = null) {
+    const seq = Number(item.dataset.seq);
+    const message = this.room()?.messages.get(seq);
+    if (!message || message.deleted) return;
+    if (this.selection.active) {
+      this.selection.toggle(seq);
+      return;
+    }
+    if (this.menu.isOpenFor(item)) return; // the context-menu key's keydown and the contextmenu event that follows it
+    const anchor = at ? new DOMRect(at.x, at.y, 0, 0) : item.querySelector('.bubble').getBoundingClientRect();
+    this.menu.open(message, { opener: item, mine: message.sender?.id === this.store.me.id, anchor });
+  }
+
+  selectionChanged() {
+    this.menu.close();
+    this.element.classList.toggle('selecting', this.selection.active);
+    this.composer.element.hidden = this.selection.active;
+    this.renderMessages();
+    if (!this.selection.active) this.composer.focus();
+  }
+
+  /** The selected messages as text: "Name: words" a line each, in order. */
+  copySelected(seqs) {
+    const room = this.room();
+    const { nameOf } = this.itemContext();
+    const lines = seqs.map((seq) => room?.messages.get(seq)).filter(Boolean)
+      .map((message) => `${nameOf(message.sender)}: ${messageSummary(message)}`);
+    copyText(lines.join('\n'));
+    this.selection.end();
+  }
+
+  recallSelected(seqs) {
+    if (!window.confirm(seqs.length === 1 ? t('confirmDelete') : t('confirmDeleteSelected', { count: seqs.length }))) return;
+    for (const seq of seqs) this.client.deleteMessage(this.roomID, seq);
+    this.selection.end();
   }
 }
 

@@ -21,6 +21,11 @@ export class Composer {
     this.element = this.build();
     this.textarea.value = this.client.draft(this.roomID);
     this.updateCount();
+    this.unsubscribe = this.store.on('limits', () => this.updateCount());
+  }
+
+  destroy() {
+    this.unsubscribe();
   }
 
   build() {

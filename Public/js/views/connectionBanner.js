@@ -17,8 +17,9 @@ export class ConnectionBanner {
       text: t('retryNow'),
       on: { click: () => this.client.reconnectNow() },
     });
-    this.element = el('div', { className: 'connection-banner', id: 'connection-banner', role: 'status', hidden: true },
-      this.text, this.retryText, this.retryButton);
+    // A landmark of its own, so nothing on the page stands outside one; the status inside is what gets announced.
+    this.element = el('section', { className: 'connection-banner', id: 'connection-banner', 'aria-label': t('connection'), hidden: true },
+      el('div', { className: 'banner-status', role: 'status' }, this.text, this.retryText), this.retryButton);
     this.unsubscribe = this.store.on('connection', () => this.render());
     this.render();
   }

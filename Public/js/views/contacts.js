@@ -2,12 +2,10 @@
 import { el, replaceChildren } from '../dom.js';
 import { errorText, t } from '../strings.js';
 import { avatarElement, profileAvatar } from '../avatar.js';
-import { presenceText } from '../presenceText.js';
+import { LAST_SEEN_LOOKUPS, statusOf } from '../presenceText.js';
 import { chatPath, navigate } from '../router.js';
 
 const FILTER_DELAY_MS = 250;
-// Last-seen times are asked for (once per connection) for the first this many people of the list.
-const LAST_SEEN_LOOKUPS = 30;
 
 export class ContactsView {
   constructor(client) {
@@ -62,10 +60,8 @@ export class ContactsView {
   }
 
   renderUser(user, lookUpLastSeen) {
-    if (lookUpLastSeen) this.client.lookUpLastSeen(user.id);
-    const presence = this.store.presenceOf(user.id);
+    const { presence, text: status } = statusOf(this.client, user.id, { lookUp: lookUpLastSeen });
     const online = presence?.online === true;
-    const status = presenceText(presence);
     return el('li', {},
       el('button', {
         type: 'button',

@@ -5,7 +5,7 @@ import { errorText, t } from '../strings.js';
 import { avatarElement, profileAvatar, initialsFromName, colorFromId } from '../avatar.js';
 import { formatClock, formatDayLabel } from '../time.js';
 import { messageSummary } from './preview.js';
-import { linkifiedText } from '../linkify.js';
+import { markdownNodes } from '../markdown.js';
 
 const MAX_IMAGE_SIDE = 240;
 
@@ -21,14 +21,23 @@ export function renameLine(rename, text) {
   return el('div', { className: 'system-line rename-line', dataset: { eventSeq: String(rename.seq) } }, el('span', { text }));
 }
 
+/**
+ * A recalled (deleted) message, as WeChat shows one: a centred grey line, "Bob recalled a message". It keeps the
+ * message's seq, so reading past it still counts.
+ */
+export function recallLine(message, text) {
+  return el('div', { className: 'system-line recall-line', dataset: { seq: String(message.seq) } }, el('span', { text }));
+}
+
 /** Where the messages I have not read yet begin (shown while the chat stays open). */
 export function unreadDivider() {
   return el('div', { className: 'unread-divider', id: 'unread-divider', role: 'separator' }, el('span', { text: t('unreadMessages') }));
 }
 
 /**
- * A message. `context` gives: mine, showSender, showRead, me (my id), senderProfile (or null), nameOf(person),
- * attachmentURL(id), changes (outbox entries editing, deleting or reacting to it), and the handlers
+ * A message (not a recalled one: see recallLine). `context` gives: mine, showSender, showRead, me (my id), senderProfile (or null), nameOf(person),
+ * attachmentURL(id), changes (outbox entries editing, deleting or reacting to it), selected (null when not
+ * selecting messages, otherwise whether this one is), and the handlers
  * onActions(message, button), onReact(message, emoji), onOpenImage(src, alt), onRetry(clientMsgID), onDiscard(clientMsgID).
  */
 export function messageElement(message, context) {
@@ -37,7 +46,7 @@ export function messageElement(message, context) {
     context.showSender && el('div', { className: 'message-sender', text: context.nameOf(message.sender) }),
     el('div', { className: 'message-row' },
       bubble(message, context),
-      !message.deleted && el('button', {
+      el('button', {
         type: 'button',
         className: 'message-actions-button',
         'aria-label': t('messageActions'),
@@ -48,10 +57,16 @@ export function messageElement(message, context) {
     (context.changes ?? []).map((entry) => changeStatus(entry, context)),
     context.showRead && el('div', { className: 'message-status read-receipt', text: t('read') }));
   return el('div', {
-    className: `message ${mine ? 'mine' : 'theirs'}${message.deleted ? ' deleted' : ''}`,
+    className: `message ${mine ? 'mine' : 'theirs'}${context.selected ? ' selected' : ''}`,
     dataset: { seq: String(message.seq), ...(message.clientMsgID ? { clientMsgId: message.clientMsgID } : {}) },
     tabindex: '-1',
   },
+  typeof context.selected === 'boolean' && el('input', {
+    type: 'checkbox',
+    className: 'select-box',
+    checked: context.selected,
+    'aria-label': t('selectMessage', { name: context.nameOf(message.sender), time: formatClock(message.date) }),
+  }),
   !mine && senderAvatar(message, context),
   body);
 }
@@ -142,16 +157,13 @@ function senderAvatar(message, context) {
 }
 
 function bubble(message, context) {
-  const attachments = message.deleted ? [] : message.attachments ?? [];
-  const hasText = Boolean(message.text) || message.deleted;
-  return el('div', { className: `bubble${!hasText && attachments.length ? ' image-only' : ''}` },
+  const attachments = message.attachments ?? [];
+  return el('div', { className: `bubble${!message.text && attachments.length ? ' image-only' : ''}` },
     message.replyTo && quote(message.replyTo, context),
     attachments.map((attachment) => attachmentElement(attachment, message, context)),
-    message.deleted
-      ? el('div', { className: 'message-text deleted-text', text: t('deleted') })
-      : message.text && el('div', { className: 'message-text' }, linkifiedText(message.text)),
+    message.text && el('div', { className: 'message-text' }, markdownNodes(message.text)),
     el('div', { className: 'message-meta' },
-      message.editedAt && !message.deleted && el('span', { className: 'edited-mark', text: t('edited') }),
+      message.editedAt && el('span', { className: 'edited-mark', text: t('edited') }),
       el('time', { text: formatClock(message.date) })));
 }
 
@@ -215,7 +227,7 @@ function fitImage(width, height) {
 }
 
 function reactionsElement(message, context) {
-  const reactions = message.deleted ? [] : message.reactions ?? [];
+  const reactions = message.reactions ?? [];
   if (reactions.length === 0) return null;
   return el('div', { className: 'reactions' }, reactions.map((reaction) => {
     const mine = reaction.users.includes(context.me);

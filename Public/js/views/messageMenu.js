@@ -1,15 +1,36 @@
-// The menu of a message: quick reactions and a button for any other emoji, then Reply, Copy, and Edit/Delete for
-// my own messages. Keyboard-usable:
-// arrow keys move between items, Escape closes and returns focus to the button that opened it.
+// The menu of a message: quick reactions and a button for any other emoji, then its actions (see ACTIONS). It opens
+// from the message's "…" button, a right-click, a long press or the context-menu key, beside the button or where the
+// message was pressed. Keyboard-usable: arrow keys move between items, Escape closes and returns the focus.
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { t } from '../strings.js';
 
 export const QUICK_REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🙏'];
 const MENU_MARGIN_PX = 8;
 
+/**
+ * Every action the menu can offer, in order: `shows(message, mine)` says whether it applies to a message. An action
+ * shows only when the chat handles it, and one that needs the server (`feature`) only when the server's config
+ * lists that feature: forwarding, pinning and reporting wait for their endpoints (issue 34).
+ */
+const ACTIONS = [
+  { id: 'reply', label: 'reply', shows: () => true },
+  { id: 'copy', label: 'copy', shows: (message) => Boolean(message.text) },
+  { id: 'forward', label: 'forward', feature: 'forward', shows: () => true },
+  { id: 'edit', label: 'edit', shows: (message, mine) => mine && Boolean(message.text) },
+  { id: 'select', label: 'selectMessages', shows: () => true },
+  { id: 'pin', label: 'pinMessage', feature: 'pin', shows: () => true },
+  { id: 'report', label: 'report', feature: 'report', shows: (message, mine) => !mine },
+  { id: 'delete', label: 'delete', danger: true, shows: (message, mine) => mine },
+];
+
 export class MessageMenu {
-  constructor({ onReact, onMoreReactions, onReply, onCopy, onEdit, onDelete }) {
-    Object.assign(this, { onReact, onMoreReactions, onReply, onCopy, onEdit, onDelete });
+  /**
+   * `handlers`: {react(message, emoji), moreReactions(message, opener), and one per action id (reply, copy, edit,
+   * select, delete…) taking the message}. `offers(feature)`: whether the server has that feature.
+   */
+  constructor({ handlers, offers }) {
+    this.handlers = handlers;
+    this.offers = offers;
     this.opener = null;
     this.element = el('div', {
       className: 'message-menu',
@@ -24,13 +45,15 @@ export class MessageMenu {
     };
   }
 
-  open(message, opener, mine) {
+  /**
+   * Opens for `message`; the focus returns to `opener` on Escape. It shows beside `anchor` (a DOMRect: the opener's
+   * unless given), or at it when it is a point (no width: where a right-click happened).
+   */
+  open(message, { opener, mine, anchor = opener.getBoundingClientRect() }) {
     this.close();
     this.opener = opener;
-    const act = (handler) => () => {
-      this.close();
-      handler(message);
-    };
+    const actions = ACTIONS.filter((action) => this.handlers[action.id] && (!action.feature || this.offers(action.feature))
+      && action.shows(message, mine));
     replaceChildren(this.element,
       el('div', { className: 'menu-reactions' }, QUICK_REACTIONS.map((emoji) => el('button', {
         type: 'button',
@@ -38,7 +61,7 @@ export class MessageMenu {
         className: 'menu-reaction',
         text: emoji,
         'aria-label': t('react', { emoji }),
-        on: { click: () => { this.close(); this.onReact(message, emoji); } },
+        on: { click: () => { this.close(); this.handlers.react(message, emoji); } },
       })), el('button', {
         type: 'button',
         role: 'menuitem',
@@ -48,29 +71,37 @@ export class MessageMenu {
         'aria-haspopup': 'dialog',
         on: {
           click: () => {
-            const opener = this.opener;
+            const returnTo = this.opener;
             this.close();
-            this.onMoreReactions(message, opener);
+            this.handlers.moreReactions(message, returnTo);
           },
         },
       }, icon(ICONS.plus, { size: 20 }))),
-      el('button', { type: 'button', role: 'menuitem', className: 'menu-item', dataset: { action: 'reply' }, text: t('reply'), on: { click: act(this.onReply) } }),
-      message.text && el('button', { type: 'button', role: 'menuitem', className: 'menu-item', dataset: { action: 'copy' }, text: t('copy'), on: { click: act(this.onCopy) } }),
-      mine && message.text && el('button', { type: 'button', role: 'menuitem', className: 'menu-item', dataset: { action: 'edit' }, text: t('edit'), on: { click: act(this.onEdit) } }),
-      mine && el('button', { type: 'button', role: 'menuitem', className: 'menu-item danger', dataset: { action: 'delete' }, text: t('delete'), on: { click: act(this.onDelete) } }),
-    );
+      actions.map((action) => el('button', {
+        type: 'button',
+        role: 'menuitem',
+        className: `menu-item${action.danger ? ' danger' : ''}`,
+        dataset: { action: action.id },
+        text: t(action.label),
+        on: {
+          click: () => {
+            this.close();
+            this.handlers[action.id](message);
+          },
+        },
+      })));
     this.element.hidden = false;
-    opener.setAttribute('aria-expanded', 'true');
-    this.position(opener);
+    if (opener.hasAttribute('aria-haspopup')) opener.setAttribute('aria-expanded', 'true');
+    this.position(anchor);
     this.items()[0]?.focus();
     document.addEventListener('pointerdown', this.closeOnOutsideClick, true);
   }
 
-  /** Places the menu beside its button, inside the window. */
-  position(opener) {
-    const anchor = opener.getBoundingClientRect();
+  /** Places the menu inside the window: from a point rightwards, under a box with their right edges lined up. */
+  position(anchor) {
     const menu = this.element.getBoundingClientRect();
-    const left = Math.min(Math.max(MENU_MARGIN_PX, anchor.right - menu.width), window.innerWidth - menu.width - MENU_MARGIN_PX);
+    const start = anchor.width === 0 ? anchor.left : anchor.right - menu.width;
+    const left = Math.min(Math.max(MENU_MARGIN_PX, start), window.innerWidth - menu.width - MENU_MARGIN_PX);
     const below = anchor.bottom + 4;
     const top = below + menu.height > window.innerHeight - MENU_MARGIN_PX ? anchor.top - menu.height - 4 : below;
     this.element.style.left = `${left}px`;
@@ -100,6 +131,10 @@ export class MessageMenu {
     }
   }
 
+  isOpenFor(opener) {
+    return !this.element.hidden && this.opener === opener;
+  }
+
   /** Closes the menu if its message was rebuilt or removed (the message it acts on may have changed). */
   closeIfDetached() {
     if (this.opener && !this.opener.isConnected) this.close();
@@ -108,7 +143,7 @@ export class MessageMenu {
   close() {
     if (this.element.hidden) return;
     this.element.hidden = true;
-    this.opener?.setAttribute('aria-expanded', 'false');
+    if (this.opener?.hasAttribute('aria-haspopup')) this.opener.setAttribute('aria-expanded', 'false');
     this.opener = null;
     document.removeEventListener('pointerdown', this.closeOnOutsideClick, true);
   }

@@ -11,10 +11,16 @@ export function messageSummary(message) {
   return '';
 }
 
+/** "You recalled a message", "Bob recalled a message" (`nameOf(sender)` names others). */
+export function recallText(message, me, nameOf) {
+  return message.sender?.id === me.id ? t('recalledByMe') : t('recalledBy', { name: nameOf(message.sender) });
+}
+
 /** The preview of a room's last message; in channels and groups it names the sender (`nameOf(sender)`). */
 export function messagePreview(room, me, nameOf) {
   const message = room.lastMessage;
   if (!message) return '';
+  if (message.deleted) return recallText(message, me, nameOf);
   const summary = messageSummary(message);
   if (room.kind === 'direct') return summary;
   const sender = message.sender?.id === me.id ? t('you') : nameOf(message.sender);

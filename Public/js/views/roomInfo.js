@@ -5,7 +5,7 @@
 // the field and nothing changes. Direct chats and the lobby (which nobody created) offer no Rename.
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { avatarElement, profileAvatar } from '../avatar.js';
-import { presenceText } from '../presenceText.js';
+import { LAST_SEEN_LOOKUPS, statusOf } from '../presenceText.js';
 import { errorText, t } from '../strings.js';
 import { navigate } from '../router.js';
 
@@ -28,10 +28,12 @@ export class RoomInfo {
     // Only the details follow changes while the dialog is open: rebuilding it would lose what is being typed.
     this.unsubscribers = [
       this.store.on('rooms', () => { if (this.element.open) this.refresh(); }),
+      this.store.on(`room:${roomID}`, () => { if (this.element.open) this.noticeNewMember(); }),
       this.store.on('presence', () => { if (this.element.open) this.renderMembers(); }),
       this.store.on('connection', () => { if (this.element.open) this.renderMembers(); }),
     ];
     this.memberProfiles = null;
+    this.reloadedFor = new Set(); // senders the members were loaded again for (once each: they may have left since)
   }
 
   open(opener) {
@@ -192,10 +194,23 @@ export class RoomInfo {
     }
   }
 
+  /**
+   * The server tells nobody but the newcomer that someone joined (§9.6): a message from someone the list does not
+   * have means it is out of date, so it is loaded again.
+   */
+  noticeNewMember() {
+    const sender = this.store.rooms.get(this.roomID)?.lastMessage?.sender;
+    if (!this.memberProfiles || !sender?.id || sender.via || this.reloadedFor.has(sender.id)) return;
+    if (this.memberProfiles.some((profile) => profile.id === sender.id)) return;
+    this.reloadedFor.add(sender.id);
+    this.loadMembers();
+    this.client.membersChanged(this.roomID);
+  }
+
   renderMembers() {
     if (!this.memberList || !this.memberProfiles) return;
-    replaceChildren(this.memberList, this.memberProfiles.map((profile) => {
-      const presence = this.store.presenceOf(profile.id);
+    replaceChildren(this.memberList, this.memberProfiles.map((profile, index) => {
+      const { presence, text: status } = statusOf(this.client, profile.id, { lookUp: index < LAST_SEEN_LOOKUPS });
       const online = presence?.online === true;
       const name = profile.displayName || profile.username;
       return el('li', { className: 'member-row', dataset: { username: profile.username } },
@@ -204,7 +219,7 @@ export class RoomInfo {
           el('span', { className: `presence-dot${online ? ' online' : ''}${presence ? '' : ' unknown'}`, 'aria-hidden': 'true' })),
         el('span', { className: 'member-main' },
           el('span', { className: 'member-name', text: profile.id === this.store.me.id ? `${name} (${t('you')})` : name }),
-          el('span', { className: 'member-detail', text: `@${profile.username} · ${presenceText(presence)}` })));
+          el('span', { className: 'member-detail', text: `@${profile.username} · ${status}` })));
     }));
   }
 
@@ -230,6 +245,7 @@ export class RoomInfo {
       await this.client.invite(this.roomID, username);
       this.inviteInput.value = '';
       this.status.textContent = t('invited', { name: username });
+      this.loadMembers();
     } catch (error) {
       this.status.textContent = errorText(error.code);
     }

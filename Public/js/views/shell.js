@@ -1,5 +1,6 @@
-// The signed-in app: the list side (one of four tabs, with the tab bar) and the chat side. On a phone only one
-// side shows at a time; on a wide screen both sit side by side (see css/app.css).
+// The signed-in app: the tab bar, the list side (one of four tabs) and the chat side. On a phone only one side shows
+// at a time, with the tab bar at the bottom; on a wide screen the tab bar is a rail on the left, the list and the chat
+// sit side by side, and Me and Discover, which have no chat beside them, take the whole width (see css/app.css).
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { t } from '../strings.js';
 import { currentRoute, navigate, TABS } from '../router.js';
@@ -11,10 +12,14 @@ import { ChatView } from './chat.js';
 import { ImageViewer } from './imageViewer.js';
 import { connectionLight } from './connectionLight.js';
 import { ConnectionBanner } from './connectionBanner.js';
+import { NewChatMenu } from './newChatMenu.js';
+import { QuickSwitcher } from './quickSwitcher.js';
 
 const TAB_VIEWS = { chats: ChatListView, contacts: ContactsView, discover: DiscoverView, me: MeView };
 const TAB_ICONS = { chats: ICONS.chats, contacts: ICONS.contacts, discover: ICONS.discover, me: ICONS.me };
 const TAB_TITLES = { chats: 'tabChats', contacts: 'tabContacts', discover: 'tabDiscover', me: 'tabMe' };
+// Tabs that are a page of their own rather than a list of things to open beside it.
+const WIDE_TABS = ['discover', 'me'];
 
 export class Shell {
   /** `focusList`: put the keyboard focus on the chat list once it shows (right after signing in). */
@@ -33,6 +38,12 @@ export class Shell {
     ];
     this.handleHashChange = () => this.showRoute(currentRoute());
     window.addEventListener('hashchange', this.handleHashChange);
+    this.handleShortcut = (event) => {
+      if (!QuickSwitcher.isShortcut(event)) return;
+      event.preventDefault();
+      this.quickSwitcher.open();
+    };
+    window.addEventListener('keydown', this.handleShortcut);
     this.build();
   }
 
@@ -45,26 +56,38 @@ export class Shell {
     this.chatView = null;
     this.route = null;
     this.imageViewer = new ImageViewer();
+    this.quickSwitcher = new QuickSwitcher(this.store);
     this.banner = new ConnectionBanner(this.client);
-    this.skipLink = el('button', { type: 'button', className: 'skip-link', id: 'skip-link', on: { click: () => this.skip() } });
+    // A link (to the element it skips to), as assistive technology expects; the app handles the click, because the
+    // address's fragment is the app's route.
+    this.skipLink = el('a', {
+      className: 'skip-link',
+      id: 'skip-link',
+      href: '#chat-list',
+      on: { click: (event) => { event.preventDefault(); this.skip(); } },
+    });
 
-    this.title = el('h1', { className: 'topbar-title' });
+    this.title = el('h1', { className: 'topbar-title', id: 'topbar-title' });
+    this.newChatMenu = new NewChatMenu(this.client);
     this.tabPanel = el('div', { className: 'tab-panel', id: 'tab-panel', role: 'tabpanel' });
     this.tabPanel.addEventListener('keydown', (event) => this.listKeyDown(event));
     this.tabButtons = Object.fromEntries(TABS.map((tab) => [tab, this.tabButton(tab)]));
     this.chatPane = el('main', { className: 'chat-pane', id: 'chat-pane' });
+    // The connection light belongs to the app's own bar (not to a chat, where it would read as the other person's).
     this.shell = el('div', { className: 'shell' },
-      el('section', { className: 'sidebar', 'aria-label': t('appName') },
-        el('header', { className: 'topbar' }, this.title, connectionLight(this.store)),
-        this.tabPanel,
-        el('nav', {
-          className: 'tabbar',
+      el('section', { className: 'sidebar', 'aria-labelledby': 'topbar-title' },
+        el('header', { className: 'topbar' }, connectionLight(this.store), this.title, this.newChatMenu.element),
+        this.tabPanel),
+      el('nav', { className: 'tabbar', 'aria-label': t('appName') },
+        el('div', {
+          className: 'tabs',
           role: 'tablist',
           'aria-label': t('appName'),
           on: { keydown: (event) => this.tabKeyDown(event) },
         }, Object.values(this.tabButtons))),
       this.chatPane,
-      this.imageViewer.element);
+      this.imageViewer.element,
+      this.quickSwitcher.element);
     replaceChildren(this.root, this.skipLink, this.banner.element, this.shell);
     this.showRoute(currentRoute());
     this.updateUnreadBadge();
@@ -90,6 +113,7 @@ export class Shell {
       this.tabView = new TAB_VIEWS[route.tab](this.client);
       replaceChildren(this.tabPanel, this.tabView.element);
       this.title.textContent = t(TAB_TITLES[route.tab]);
+      this.newChatMenu.element.hidden = route.tab !== 'chats';
       for (const [tab, button] of Object.entries(this.tabButtons)) {
         button.setAttribute('aria-selected', String(tab === route.tab));
         button.tabIndex = tab === route.tab ? 0 : -1;
@@ -112,7 +136,9 @@ export class Shell {
     }
     this.tabView.setSelectedRoom?.(route.roomID);
     this.shell.classList.toggle('showing-chat', Boolean(this.chatView));
-    this.skipLink.textContent = this.chatView ? t('skipToComposer') : t('skipToList');
+    this.shell.classList.toggle('wide-tab', WIDE_TABS.includes(route.tab) && !this.chatView);
+    this.skipLink.textContent = this.chatView ? t('skipToComposer') : route.tab === 'chats' ? t('skipToList') : t('skipToContent');
+    this.skipLink.setAttribute('href', this.chatView ? '#composer-input' : '#tab-panel');
     if (this.focusListOnce && route.tab === 'chats' && !this.chatView) {
       this.focusListOnce = false;
       this.focusChatList();
@@ -125,11 +151,12 @@ export class Shell {
     target?.focus();
   }
 
-  /** The skip link: straight to the message box when a chat is open, otherwise to the list. */
+  /** The skip link: straight to the message box when a chat is open, otherwise to the list or the tab's page. */
   skip() {
     const composer = this.chatPane.querySelector('#composer-input');
     if (composer && this.chatView) composer.focus();
-    else this.focusChatList();
+    else if (this.route?.tab === 'chats') this.focusChatList();
+    else this.tabPanel.querySelector('input, select, button, a[href]')?.focus();
   }
 
   /** ARIA tabs: ←/→ (and Home/End) move to the neighbouring tab and show it. */
@@ -181,6 +208,7 @@ export class Shell {
 
   destroy() {
     window.removeEventListener('hashchange', this.handleHashChange);
+    window.removeEventListener('keydown', this.handleShortcut);
     this.unsubscribers.forEach((unsubscribe) => unsubscribe());
     this.tabView?.destroy();
     this.chatView?.destroy();
