@@ -18,6 +18,8 @@ public struct SQLAgedMessages: AgedMessages {
             .where("kind", .equal, EventKind.message.rawValue)
             .where("deleted", .equal, false)
             .orderBy("created_at").limit(limit).all()
-            .map { (RoomID(try $0.decode(column: "room", as: String.self)), try $0.decode(column: "seq", as: Int64.self)) }
+            .map {
+                (RoomID(try $0.decode(column: "room", as: String.self)), try $0.decode(column: "seq", as: Int64.self))
+            }
     }
 }

@@ -10,7 +10,8 @@ import Testing
 /// test moves; the messages are made old in the database.
 @Suite("Retention")
 struct RetentionTests {
-    @Test("messages older than --retention-days are deleted for everyone by the server's delete events; newer ones stay")
+    @Test(
+        "messages older than --retention-days are deleted for everyone by the server's delete events; newer ones stay")
     func oldMessagesGo() async throws {
         let time = ManualTime()
         try await withTestServer(time: time, { $0.retentionDays = 30 }) { server in
@@ -34,7 +35,8 @@ struct RetentionTests {
             let second = try await socket.nextEvent(.delete)
             #expect(first.sender.id == TutorialIdentity.server.id && second.sender.id == TutorialIdentity.server.id)
             let history = try await server.api.send(.history, "lobby", token: ann.token).decode(HistoryPage.self)
-            #expect(history.messages.filter { $0.eventKind == .message && $0.deleted != true }.map(\.text) == ["new one"])
+            #expect(
+                history.messages.filter { $0.eventKind == .message && $0.deleted != true }.map(\.text) == ["new one"])
         }
     }
 }
