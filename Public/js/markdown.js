@@ -25,6 +25,14 @@ export function markdownNodes(text) {
   return blocks.map(blockElement);
 }
 
+/** The words of `text` without its marks, on one line: "**Saturday** at `10`" → "Saturday at 10" (previews, quotes). */
+export function plainText(text) {
+  const blocks = parseBlocks(text.split('\n'));
+  const words = blocks.flatMap((block) => (block.items ?? [block.lines.join(' ')]).map((line) => (
+    block.kind === 'code' ? line : inlineNodes(line).map((node) => (typeof node === 'string' ? node : node.textContent)).join(''))));
+  return words.join(' ').replace(/\s+/g, ' ').trim();
+}
+
 function parseBlocks(lines) {
   const blocks = [];
   let index = 0;
