@@ -21,8 +21,16 @@ const ITALIC = /(^|[^\w*])\*(?=[^\s*])([^*\n]*?[^\s*])\*(?![\w*])/;
  */
 export function markdownNodes(text) {
   const blocks = parseBlocks(text.split('\n'));
-  if (blocks.length === 1 && blocks[0].kind === 'paragraph') return inlineNodes(blocks[0].lines.join('\n'));
+  if (blocks.length === 1 && blocks[0].type === 'paragraph') return inlineNodes(blocks[0].lines.join('\n'));
   return blocks.map(blockElement);
+}
+
+/** The words of `text` without its marks, on one line: "**Saturday** at `10`" → "Saturday at 10" (previews, quotes). */
+export function plainText(text) {
+  const blocks = parseBlocks(text.split('\n'));
+  const words = blocks.flatMap((block) => (block.items ?? [block.lines.join(' ')]).map((line) => (
+    block.type === 'code' ? line : inlineNodes(line).map((node) => (typeof node === 'string' ? node : node.textContent)).join(''))));
+  return words.join(' ').replace(/\s+/g, ' ').trim();
 }
 
 function parseBlocks(lines) {
@@ -37,19 +45,19 @@ function parseBlocks(lines) {
     const line = lines[index];
     const close = FENCE.test(line) ? lines.findIndex((candidate, at) => at > index && /^```\s*$/.test(candidate)) : -1;
     if (close > 0) {
-      blocks.push({ kind: 'code', lines: lines.slice(index + 1, close) });
+      blocks.push({ type: 'code', lines: lines.slice(index + 1, close) });
       index = close + 1;
     } else if (QUOTE.test(line)) {
-      blocks.push({ kind: 'quote', lines: take(QUOTE).map((match) => match[1]) });
+      blocks.push({ type: 'quote', lines: take(QUOTE).map((match) => match[1]) });
     } else if (BULLET.test(line)) {
-      blocks.push({ kind: 'bullets', items: take(BULLET).map((match) => match[1]) });
+      blocks.push({ type: 'bullets', items: take(BULLET).map((match) => match[1]) });
     } else if (NUMBERED.test(line)) {
       const matches = take(NUMBERED);
-      blocks.push({ kind: 'numbers', start: Number(matches[0][1]), items: matches.map((match) => match[2]) });
+      blocks.push({ type: 'numbers', start: Number(matches[0][1]), items: matches.map((match) => match[2]) });
     } else {
       const last = blocks.at(-1);
-      if (last?.kind === 'paragraph') last.lines.push(line);
-      else blocks.push({ kind: 'paragraph', lines: [line] });
+      if (last?.type === 'paragraph') last.lines.push(line);
+      else blocks.push({ type: 'paragraph', lines: [line] });
       index += 1;
     }
   }
@@ -57,7 +65,7 @@ function parseBlocks(lines) {
 }
 
 function blockElement(block) {
-  switch (block.kind) {
+  switch (block.type) {
     case 'code': return el('pre', { className: 'md-code-block' }, el('code', { text: block.lines.join('\n') }));
     case 'quote': return el('blockquote', { className: 'md-quote' }, inlineNodes(block.lines.join('\n')));
     case 'bullets': return el('ul', { className: 'md-list' }, block.items.map((item) => el('li', {}, inlineNodes(item))));

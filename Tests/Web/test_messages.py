@@ -3,7 +3,6 @@ their failures retried or discarded; links, emoji, copy, quotes, ↑ to edit and
 
 import os
 import tempfile
-import time
 import unittest
 
 from selenium.webdriver.common.action_chains import ActionChains
@@ -11,7 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from harness import png_bytes, unique_name
-from webcase import FRAME_RECORDER_JS, WebClientTestCase, arm_sabotage, seed
+from webcase import FRAME_RECORDER_JS, WebClientTestCase, arm_sabotage, long_press, seed
 from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
 
 
@@ -208,15 +207,6 @@ class MessageActionTests(WebClientTestCase):
         seq = self.seq_of(page, "try again")
         self.assertEqual(self.message_node(page, seq).get_attribute("data-client-msg-id"), sends[0]["clientMsgID"])
         self.assertEqual(self.history_texts(bob, room_id), ["try again"])
-
-
-# A long press on a touch screen, as the phone's finger makes it: held still, then lifted.
-def long_press(browser, element):
-    box = browser.js("const r = arguments[0].getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2};", element)
-    point = [{"x": box["x"], "y": box["y"]}]
-    browser.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": point})
-    time.sleep(0.8)
-    browser.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
 MENU_ACTIONS_JS = "return [...document.querySelectorAll('#message-menu [data-action]')].map((item) => item.dataset.action)"

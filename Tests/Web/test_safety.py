@@ -63,6 +63,8 @@ class SafetyTests(WebClientTestCase):
             "quote": ["quoted [link](javascript:alert(4))"], "bullets": ["first", "second"], "numbers": ["one", "two"],
             "block": ["<script>alert(5)</script> **not bold**"],
             "elements": sorted(["p", "strong", "em", "code", "blockquote", "ul", "li", "li", "ol", "li", "li", "pre", "code"])})
+        self.assertTrue(browser.find(f'.chat-item[data-room-id="{room_id}"] .chat-item-preview').get_attribute("textContent").startswith(
+            f"{evil_name}: bold <img src=x onerror=alert(3)> and italic and <b>code</b> and 2*3*4 quoted"), "the preview without the marks")
 
         browser.go("#/contacts")
         browser.find("#contacts-filter").send_keys(attacker_username)

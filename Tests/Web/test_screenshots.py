@@ -1,15 +1,17 @@
 """Screenshots for docs/screenshots (or $SCREENSHOT_DIR): the chat list, a chat and a group in light and dark
-on a phone and a desktop, the emoji picker and the offline banner."""
+on a phone and a desktop, the emoji picker, the message menu on a long press, selecting messages, Me and the new
+group dialog on a desktop, and the offline banner."""
 
 import os
 import time
 import unittest
 
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from harness import REPO, api, png_bytes, register, unique_name
-from webcase import WebClientTestCase, server
+from webcase import WebClientTestCase, long_press, server
 from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
 
 
@@ -35,6 +37,7 @@ class ScreenshotTests(WebClientTestCase):
         ann_socket.send_message(trip, "Perfect, I'll bring the board games 🎲")
         bob_socket.send_message(trip, "Who has the packing list?")
         ann_socket.send_message(dm, "Hi Bob! Are we still on for dinner tonight?")
+        ann_socket.request({"type": "delete", "room": dm, "target": ann_socket.send_message(dm, "Oops, wrong chat")})
         time_seq = bob_socket.send_message(dm, "Yes! 7 pm at the usual place?")
         ann_socket.request({"type": "react", "room": dm, "target": time_seq, "emoji": "👍"})
         attachment = api(self.base(), "POST", "/attachments?name=view.png", raw=png_bytes(320, 200, (120, 170, 230)),
@@ -43,7 +46,7 @@ class ScreenshotTests(WebClientTestCase):
         bob_socket.send_message(dm, "Here's the view from the terrace 😊")
         booked_seq = ann_socket.send_message(dm, "Perfect. I'll book a table for three.")
         bob_socket.send_message(dm, "Great, see you there!", replyTo=booked_seq)
-        chloe_socket.send_message(team, "Standup moved to 10:30 tomorrow.")
+        chloe_socket.send_message(team, "Standup moved to **10:30** tomorrow:\n- demo first\n- then `v2` planning")
         self.mark_read(ann, dm)
         self.mark_read(ann, "lobby")
 
@@ -86,7 +89,31 @@ class ScreenshotTests(WebClientTestCase):
         browser.wait_for(lambda d: browser.find("#emoji-picker").is_displayed(), "the emoji picker")
         browser.screenshot(os.path.join(out, "phone-light-emoji.png"))
         ActionChains(browser.driver).send_keys(Keys.ESCAPE).perform()
+        long_press(browser, self.message_node(browser, time_seq).find_element(By.CSS_SELECTOR, ".bubble"))
+        browser.wait_for(lambda d: browser.find("#message-menu").is_displayed(), "the message menu")
+        browser.js("document.activeElement?.blur()")
+        browser.screenshot(os.path.join(out, "phone-light-menu.png"))
+        browser.find('#message-menu [data-action="select"]').click()
+        self.message_node(browser, booked_seq).click()
+        browser.set_dark(True)
+        browser.wait_for(lambda d: browser.find("#selection-count").text == "2 selected", "two messages selected")
+        browser.screenshot(os.path.join(out, "phone-dark-select.png"))
+        browser.find("#selection-cancel").click()
+        browser.set_dark(False)
         browser.set_viewport(1280, 800, False)
+        browser.go("#/me")
+        browser.wait_for(lambda d: browser.find_all(".me-view"), "Me")
+        browser.js("document.activeElement?.blur()")
+        browser.screenshot(os.path.join(out, "desktop-light-me.png"))
+        browser.go("#/chats")
+        browser.click("#new-chat-button", "⊕")
+        browser.click('#new-chat-menu [data-mode="group"]', "New group")
+        browser.wait_for(lambda d: len(browser.find_all("#people-results .contact-item")) >= 2, "the people to pick")
+        browser.find("#new-group-name").send_keys("Dinner club")
+        for person in (bob, chloe):
+            browser.find(f'#people-results [data-username="{person["user"]["username"]}"] input').click()
+        browser.screenshot(os.path.join(out, "desktop-light-new-group.png"))
+        browser.find("#people-picker .dialog-close").click()
         browser.set_dark(True)
         self.open_chat(browser, team)
         browser.wait_for(lambda d: chat_ready(), "the channel")
@@ -101,7 +128,8 @@ class ScreenshotTests(WebClientTestCase):
         finally:
             server.start()
         self.wait_for_texts(browser, ["The new icons are in the shared folder.", "Looks great! I'll review them after lunch.",
-                                      "Standup moved to 10:30 tomorrow.", "On my way, see you at 10:30!"], "sent when back")
+                                      "Standup moved to 10:30 tomorrow:demo firstthen v2 planning", "On my way, see you at 10:30!"],
+                            "sent when back")
         self.assert_no_alerts(browser)
 
 

@@ -3,6 +3,7 @@ area): the one server they all use, the base test case with its helpers for peop
 scripts that tests of several areas run in the page."""
 
 import atexit
+import time
 import unittest
 import uuid
 
@@ -99,6 +100,14 @@ def rgb(css_colour):
 
 
 DARK_BACKGROUND = (17, 17, 17)  # --bg in the dark scheme
+
+
+def long_press(browser, element):
+    """A long press on a touch screen (a phone's viewport), as a finger makes it: held still, then lifted."""
+    box = browser.js("const r = arguments[0].getBoundingClientRect(); return {x: r.left + r.width / 2, y: r.top + r.height / 2};", element)
+    browser.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [box]})
+    time.sleep(0.8)
+    browser.driver.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
 def seed(session, room_id, count, prefix="line"):

@@ -1,15 +1,13 @@
-// The chat screen: header, the message list (respectful autoscroll, older pages on scrolling up, day separators,
-// the "Unread messages" divider, read mark), the typing line and the composer. A message counts as read only once
-// it has been on screen in a visible, focused page (seenTracker.js); a chat with unread messages opens at the first
-// of them; each chat's scroll position is remembered while the page lives.
-import { el, icon, ICONS, replaceChildren } from '../dom.js';
+// The chat screen: header (chatHeader.js), the message list (respectful autoscroll, older pages on scrolling up,
+// day separators, the "Unread messages" divider and the jump back to it, read mark), the typing line and the composer;
+// the message menu and selecting messages are messageActions.js. A message counts as read only once it has been on
+// screen in a visible, focused page (seenTracker.js); a chat with unread messages opens at the first of them; each
+// chat's scroll position is remembered while the page lives.
+import { el, icon, ICONS } from '../dom.js';
 import { t } from '../strings.js';
-import { avatarElement, roomAvatar } from '../avatar.js';
 import { dayKey } from '../time.js';
-import { statusOf } from '../presenceText.js';
 import { daySeparator, messageElement, pendingElement, recallLine, renameLine, unreadDivider, uploadElement } from './messageItem.js';
-import { MessageMenu } from './messageMenu.js';
-import { MessageSelection } from './messageSelection.js';
+import { MessageActions } from './messageActions.js';
 import { openMenusOn } from './contextMenu.js';
 import { UnreadJump } from './unreadJump.js';
 import { messageSummary, recallText } from './preview.js';
@@ -18,6 +16,7 @@ import { EmojiPicker } from './emojiPicker.js';
 import { SeenTracker } from './seenTracker.js';
 import { RovingList } from './rovingList.js';
 import { RoomInfo } from './roomInfo.js';
+import { ChatHeader } from './chatHeader.js';
 import { acceptDroppedFiles } from './dropZone.js';
 
 // Within this many pixels of the end, the list counts as "at the bottom" and follows new messages.
@@ -47,34 +46,22 @@ export class ChatView {
     this.landing = true; // until the chat has opened where it should (first unread, or where it was left)
     this.readPositionKnown = false; // nothing is read before the server's room list says where reading stopped
     this.emojiPicker = new EmojiPicker();
-    this.menu = new MessageMenu({
-      handlers: {
-        react: (message, emoji) => this.client.toggleReaction(this.roomID, message.seq, emoji),
-        moreReactions: (message, opener) => this.emojiPicker.open(opener, (emoji) => this.client.toggleReaction(this.roomID, message.seq, emoji)),
-        reply: (message) => this.composer.startReply(message),
-        copy: (message) => copyText(message.text),
-        edit: (message) => this.composer.startEdit(message),
-        select: (message) => this.selection.start(message.seq),
-        delete: (message) => this.deleteMessage(message),
-      },
-      offers: (feature) => this.client.offers(feature),
-    });
-    this.selection = new MessageSelection({
-      onChange: () => this.selectionChanged(),
-      onCopy: (seqs) => this.copySelected(seqs),
-      onRecall: (seqs) => this.recallSelected(seqs),
-      canRecall: (seqs) => seqs.every((seq) => this.room()?.messages.get(seq)?.sender?.id === this.store.me.id),
-    });
     this.composer = new Composer(client, roomID, {
       emojiPicker: this.emojiPicker,
       onSent: () => this.scrollToBottom(),
       lastOwnMessage: () => this.store.orderedMessages(this.roomID)
         .findLast((message) => message.sender?.id === this.store.me.id && !message.deleted && message.text) ?? null,
     });
+    this.actions = new MessageActions(client, roomID, {
+      emojiPicker: this.emojiPicker,
+      composer: this.composer,
+      nameOf: (person) => this.itemContext().nameOf(person),
+      onSelectionChanged: () => this.selectionChanged(),
+    });
     this.build();
     this.seen = new SeenTracker(this.scroller, (seq) => this.sawUpTo(seq));
-    this.roving = new RovingList(this.itemsContainer, '.message', { onMenu: (item) => this.openMenuFor(item) });
-    openMenusOn(this.itemsContainer, '.message[data-seq]', (item, at) => this.openMenuFor(item, at), { ownPress: '.reaction' });
+    this.roving = new RovingList(this.itemsContainer, '.message', { onMenu: (item) => this.actions.openMenuFor(item) });
+    openMenusOn(this.itemsContainer, '.message[data-seq]', (item, at) => this.actions.openMenuFor(item, at), { ownPress: '.reaction' });
     this.followResize = () => {
       if (this.stickToBottom) this.scrollToBottom();
     };
@@ -84,10 +71,10 @@ export class ChatView {
     this.unsubscribers = [
       this.store.on(`room:${roomID}`, () => this.renderMessages()),
       this.store.on(`typing:${roomID}`, () => this.renderTyping()),
-      this.store.on('presence', () => this.renderHeader()),
-      this.store.on('rooms', () => this.renderHeader()),
+      this.store.on('presence', () => this.header.render()),
+      this.store.on('rooms', () => this.header.render()),
       this.store.on('connection', () => {
-        this.renderHeader();
+        this.header.render();
         this.renderMessages();
       }),
       this.store.on('live-message', () => this.announce(this.store.lastLiveMessage)),
@@ -104,23 +91,7 @@ export class ChatView {
   }
 
   build() {
-    this.headerTitle = el('h2', { className: 'chat-title', id: 'chat-title' });
-    this.headerSubtitle = el('p', { className: 'chat-subtitle', id: 'chat-subtitle' });
-    this.headerAvatar = el('span', { className: 'chat-header-avatar' });
-    this.infoButton = el('button', {
-      type: 'button',
-      className: 'icon-button',
-      id: 'room-info-button',
-      'aria-label': t('chatInfo'),
-      'aria-haspopup': 'dialog',
-      on: { click: () => this.openInfo() },
-    }, icon(ICONS.info));
-    this.mutedMark = el('span', { className: 'muted-mark', hidden: true, title: t('muted'), 'aria-label': t('muted'), role: 'img' }, icon(ICONS.muted, { size: 16 }));
-    const header = el('header', { className: 'chat-header' },
-      el('a', { className: 'back-button icon-button', href: '#/chats', 'aria-label': t('back') }, icon(ICONS.back)),
-      this.headerAvatar,
-      el('div', { className: 'chat-header-text' }, el('div', { className: 'chat-title-row' }, this.headerTitle, this.mutedMark), this.headerSubtitle),
-      this.infoButton);
+    this.header = new ChatHeader(this.client, this.roomID, { onOpenInfo: () => this.infoPanel.open(this.header.infoButton) });
 
     this.historyNote = el('div', { className: 'history-note', role: 'status' });
     this.itemsContainer = el('div', { className: 'message-items' });
@@ -145,27 +116,27 @@ export class ChatView {
     this.infoPanel = new RoomInfo(this.client, this.roomID);
 
     this.element = el('div', { className: 'chat-view', dataset: { roomId: this.roomID } },
-    header,
+    this.header.element,
     el('div', { className: 'messages-wrap' }, this.scroller, this.unreadJump.element, this.newMessagesPill),
     this.typingLine,
     this.composer.element,
-    this.selection.element,
+    this.actions.selection.element,
     this.announcer,
     el('div', { className: 'drop-overlay', 'aria-hidden': 'true' }, el('span', { text: t('dropFile') })),
-    this.menu.element,
+    this.actions.menu.element,
     this.emojiPicker.element,
     this.infoPanel.element);
     acceptDroppedFiles(this.element, (files) => this.composer.sendFiles(files));
     // While selecting, a click anywhere on a message (its checkbox, a link, a quote) selects it and does nothing else.
     this.itemsContainer.addEventListener('click', (event) => {
-      const item = this.selection.active && event.target.closest('.message[data-seq]');
+      const item = this.actions.selection.active && event.target.closest('.message[data-seq]');
       if (!item) return;
       event.preventDefault();
       event.stopPropagation();
-      this.selection.toggle(Number(item.dataset.seq));
+      this.actions.selection.toggle(Number(item.dataset.seq));
     }, true);
     this.element.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape' && this.selection.active && !event.defaultPrevented) this.selection.end();
+      if (event.key === 'Escape' && this.actions.selection.active && !event.defaultPrevented) this.actions.selection.end();
     });
   }
 
@@ -183,7 +154,7 @@ export class ChatView {
     const saved = left && left.latestSeq === room?.latestSeq ? left : null;
     this.unreadFrom = !saved && room.unreadCount > 0 && room.latestSeq > room.lastReadSeq ? room.lastReadSeq : null;
     this.unreadJump.start(this.unreadFrom === null ? 0 : room.unreadCount);
-    this.renderHeader();
+    this.header.render();
     this.renderTyping();
     this.renderMessages();
     this.composer.resize();
@@ -254,31 +225,14 @@ export class ChatView {
     this.seen.destroy();
     this.resizeObserver.disconnect();
     window.visualViewport?.removeEventListener('resize', this.followResize);
-    this.menu.close();
+    this.actions.menu.close();
     this.emojiPicker.close();
     this.composer.destroy();
     this.infoPanel.destroy();
     if (this.client.activeRoomID === this.roomID) this.client.setActiveRoom(null);
   }
 
-  // MARK: header, typing, announcements
-
-  renderHeader() {
-    const room = this.room();
-    if (!room) return;
-    this.headerTitle.textContent = room.name;
-    this.mutedMark.hidden = !this.client.notifier.isMuted(this.roomID);
-    replaceChildren(this.headerAvatar, avatarElement(roomAvatar(room), { size: 'small' }));
-    let subtitle;
-    if (room.kind === 'direct' && room.peer) {
-      subtitle = statusOf(this.client, room.peer.id).text;
-    } else {
-      const kind = room.kind === 'group' ? t('group') : t('channel');
-      const members = this.client.memberCount(room.id);
-      subtitle = members ? `${kind} · ${members === 1 ? t('member') : t('members', { count: members })}` : kind;
-    }
-    this.headerSubtitle.textContent = subtitle;
-  }
+  // MARK: typing, announcements
 
   renderTyping() {
     const room = this.room();
@@ -307,10 +261,6 @@ export class ChatView {
     return t(`renamed${room.kind === 'channel' ? 'Channel' : 'Group'}${byMe ? 'ByMe' : ''}`, { name, title: rename.text });
   }
 
-  openInfo() {
-    this.infoPanel.open(this.infoButton);
-  }
-
   // MARK: message list
 
   renderMessages() {
@@ -321,7 +271,7 @@ export class ChatView {
     const items = this.listItems(room);
     this.reconcile(items);
     this.roving.refresh();
-    this.menu.closeIfDetached();
+    this.actions.menu.closeIfDetached();
     this.renderHistoryNote(room);
 
     const lastKey = items.at(-1)?.key ?? null;
@@ -401,7 +351,8 @@ export class ChatView {
       const changes = changesByTarget.get(message.seq) ?? [];
       const changesSignature = changes.map((entry) => `${entry.clientMsgID}:${entry.state}`).join(',');
       const reactors = (message.reactions ?? []).flatMap((reaction) => reaction.users.map((id) => this.store.displayName(id, ''))).join(',');
-      const selected = this.selection.active ? this.selection.has(message.seq) : null; // null: not selecting
+      const { selection } = this.actions;
+      const selected = selection.active ? selection.has(message.seq) : null; // null: not selecting
       items.push({
         key: `seq:${message.seq}`,
         signature: `${message.rev}|${showSender}|${showRead}|${senderProfile?.displayName}|${senderProfile?.avatarColor}|${changesSignature}|${reactors}|${selected}`,
@@ -429,7 +380,7 @@ export class ChatView {
       nameOf: (person) => (person?.id === me ? t('you') : this.store.displayName(person?.id, person?.name ?? '')),
       reactorName: (userID) => (userID === me ? t('you') : this.store.displayName(userID, t('someone'))),
       attachmentURL: (id) => this.client.attachmentURL(id),
-      onActions: (message, button) => this.menu.open(message, { opener: button, mine: message.sender?.id === me }),
+      onActions: (message, button) => this.actions.openFromButton(message, button),
       onReact: (message, emoji) => this.client.toggleReaction(this.roomID, message.seq, emoji),
       onOpenImage: (src, alt) => this.imageViewer.open(src, alt),
       onImageLoaded: () => {
@@ -520,7 +471,7 @@ export class ChatView {
     this.stickToBottom = this.isAtBottom();
     if (this.stickToBottom) this.newMessagesPill.hidden = true;
     if (!this.landing) this.unreadJump.update(this.divider());
-    this.menu.close();
+    this.actions.menu.close();
     this.maybeLoadOlder();
   }
 
@@ -563,64 +514,13 @@ export class ChatView {
     setTimeout(() => node.classList.remove('highlighted'), 2_000);
   }
 
-  deleteMessage(message) {
-    if (window.confirm(t('confirmDelete'))) this.client.deleteMessage(this.roomID, message.seq);
-  }
-
-  // MARK: the message menu and selecting messages
-
-  /**
-   * The menu of a message item: where it was right-clicked (`at`, {x, y}), or beside its bubble (a long press, the
-   * context-menu key). While selecting, a press selects instead.
-   */
-  openMenuFor(item, at = null) {
-    const seq = Number(item.dataset.seq);
-    const message = this.room()?.messages.get(seq);
-    if (!message || message.deleted) return;
-    if (this.selection.active) {
-      this.selection.toggle(seq);
-      return;
-    }
-    if (this.menu.isOpenFor(item)) return; // the context-menu key's keydown and the contextmenu event that follows it
-    const anchor = at ? new DOMRect(at.x, at.y, 0, 0) : item.querySelector('.bubble').getBoundingClientRect();
-    this.menu.open(message, { opener: item, mine: message.sender?.id === this.store.me.id, anchor });
-  }
+  // MARK: selecting messages
 
   selectionChanged() {
-    this.menu.close();
-    this.element.classList.toggle('selecting', this.selection.active);
-    this.composer.element.hidden = this.selection.active;
+    const selecting = this.actions.selection.active;
+    this.element.classList.toggle('selecting', selecting);
+    this.composer.element.hidden = selecting;
     this.renderMessages();
-    if (!this.selection.active) this.composer.focus();
-  }
-
-  /** The selected messages as text: "Name: words" a line each, in order. */
-  copySelected(seqs) {
-    const room = this.room();
-    const { nameOf } = this.itemContext();
-    const lines = seqs.map((seq) => room?.messages.get(seq)).filter(Boolean)
-      .map((message) => `${nameOf(message.sender)}: ${messageSummary(message)}`);
-    copyText(lines.join('\n'));
-    this.selection.end();
-  }
-
-  recallSelected(seqs) {
-    if (!window.confirm(seqs.length === 1 ? t('confirmDelete') : t('confirmDeleteSelected', { count: seqs.length }))) return;
-    for (const seq of seqs) this.client.deleteMessage(this.roomID, seq);
-    this.selection.end();
-  }
-}
-
-/** Copies text to the clipboard (the older way when the Clipboard API is refused). */
-async function copyText(text) {
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch {
-    const area = el('textarea', { className: 'visually-hidden', 'aria-hidden': 'true' });
-    area.value = text;
-    document.body.append(area);
-    area.select();
-    document.execCommand('copy');
-    area.remove();
+    if (!selecting) this.composer.focus();
   }
 }

@@ -1,11 +1,12 @@
 // One line that stands for a message: in the chat list and in reply quotes.
 import { t } from '../strings.js';
+import { plainText } from '../markdown.js';
 
 /** The text of a message as one line, or what it carries when it has no text. */
 export function messageSummary(message) {
   if (!message) return '';
   if (message.deleted) return t('previewDeleted');
-  if (message.text) return message.text.replace(/\s+/g, ' ');
+  if (message.text) return plainText(message.text);
   const attachment = message.attachments?.[0];
   if (attachment) return attachment.contentType?.startsWith('image/') ? t('previewImage') : t('previewFile');
   return '';

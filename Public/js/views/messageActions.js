@@ -1,0 +1,100 @@
+// What can be done to a chat's messages, and the ways in: the message menu (from a message's "…" button, a
+// right-click, a long press or the context-menu key) and selecting several messages to copy or recall at once.
+import { el } from '../dom.js';
+import { t } from '../strings.js';
+import { MessageMenu } from './messageMenu.js';
+import { MessageSelection } from './messageSelection.js';
+import { messageSummary } from './preview.js';
+
+export class MessageActions {
+  /**
+   * emojiPicker, composer: the chat's. nameOf(person): how the chat names someone ("You" for me).
+   * onSelectionChanged(): selecting started, changed or ended.
+   */
+  constructor(client, roomID, { emojiPicker, composer, nameOf, onSelectionChanged }) {
+    Object.assign(this, { client, roomID, nameOf });
+    const react = (message, emoji) => client.toggleReaction(roomID, message.seq, emoji);
+    this.menu = new MessageMenu({
+      handlers: {
+        react,
+        moreReactions: (message, opener) => emojiPicker.open(opener, (emoji) => react(message, emoji)),
+        reply: (message) => composer.startReply(message),
+        copy: (message) => copyText(message.text),
+        edit: (message) => composer.startEdit(message),
+        select: (message) => this.selection.start(message.seq),
+        delete: (message) => this.recall([message.seq]),
+      },
+      offers: (feature) => client.offers(feature),
+    });
+    this.selection = new MessageSelection({
+      onChange: () => {
+        this.menu.close();
+        onSelectionChanged();
+      },
+      onCopy: (seqs) => this.copySelected(seqs),
+      onRecall: (seqs) => {
+        if (this.recall(seqs)) this.selection.end();
+      },
+      canRecall: (seqs) => seqs.every((seq) => this.isMine(this.message(seq))),
+    });
+  }
+
+  message(seq) {
+    return this.client.store.rooms.get(this.roomID)?.messages.get(seq);
+  }
+
+  isMine(message) {
+    return message?.sender?.id === this.client.me.id;
+  }
+
+  /** The menu of a message, from its "…" button. */
+  openFromButton(message, button) {
+    this.menu.open(message, { opener: button, mine: this.isMine(message) });
+  }
+
+  /**
+   * The menu of a message item: where it was right-clicked (`at`, {x, y}), or beside its bubble (a long press, the
+   * context-menu key). While selecting, a press selects instead.
+   */
+  openMenuFor(item, at = null) {
+    const seq = Number(item.dataset.seq);
+    const message = this.message(seq);
+    if (!message || message.deleted) return;
+    if (this.selection.active) {
+      this.selection.toggle(seq);
+      return;
+    }
+    if (this.menu.isOpenFor(item)) return; // the context-menu key's keydown and the contextmenu event that follows it
+    const anchor = at ? new DOMRect(at.x, at.y, 0, 0) : item.querySelector('.bubble').getBoundingClientRect();
+    this.menu.open(message, { opener: item, mine: this.isMine(message), anchor });
+  }
+
+  /** The selected messages as text: "Name: words" a line each, in order. */
+  copySelected(seqs) {
+    const lines = seqs.map((seq) => this.message(seq)).filter(Boolean)
+      .map((message) => `${this.nameOf(message.sender)}: ${messageSummary(message)}`);
+    copyText(lines.join('\n'));
+    this.selection.end();
+  }
+
+  /** Recalls my messages (for everyone), once asked; returns whether it was confirmed. */
+  recall(seqs) {
+    if (!window.confirm(seqs.length === 1 ? t('confirmDelete') : t('confirmDeleteSelected', { count: seqs.length }))) return false;
+    for (const seq of seqs) this.client.deleteMessage(this.roomID, seq);
+    return true;
+  }
+}
+
+/** Copies text to the clipboard (the older way when the Clipboard API is refused). */
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const area = el('textarea', { className: 'visually-hidden', 'aria-hidden': 'true' });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    document.execCommand('copy');
+    area.remove();
+  }
+}
