@@ -240,7 +240,10 @@ struct AdministrationTests {
         let first = try await TestServer.start()
         _ = try await first.register("ann")
         await first.stop()
-        let server = try await first.startAgain { $0.registration = "closed" }
+        // The same data (and database), on ports of its own.
+        let server = try await TestServer.start(dataDirectory: first.configuration.dataDirectory) {
+            $0.registration = "closed"
+        }
         do {
             let refused = try await server.api.send(
                 .POST, "/register", json: RegisterRequest(username: "bob", password: "correct horse"))
