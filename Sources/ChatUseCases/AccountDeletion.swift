@@ -60,11 +60,7 @@ public struct AccountDeletion: Sendable {
                 let room = try await self.hub.room(message.room)
                 group.addTask {
                     do {
-                        _ = try await withCheckedThrowingContinuation { continuation in
-                            room.submit(MessageDraft(sender: author, body: .delete(target: message.seq))) {
-                                continuation.resume(with: $0)
-                            }
-                        }
+                        try await room.commit(MessageDraft(sender: author, body: .delete(target: message.seq)))
                     } catch RoomRejection.badTarget {
                         // Deleted meanwhile: what was wanted.
                     }

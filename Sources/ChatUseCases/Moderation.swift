@@ -27,9 +27,7 @@ public struct Moderation: Sendable {
             let draft = MessageDraft(
                 sender: Sender(name: actor.name, id: actor.id ?? UUID()), body: .removal(target: seq))
             do {
-                _ = try await withCheckedThrowingContinuation { continuation in
-                    hubRoom.submit(draft) { continuation.resume(with: $0) }
-                }
+                try await hubRoom.commit(draft)
             } catch RoomRejection.badTarget {
                 throw Refusal.invalid(.badTarget, "No message \(seq) in this room, or it is deleted already.")
             }

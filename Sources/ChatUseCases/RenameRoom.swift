@@ -41,9 +41,7 @@ public struct RenameRoom: Sendable {
             let hubRoom = try await self.hub.room(room.id)
             let draft = MessageDraft(sender: member, body: .rename(name: name))
             do {
-                _ = try await withCheckedThrowingContinuation { continuation in
-                    hubRoom.submit(draft) { continuation.resume(with: $0) }
-                }
+                try await hubRoom.commit(draft)
             } catch RoomRejection.forbidden {
                 // Removed from the room on another node since the check: the commit's own check is the last word.
                 throw RoomAccessDenied.forbidden

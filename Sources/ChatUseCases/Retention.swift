@@ -37,11 +37,7 @@ public struct Retention: Sendable {
     private func remove(_ seq: Int64, in id: RoomID) async throws -> Bool {
         let room = try await self.hub.room(id)
         do {
-            _ = try await withCheckedThrowingContinuation { continuation in
-                room.submit(MessageDraft(sender: TutorialIdentity.server, body: .removal(target: seq))) {
-                    continuation.resume(with: $0)
-                }
-            }
+            try await room.commit(MessageDraft(sender: TutorialIdentity.server, body: .removal(target: seq)))
             return true
         } catch RoomRejection.badTarget {
             return false

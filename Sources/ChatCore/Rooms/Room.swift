@@ -134,6 +134,14 @@ public actor Room {
         self.enqueue(.submit(draft, completion))
     }
 
+    /// Submits a message and waits for its commit: the event as stored, or why the room refused it.
+    @discardableResult
+    public nonisolated func commit(_ draft: MessageDraft) async throws -> StoredMessage {
+        try await withCheckedThrowingContinuation { continuation in
+            self.submit(draft) { continuation.resume(with: $0) }
+        }
+    }
+
     /// Adds a connection. It first receives up to `history` recent messages, oldest first, then live events; a
     /// non-nil `announcing` name is announced as joined to every member, the joiner included.
     public nonisolated func join(_ sink: any EventSink, history: Int = 0, announcing name: String? = nil) {
