@@ -83,6 +83,8 @@ enum Terminal {
         case .edit: return "\(prefix) \(dim("\(sender) edited #\(message.target ?? 0):")) \(visible(message.text))"
         case .delete: return "\(prefix) \(dim("\(sender) deleted #\(message.target ?? 0)"))"
         case .rename: return "\(prefix) \(dim("\(sender) renamed the room to")) \(visible(message.text))"
+        case .joined, .left, .invited, .removed, .banned, .role:
+            return "\(prefix) \(dim(visible(message.membershipSentence ?? "")))"
         case .reaction:
             let verb = message.added == false ? "removed" : "reacted"
             return "\(prefix) \(dim("\(sender) \(verb) \(visible(message.emoji ?? "")) on #\(message.target ?? 0)"))"

@@ -71,6 +71,56 @@ enum EventEffects {
             // The room's name changes in the transaction that stores the event: summaries never disagree with
             // the sequence.
             return [SQLQueryString("UPDATE rooms SET name = \(bind: event.text) WHERE id = \(bind: room)")]
+        case .joined, .left, .invited, .removed, .banned, .role:
+            return Self.membershipStatements(for: event)
+        }
+    }
+
+    /// A membership event changes the membership it announces in its own transaction: the sequence and the
+    /// memberships never disagree, on any node. A ban lasts in `room_restrictions`; a member joins only while not
+    /// banned (a ban committed between the caller's check and this join wins: the event stays, the member does not).
+    private static func membershipStatements(for event: StoredMessage) -> [any SQLExpression] {
+        guard let member = event.member?.id else { return [] }
+        let room = event.room.rawValue
+        let removal = SQLQueryString(
+            "DELETE FROM memberships WHERE room_id = \(bind: room) AND user_id = \(bind: member)")
+        switch event.kind {
+        case .joined, .invited:
+            return [
+                SQLQueryString(
+                    """
+                    INSERT INTO memberships (id, room_id, user_id, last_read_seq, joined_at, role)
+                    SELECT \(bind: UUID()), \(bind: room), \(bind: member), 0, \(bind: event.date), \(bind: RoomRole.member.rawValue)
+                    WHERE NOT EXISTS (SELECT 1 FROM room_restrictions WHERE room_id = \(bind: room) AND user_id = \(bind: member) AND kind = \(bind: RoomRestriction.ban.rawValue))
+                    ON CONFLICT DO NOTHING
+                    """)
+            ]
+        case .left, .removed:
+            return [removal]
+        case .banned:
+            return [
+                removal,
+                SQLQueryString(
+                    """
+                    INSERT INTO room_restrictions (id, room_id, user_id, kind, created_by, created_at)
+                    VALUES (\(bind: UUID()), \(bind: room), \(bind: member), \(bind: RoomRestriction.ban.rawValue), \(bind: event.sender.id), \(bind: event.date))
+                    ON CONFLICT DO NOTHING
+                    """),
+            ]
+        case .role:
+            guard let role = RoomRole(rawValue: event.text) else { return [] }
+            // A room has one owner: handing it over makes the previous one a moderator.
+            let previousOwner = SQLQueryString(
+                """
+                UPDATE memberships SET role = \(bind: RoomRole.moderator.rawValue)
+                WHERE room_id = \(bind: room) AND role = \(bind: RoomRole.owner.rawValue) AND user_id <> \(bind: member)
+                """)
+            let update = SQLQueryString(
+                "UPDATE memberships SET role = \(bind: role.rawValue) WHERE room_id = \(bind: room) AND user_id = \(bind: member)"
+            )
+            return role == .owner ? [previousOwner, update] : [update]
+        case .message, .edit, .delete, .reaction, .rename:
+            return []
         }
     }
 }

@@ -33,7 +33,8 @@ public struct FluentRoomDirectory: RoomDirectory {
         try await self.database.transaction { transaction in
             try await RoomRecord(room).create(on: transaction)
             for member in Set(members) {
-                try await MembershipRecord(room: room.id, user: member).create(on: transaction)
+                let role: RoomRole = member == room.createdBy && room.kind != .direct ? .owner : .member
+                try await MembershipRecord(room: room.id, user: member, role: role).create(on: transaction)
             }
         }
     }
@@ -78,9 +79,14 @@ public struct FluentRoomDirectory: RoomDirectory {
         let memberships = try await MembershipRecord.query(on: self.database).filter(\.$userID == user).all()
         let rooms = try await RoomRecord.query(on: self.database).filter(\.$id ~~ memberships.map(\.roomID)).all()
         let byID = Dictionary(uniqueKeysWithValues: try rooms.map { (try $0.requireID(), $0) })
+        let muted = Set(
+            try await RoomRestrictionRecord.query(on: self.database)
+                .filter(\.$userID == user).filter(\.$kind == RoomRestriction.mute.rawValue).all().map(\.roomID))
         return try memberships.compactMap { membership in
             guard let room = byID[membership.roomID] else { return nil }
-            return Membership(room: try room.info(), lastReadSeq: membership.lastReadSeq)
+            let standing = MemberStanding(
+                role: RoomRole(rawValue: membership.role) ?? .member, muted: muted.contains(membership.roomID))
+            return Membership(room: try room.info(), lastReadSeq: membership.lastReadSeq, standing: standing)
         }
     }
 
@@ -140,6 +146,69 @@ public struct FluentRoomDirectory: RoomDirectory {
         return try await self.sql.raw(
             "SELECT 1 AS member FROM memberships WHERE room_id = \(bind: room.rawValue) AND user_id = \(bind: user) LIMIT 1"
         ).first() != nil
+    }
+
+    /// One row, not Fluent's models (and prepared on PostgreSQL): the sends a commit does not check ask it.
+    public func standing(of user: UUID, in room: RoomID) async throws -> MemberStanding? {
+        if let postgres = self.postgres {
+            let statement = PostgresStatements.Standing(room: room.rawValue, user: user)
+            return try await postgres.withConnection { connection in
+                try await connection.rows(statement, logger: connection.logger).first.map {
+                    MemberStanding(role: RoomRole(rawValue: $0.0) ?? .member, muted: $0.1)
+                }
+            }
+        }
+        guard
+            let row = try await self.sql.raw(
+                """
+                SELECT m.role AS role, EXISTS (SELECT 1 FROM room_restrictions r
+                WHERE r.room_id = m.room_id AND r.user_id = m.user_id AND r.kind = 'mute') AS muted
+                FROM memberships m WHERE m.room_id = \(bind: room.rawValue) AND m.user_id = \(bind: user) LIMIT 1
+                """
+            ).first()
+        else { return nil }
+        return MemberStanding(
+            role: RoomRole(rawValue: try row.decode(column: "role", as: String.self)) ?? .member,
+            muted: try row.decode(column: "muted", as: Bool.self))
+    }
+
+    public func standings(in room: RoomID) async throws -> [UUID: MemberStanding] {
+        let muted = Set(try await self.restricted(in: room, .mute))
+        var standings: [UUID: MemberStanding] = [:]
+        for membership in try await MembershipRecord.query(on: self.database).filter(\.$roomID == room.rawValue).all() {
+            standings[membership.userID] = MemberStanding(
+                role: RoomRole(rawValue: membership.role) ?? .member, muted: muted.contains(membership.userID))
+        }
+        return standings
+    }
+
+    public func isRestricted(_ user: UUID, in room: RoomID, _ restriction: RoomRestriction) async throws -> Bool {
+        try await RoomRestrictionRecord.query(on: self.database)
+            .filter(\.$roomID == room.rawValue).filter(\.$userID == user).filter(\.$kind == restriction.rawValue)
+            .first() != nil
+    }
+
+    public func restrict(_ user: UUID, in room: RoomID, _ restriction: RoomRestriction, by actor: UUID?) async throws {
+        do {
+            try await RoomRestrictionRecord(room: room, user: user, kind: restriction, by: actor, at: Date())
+                .create(on: self.database)
+        } catch let error as any DatabaseError where error.isConstraintFailure {
+            return  // already so
+        }
+    }
+
+    public func lift(_ restriction: RoomRestriction, of user: UUID, in room: RoomID) async throws -> Bool {
+        let query = RoomRestrictionRecord.query(on: self.database)
+            .filter(\.$roomID == room.rawValue).filter(\.$userID == user).filter(\.$kind == restriction.rawValue)
+        guard try await query.first() != nil else { return false }
+        try await query.delete()
+        return true
+    }
+
+    public func restricted(in room: RoomID, _ restriction: RoomRestriction) async throws -> [UUID] {
+        try await RoomRestrictionRecord.query(on: self.database)
+            .filter(\.$roomID == room.rawValue).filter(\.$kind == restriction.rawValue).sort(\.$createdAt).all()
+            .map(\.userID)
     }
 
     public func members(of room: RoomID) async throws -> [UUID] {

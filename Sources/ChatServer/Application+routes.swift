@@ -14,6 +14,7 @@ extension Application {
         let authenticated = api.grouped(BearerAuthMiddleware(authenticate: authenticate))
         endpoints.accounts.register(on: api, authenticated: authenticated)
         endpoints.rooms.register(on: authenticated)
+        endpoints.roomModeration.register(on: authenticated)
         endpoints.attachments.register(on: api, authenticated: authenticated)
         endpoints.search.register(on: authenticated)
         endpoints.admin.register(on: authenticated)

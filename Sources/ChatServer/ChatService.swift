@@ -254,6 +254,10 @@ public final class ChatService: Sendable {
                 membership: membership,
                 renameRoom: RenameRoom(access: access, hub: hub, time: time), history: history,
                 reads: reads),
+            roomModeration: RoomModerationController(
+                moderation: RoomModeration(
+                    directory: directory, accounts: accountStore, messages: hub.store, hub: hub,
+                    sessions: liveSessions, audit: audit)),
             attachments: AttachmentsController(
                 attachments: attachmentRules, receivingDirectory: files.temporaryDirectory,
                 threadPool: files.threadPool, maxUploadBytes: configuration.maxUploadBytes, uploads: UploadSlots()),
@@ -422,6 +426,7 @@ struct Endpoints: Sendable {
     let authenticate: Authenticate
     let accounts: AccountController
     let rooms: RoomsController
+    let roomModeration: RoomModerationController
     let attachments: AttachmentsController
     let search: SearchController
     let admin: AdminController

@@ -5,12 +5,16 @@ import Foundation
 public enum RoomAccessDenied: Error {
     /// Not a member, or no such room: the same answer for both, so nothing leaks.
     case forbidden
+    /// A member whom a moderator muted, asking to send (PROTOCOL.md §7.3).
+    case muted
     /// The directory could not be asked (the database failed): the caller may retry, and is never told
     /// `forbidden` for it.
     case unavailable(any Error)
 
     /// What `forbidden` says, over HTTP and on the socket alike.
     public static let forbiddenMessage = "You are not a member of that room, or it does not exist."
+    /// What `muted` says.
+    public static let mutedMessage = "A moderator muted you in this room: you may read, not send."
     /// What the log says when the membership could not be checked.
     public static let unavailableMessage = "membership could not be checked"
 }
@@ -33,6 +37,18 @@ public struct RoomAccess: Sendable {
             throw .unavailable(error)
         }
         guard isMember else { throw .forbidden }
+    }
+
+    /// Returns when `user` may send in `room`: a member, not muted. Throws ``RoomAccessDenied`` otherwise.
+    public func requireSender(_ user: UUID, in room: RoomID) async throws(RoomAccessDenied) {
+        let standing: MemberStanding?
+        do {
+            standing = try await self.directory.standing(of: user, in: room)
+        } catch {
+            throw .unavailable(error)
+        }
+        guard let standing else { throw .forbidden }
+        guard !standing.muted else { throw .muted }
     }
 
     /// The room, when `user` belongs to it; throws ``RoomAccessDenied`` otherwise.

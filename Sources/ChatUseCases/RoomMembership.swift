@@ -55,37 +55,60 @@ public struct RoomMembership: Sendable {
         }
     }
 
-    /// Joins a channel; any other room (or none) is ``RoomAccessDenied/forbidden``, so nothing leaks.
-    public func join(_ id: RoomID, user: UUID) async throws -> RoomInfo {
+    /// Joins a channel; any other room (or none) is ``RoomAccessDenied/forbidden``, so nothing leaks. The join is a
+    /// `joined` event of the room, which adds the membership as it commits (PROTOCOL.md §9.1); joining a channel I am
+    /// in already stores nothing.
+    public func join(_ id: RoomID, user: Sender) async throws -> RoomInfo {
         try await StoreUnavailable.guarding("the channel could not be joined") {
             guard let room = try await self.directory.room(id), room.kind == .channel else {
                 throw RoomAccessDenied.forbidden
             }
-            try await self.directory.add(user, to: room.id)
-            await self.sessions.joined([user], room: room.id)
+            guard try await !self.directory.isMember(user.id, of: room.id) else { return room }
+            guard try await !self.directory.isRestricted(user.id, in: room.id, .ban) else {
+                throw Refusal(kind: .notAllowed, code: .banned, message: "You are banned from this channel.")
+            }
+            _ = try await self.hub.room(room.id).commit(
+                MessageDraft(sender: user, body: .membership(.joined(user))))
+            await self.sessions.joined([user.id], room: room.id)
             return room
         }
     }
 
-    /// Leaves a room: the user's open connections stop receiving it at once.
-    public func leave(_ id: RoomID, user: UUID) async throws {
+    /// Leaves a room: the user's open connections stop receiving it at once. Leaving a channel or group is a `left`
+    /// event of the room; a direct room has no such events (it always has its two members, §7).
+    public func leave(_ id: RoomID, user: Sender) async throws {
         try await StoreUnavailable.guarding("the room could not be left") {
-            let room = try await self.access.room(id, for: user)
-            try await self.directory.remove(user, from: room.id)
-            try await self.hub.room(room.id).evict(user)
-            await self.sessions.left(user, room: room.id)
+            let room = try await self.access.room(id, for: user.id)
+            if room.kind == .direct {
+                try await self.directory.remove(user.id, from: room.id)
+            } else {
+                _ = try await self.hub.room(room.id).commit(
+                    MessageDraft(sender: user, body: .membership(.left(user))))
+            }
+            try await self.hub.room(room.id).evict(user.id)
+            await self.sessions.left(user.id, room: room.id)
         }
     }
 
-    /// A member of a channel or group adds the account called `username`.
-    public func invite(_ username: String, to id: RoomID, by member: UUID) async throws {
+    /// A member of a channel or group adds the account called `username`: an `invited` event of the room, which
+    /// adds the membership as it commits. Someone banned from the room cannot be added; adding a member stores
+    /// nothing.
+    public func invite(_ username: String, to id: RoomID, by member: Sender) async throws {
         try await StoreUnavailable.guarding("the invitation could not be saved") {
-            let room = try await self.access.room(id, for: member)
+            let room = try await self.access.room(id, for: member.id)
             guard room.kind != .direct else {
                 throw Refusal.invalid(.cannotInvite, "A direct room always has exactly two members.")
             }
             let invitee = try await self.account(named: username)
-            try await self.directory.add(invitee.id, to: room.id)
+            guard try await !self.directory.isMember(invitee.id, of: room.id) else { return }
+            guard try await !self.directory.isRestricted(invitee.id, in: room.id, .ban) else {
+                throw Refusal(
+                    kind: .notAllowed, code: .banned, message: "\(invitee.username) is banned from this room.")
+            }
+            let draft = MessageDraft(
+                sender: member,
+                body: .membership(.invited(invitee.sender)))
+            _ = try await self.hub.room(room.id).commit(draft)
             await self.sessions.joined([invitee.id], room: room.id)
         }
     }
@@ -115,16 +138,20 @@ public struct RoomMembership: Sendable {
     public static let memberLimits = 1...1000
     public static let defaultMemberLimit = 200
 
-    /// The members' profiles by username, at most `limit`, for a member of the room.
-    public func members(of id: RoomID, for user: UUID, limit: Int?) async throws -> [UserProfile] {
+    /// The members by username, at most `limit`, each with their role and whether they are muted, for a member of
+    /// the room.
+    public func members(of id: RoomID, for user: UUID, limit: Int?) async throws -> [RoomMemberPayload] {
         try await StoreUnavailable.guarding("the members could not be read") {
             let room = try await self.access.room(id, for: user)
             let limit = limit ?? Self.defaultMemberLimit
             guard Self.memberLimits.contains(limit) else {
                 throw Refusal.invalid(.invalidLimit, "limit is 1 to 1000.")
             }
-            let ids = try await self.directory.members(of: room.id)
-            return try await self.accounts.accounts(ids: ids, limit: limit).map(\.profile)
+            let standings = try await self.directory.standings(in: room.id)
+            return try await self.accounts.accounts(ids: Array(standings.keys), limit: limit).map { account in
+                let standing = standings[account.id] ?? MemberStanding()
+                return RoomMemberPayload(profile: account.profile, role: standing.role, muted: standing.muted)
+            }
         }
     }
 

@@ -20,7 +20,9 @@ public struct RoomSummaries: Sendable {
             var summaries: [RoomSummary] = []
             for membership in try await self.directory.memberships(of: me) {
                 summaries.append(
-                    try await self.summary(of: membership.room, for: me, lastReadSeq: membership.lastReadSeq))
+                    try await self.summary(
+                        of: membership.room, for: me, lastReadSeq: membership.lastReadSeq,
+                        standing: membership.standing))
             }
             return summaries.sorted { ($0.lastMessage?.date ?? 0, $0.id) > ($1.lastMessage?.date ?? 0, $1.id) }
         }
@@ -48,8 +50,15 @@ public struct RoomSummaries: Sendable {
         }
     }
 
-    public func summary(of room: RoomInfo, for me: UUID, lastReadSeq: Int64) async throws -> RoomSummary {
+    /// The summary from `lastReadSeq`; my `standing` is read when not given.
+    public func summary(
+        of room: RoomInfo, for me: UUID, lastReadSeq: Int64, standing: MemberStanding? = nil
+    ) async throws -> RoomSummary {
         try await StoreUnavailable.guarding("the room could not be read") {
+            var standing = standing
+            if standing == nil, room.kind != .direct {
+                standing = try await self.directory.standing(of: me, in: room.id)
+            }
             var peer: UserProfile?
             var peerLastReadSeq: Int64?
             if room.kind == .direct,
@@ -67,7 +76,8 @@ public struct RoomSummaries: Sendable {
                 lastMessage: last?.payload, latestSeq: latestSeq, lastReadSeq: lastReadSeq,
                 unreadCount: try await self.messages.unreadCount(
                     in: room.id, after: lastReadSeq, upTo: latestSeq, for: me),
-                peerLastReadSeq: peerLastReadSeq)
+                peerLastReadSeq: peerLastReadSeq, role: room.kind == .direct ? nil : standing?.role,
+                muted: standing?.muted == true ? true : nil)
         }
     }
 
@@ -76,7 +86,8 @@ public struct RoomSummaries: Sendable {
         try await StoreUnavailable.guarding("the room could not be read") {
             guard let membership = try await self.directory.memberships(of: me).first(where: { $0.room.id == id })
             else { return nil }
-            return try await self.summary(of: membership.room, for: me, lastReadSeq: membership.lastReadSeq)
+            return try await self.summary(
+                of: membership.room, for: me, lastReadSeq: membership.lastReadSeq, standing: membership.standing)
         }
     }
 }
@@ -91,7 +102,8 @@ extension StoredMessage {
             attachments: self.attachments.isEmpty ? nil : self.attachments.map(\.payload),
             editedAt: self.editedAt?.milliseconds, deleted: self.deleted ? true : nil,
             reactions: self.reactions.isEmpty
-                ? nil : self.reactions.map { ReactionPayload(emoji: $0.emoji, users: $0.users) })
+                ? nil : self.reactions.map { ReactionPayload(emoji: $0.emoji, users: $0.users) },
+            member: self.member?.payload)
     }
 }
 

@@ -29,6 +29,8 @@ public struct StoreUnavailable: Error, CustomStringConvertible {
             throw error
         } catch RoomAccessDenied.forbidden {
             throw RoomAccessDenied.forbidden
+        } catch RoomAccessDenied.muted {
+            throw RoomAccessDenied.muted
         } catch RoomAccessDenied.unavailable(let error) {
             throw StoreUnavailable(RoomAccessDenied.unavailableMessage, underlying: error)
         } catch {

@@ -32,6 +32,7 @@ struct StoreFaultTests {
     static let resets = ["password_resets"]
     static let invitations = ["invitations"]
     static let blocks = ["blocks"]
+    static let restrictions = ["room_restrictions"]
 
     struct Case: Sendable, CustomTestStringConvertible {
         let route: APIRoute
@@ -148,6 +149,29 @@ struct StoreFaultTests {
             try await $0.api.send(.unblock, $0.bob.user.id.uuidString, token: $0.ann.token)
         },
         Case(route: .invites, tables: invitations) { try await $0.api.send(.invites, token: $0.ann.token) },
+        Case(route: .setRole, tables: rooms) {
+            try await $0.api.send(
+                .setRole, $0.group, $0.bob.user.id.uuidString, json: RoleChange(role: "moderator"), token: $0.ann.token)
+        },
+        Case(route: .removeMember, tables: rooms) {
+            try await $0.api.send(.removeMember, $0.group, $0.bob.user.id.uuidString, token: $0.ann.token)
+        },
+        Case(route: .deleteMessage, tables: rooms) {
+            try await $0.api.send(.deleteMessage, $0.group, "1", token: $0.ann.token)
+        },
+        Case(route: .bans, tables: restrictions) { try await $0.api.send(.bans, $0.group, token: $0.ann.token) },
+        Case(route: .ban, tables: restrictions) {
+            try await $0.api.send(.ban, $0.group, $0.bob.user.id.uuidString, token: $0.ann.token)
+        },
+        Case(route: .unban, tables: restrictions) {
+            try await $0.api.send(.unban, $0.group, $0.bob.user.id.uuidString, token: $0.ann.token)
+        },
+        Case(route: .mute, tables: restrictions) {
+            try await $0.api.send(.mute, $0.group, $0.bob.user.id.uuidString, token: $0.ann.token)
+        },
+        Case(route: .unmute, tables: restrictions) {
+            try await $0.api.send(.unmute, $0.group, $0.bob.user.id.uuidString, token: $0.ann.token)
+        },
         Case(route: .deleteInvite, tables: invitations) {
             try await $0.api.send(.deleteInvite, "some-code", token: $0.ann.token)
         },

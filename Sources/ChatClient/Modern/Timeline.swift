@@ -51,8 +51,9 @@ public struct Timeline: Sendable, Equatable {
             return event.seq
         case .edit, .delete, .reaction:
             return self.update(event)
-        case .rename, nil:
-            return nil  // the room's, not a message's; or a kind this client does not know: its seq still counts
+        case .rename, .joined, .left, .invited, .removed, .banned, .role, nil:
+            // The room's, not a message's; or a kind this client does not know: its seq still counts.
+            return nil
         }
     }
 

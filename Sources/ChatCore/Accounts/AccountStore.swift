@@ -103,3 +103,8 @@ public enum AdministrativeChange: Sendable, Equatable {
         }
     }
 }
+
+extension Account {
+    /// The account as the sender of what it does in a room.
+    public var sender: Sender { Sender(name: self.username, id: self.id) }
+}

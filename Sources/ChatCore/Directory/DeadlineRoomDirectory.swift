@@ -54,6 +54,30 @@ public struct DeadlineRoomDirectory: RoomDirectory {
         try await self.call { try await $0.isMember(user, of: room) }
     }
 
+    public func standing(of user: UUID, in room: RoomID) async throws -> MemberStanding? {
+        try await self.call { try await $0.standing(of: user, in: room) }
+    }
+
+    public func standings(in room: RoomID) async throws -> [UUID: MemberStanding] {
+        try await self.call { try await $0.standings(in: room) }
+    }
+
+    public func isRestricted(_ user: UUID, in room: RoomID, _ restriction: RoomRestriction) async throws -> Bool {
+        try await self.call { try await $0.isRestricted(user, in: room, restriction) }
+    }
+
+    public func restrict(_ user: UUID, in room: RoomID, _ restriction: RoomRestriction, by actor: UUID?) async throws {
+        try await self.call { try await $0.restrict(user, in: room, restriction, by: actor) }
+    }
+
+    public func lift(_ restriction: RoomRestriction, of user: UUID, in room: RoomID) async throws -> Bool {
+        try await self.call { try await $0.lift(restriction, of: user, in: room) }
+    }
+
+    public func restricted(in room: RoomID, _ restriction: RoomRestriction) async throws -> [UUID] {
+        try await self.call { try await $0.restricted(in: room, restriction) }
+    }
+
     public func members(of room: RoomID) async throws -> [UUID] {
         try await self.call { try await $0.members(of: room) }
     }

@@ -28,11 +28,34 @@ public struct Membership: Sendable, Equatable {
     public var room: RoomInfo
     /// The last sequence number this member has read.
     public var lastReadSeq: Int64
+    public var standing: MemberStanding
 
-    public init(room: RoomInfo, lastReadSeq: Int64) {
+    public init(room: RoomInfo, lastReadSeq: Int64, standing: MemberStanding = MemberStanding()) {
         self.room = room
         self.lastReadSeq = lastReadSeq
+        self.standing = standing
     }
+}
+
+/// What a member may do in a room besides reading: their role, and whether a moderator muted them.
+public struct MemberStanding: Sendable, Equatable {
+    public var role: RoomRole
+    /// A muted member reads, and sends nothing (PROTOCOL.md §7.3).
+    public var muted: Bool
+
+    public init(role: RoomRole = .member, muted: Bool = false) {
+        self.role = role
+        self.muted = muted
+    }
+}
+
+/// What a moderator holds against one account in one room. Kept apart from the membership, so leaving and joining
+/// again lifts neither.
+public enum RoomRestriction: String, Sendable, CaseIterable {
+    /// May not be a member: removed, and cannot join or be invited until unbanned.
+    case ban
+    /// May read, not send.
+    case mute
 }
 
 /// Durable storage of rooms and who belongs to them.
@@ -54,6 +77,20 @@ public protocol RoomDirectory: Sendable {
     /// committed: the administrators' list (PROTOCOL.md §10.5). No message content.
     func allRooms(after: RoomID?, limit: Int) async throws -> [RoomListing]
     func isMember(_ user: UUID, of room: RoomID) async throws -> Bool
+    /// A member's role and whether they are muted; `nil` for someone who is not a member. Asked for the sends that
+    /// the commit does not check itself, so it is one row.
+    func standing(of user: UUID, in room: RoomID) async throws -> MemberStanding?
+    /// Every member's standing.
+    func standings(in room: RoomID) async throws -> [UUID: MemberStanding]
+    /// Whether `user` is under `restriction` in the room.
+    func isRestricted(_ user: UUID, in room: RoomID, _ restriction: RoomRestriction) async throws -> Bool
+    /// Puts `user` under `restriction`; nothing changes if already. (A ban is stored by the `banned` event instead,
+    /// with the removal, in one transaction.)
+    func restrict(_ user: UUID, in room: RoomID, _ restriction: RoomRestriction, by actor: UUID?) async throws
+    /// Lifts `restriction`; returns whether there was one.
+    func lift(_ restriction: RoomRestriction, of user: UUID, in room: RoomID) async throws -> Bool
+    /// Everyone under `restriction` in the room.
+    func restricted(in room: RoomID, _ restriction: RoomRestriction) async throws -> [UUID]
     /// The members of a room, in no particular order.
     func members(of room: RoomID) async throws -> [UUID]
     /// Every room one of `users` belongs to, with all its members: who shares a room with whom, for many users in one

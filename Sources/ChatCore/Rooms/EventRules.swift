@@ -10,6 +10,8 @@ public enum RoomRejection: Error, Equatable, Sendable {
     case notYours
     /// The sender is not a member of the room (or the room does not exist).
     case forbidden
+    /// The sender is a member whom a moderator muted: they may read, not send.
+    case muted
     /// The sender's send limit is spent: the next send passes after `retryAfter`.
     case rateLimited(retryAfter: Duration)
 }
@@ -52,6 +54,10 @@ extension MessageDraft {
         case .rename(let name):
             event.kind = .rename
             event.text = name
+        case .membership(let change):
+            event.kind = change.kind
+            event.member = change.member
+            event.text = change.role?.rawValue ?? ""
         }
         return event
     }

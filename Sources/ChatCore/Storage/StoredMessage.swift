@@ -58,16 +58,40 @@ public enum DraftBody: Sendable, Hashable {
     case reaction(target: Int64, emoji: String)
     /// Give the room (a channel or group) a new name, already checked by the caller.
     case rename(name: String)
+    /// A change of who is in the room or with what role, already allowed by the caller; storing it changes the
+    /// membership in the same transaction (``MembershipChange``).
+    case membership(MembershipChange)
 
     /// The message (or reply) this draft depends on, which the room must read before it can commit the draft.
     var target: Int64? {
         switch self {
         case .message(_, let replyTo, _): replyTo
         case .edit(let target, _), .delete(let target), .removal(let target), .reaction(let target, _): target
-        case .rename: nil
+        case .rename, .membership: nil
         }
     }
 }
+
+/// Who joins, leaves or changes role, and how: the membership events of PROTOCOL.md §9.1. `member` is the account
+/// it is about; the draft's sender is who made the change (the member themselves for `joined` and `left`).
+public struct MembershipChange: Sendable, Hashable {
+    public var kind: EventKind
+    public var member: Sender
+    /// For ``EventKind/role``: the member's new role.
+    public var role: RoomRole?
+
+    public static func joined(_ member: Sender) -> Self { Self(kind: .joined, member: member) }
+    public static func left(_ member: Sender) -> Self { Self(kind: .left, member: member) }
+    public static func invited(_ member: Sender) -> Self { Self(kind: .invited, member: member) }
+    public static func removed(_ member: Sender) -> Self { Self(kind: .removed, member: member) }
+    public static func banned(_ member: Sender) -> Self { Self(kind: .banned, member: member) }
+    public static func role(_ role: RoomRole, of member: Sender) -> Self {
+        Self(kind: .role, member: member, role: role)
+    }
+}
+
+/// The roles live in ChatProtocol, shared with the clients.
+public typealias RoomRole = ChatProtocol.RoomRole
 
 /// Something a client submitted, before the room has sequenced and committed it.
 public struct MessageDraft: Sendable {
@@ -156,6 +180,8 @@ public struct StoredMessage: Hashable, Sendable {
     public var editedAt: Date?
     public var deleted: Bool
     public var reactions: [Reaction]
+    /// For a membership change: the account it is about.
+    public var member: Sender?
 
     /// Whether storing it moves its sender's read position to it (PROTOCOL.md §8.5, what I write I have read): a
     /// message, not an edit, delete or reaction, sent with a `clientMsgID`, that is over the modern protocol (the
@@ -170,7 +196,7 @@ public struct StoredMessage: Hashable, Sendable {
         room: RoomID, seq: Int64, id: UUID, sender: Sender, kind: EventKind = .message, text: String, date: Date,
         clientMsgID: String? = nil, target: Int64? = nil, emoji: String? = nil, added: Bool? = nil,
         replyTo: Quote? = nil, attachments: [Attachment] = [], editedAt: Date? = nil, deleted: Bool = false,
-        reactions: [Reaction] = []
+        reactions: [Reaction] = [], member: Sender? = nil
     ) {
         self.room = room
         self.seq = seq
@@ -188,6 +214,7 @@ public struct StoredMessage: Hashable, Sendable {
         self.editedAt = editedAt
         self.deleted = deleted
         self.reactions = reactions
+        self.member = member
     }
 
     /// Whether a tutorial client (which knows only plain messages) can show this event.

@@ -22,5 +22,6 @@ public enum ChatMigrations {
         AddAdministration(),
         AddInvitations(),
         AddBlocks(),
+        AddRoomRoles(),
     ]
 }

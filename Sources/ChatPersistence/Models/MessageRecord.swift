@@ -43,7 +43,7 @@ final class MessageRecord: Model, @unchecked Sendable {
         "id", "room", "seq", "sender_name", "sender_id", "text", "created_at", "client_msg_id", "kind", "target_seq",
         "emoji", "added", "reply_seq", "reply_sender_id", "reply_sender_name", "reply_text", "attachments", "deleted",
         "sender_via",
-        "reply_sender_via",
+        "reply_sender_via", "member_id", "member_name",
     ]
 
     /// One row's values, bound through the driver's own encoder (the one Fluent reads them back with).
@@ -58,7 +58,8 @@ final class MessageRecord: Model, @unchecked Sendable {
             message.replyTo?.seq,
             message.replyTo?.sender.id, message.replyTo?.sender.name, message.replyTo?.text, attachments,
             message.deleted,
-            message.sender.via?.rawValue, message.replyTo?.sender.via?.rawValue,
+            message.sender.via?.rawValue, message.replyTo?.sender.via?.rawValue, message.member?.id,
+            message.member?.name,
         ]
     }
 
@@ -66,7 +67,7 @@ final class MessageRecord: Model, @unchecked Sendable {
     static let selected: SQLQueryString = """
         id, room, seq, sender_name, sender_id, sender_via, text, created_at, client_msg_id, kind, target_seq, emoji, \
         added, reply_seq, reply_sender_id, reply_sender_name, reply_sender_via, reply_text, attachments, edited_at, \
-        deleted
+        deleted, member_id, member_name
         """
 
     /// The event in a row that holds the columns of ``selected``; a message's reactions are kept in their own table
@@ -114,6 +115,9 @@ final class MessageRecord: Model, @unchecked Sendable {
             emoji: try row.valueIfPresent("emoji", as: String.self),
             added: try row.valueIfPresent("added", as: Bool.self), replyTo: quote, attachments: attachments,
             editedAt: try row.valueIfPresent("edited_at", as: Date.self),
-            deleted: try row.value("deleted", as: Bool.self))
+            deleted: try row.value("deleted", as: Bool.self),
+            member: try row.valueIfPresent("member_id", as: UUID.self).map {
+                Sender(name: try row.valueIfPresent("member_name", as: String.self) ?? "", id: $0)
+            })
     }
 }

@@ -73,7 +73,7 @@ struct PostgresSenderChecks: Sendable {
     }
 
     /// Why each event may not be stored, `nil` for those that may: an account's send whose sender is not a member
-    /// of its room, or whose bucket has no room left. Takes a send from the bucket of every account's send that
+    /// of its room (or is muted there), or whose bucket has no room left. Takes a send from the bucket of every account's send that
     /// passes; all in the caller's transaction.
     func refusals(of events: [StoredMessage], on connection: PostgresConnection) async throws -> [RoomRejection?] {
         let checked = events.indices.filter { events[$0].isAccountSend }
@@ -86,9 +86,15 @@ struct PostgresSenderChecks: Sendable {
         for index in checked { refusals[index] = .forbidden }
         // Per account: its sends that are members, in order, and how full its bucket is.
         var sends: [UUID: (used: Double, indices: [Int])] = [:]
-        for (ordinal, isMember, used) in try await connection.rows(statement, logger: self.logger) where isMember {
+        for (ordinal, standing, used) in try await connection.rows(statement, logger: self.logger) {
             let index = checked[ordinal - 1]
-            refusals[index] = nil
+            switch standing {
+            case .notMember: continue
+            case .muted:
+                refusals[index] = .muted
+                continue
+            case .member: refusals[index] = nil
+            }
             sends[events[index].sender.id, default: (used, [])].indices.append(index)
         }
         var accounts: [UUID] = []
@@ -123,26 +129,35 @@ struct PostgresSenderChecks: Sendable {
         func decodeRow(_ row: PostgresRow) throws {}
     }
 
-    /// For each send (room, account), by its ordinal: whether the account is a member of the room, and how many
-    /// seconds of sends its bucket holds now; the buckets locked until commit, in the accounts' order.
+    /// For each send (room, account), by its ordinal: whether the account may send in the room (``Standing``), and
+    /// how many seconds of sends its bucket holds now; the buckets locked until commit, in the accounts' order.
     struct LockBuckets: PostgresPreparedStatement {
         static let sql = """
-            SELECT d.ord, EXISTS (SELECT 1 FROM memberships m WHERE m.room_id = d.room AND m.user_id = d.account), \
+            SELECT d.ord, COALESCE((SELECT CASE WHEN EXISTS (SELECT 1 FROM room_restrictions r \
+            WHERE r.room_id = d.room AND r.user_id = d.account AND r.kind = 'mute') THEN 2 ELSE 1 END \
+            FROM memberships m WHERE m.room_id = d.room AND m.user_id = d.account), 0), \
             EXTRACT(EPOCH FROM GREATEST(s.full_again, now()) - now())::float8 \
             FROM unnest($1::text[], $2::uuid[]) WITH ORDINALITY AS d(room, account, ord) \
             JOIN send_limits s ON s.account = d.account \
             ORDER BY d.account, d.ord FOR UPDATE OF s
             """
-        typealias Row = (Int, Bool, Double)
+        typealias Row = (Int, Standing, Double)
+
+        /// The second column: 0, 1 or 2.
+        enum Standing: Int32 {
+            case notMember = 0
+            case member = 1
+            case muted = 2
+        }
 
         let rooms: [String]
         let accounts: [UUID]
 
         func makeBindings() throws -> PostgresBindings { try PostgresBindings(binding: self.rooms, self.accounts) }
 
-        func decodeRow(_ row: PostgresRow) throws -> (Int, Bool, Double) {
-            let (ordinal, isMember, used) = try row.decode((Int64, Bool, Double).self)
-            return (Int(ordinal), isMember, used)
+        func decodeRow(_ row: PostgresRow) throws -> (Int, Standing, Double) {
+            let (ordinal, standing, used) = try row.decode((Int64, Int32, Double).self)
+            return (Int(ordinal), Standing(rawValue: standing) ?? .notMember, used)
         }
     }
 

@@ -83,6 +83,14 @@ extension APIRoute {
     public static let reads = APIRoute(.GET, "rooms/:room/reads")
     public static let members = APIRoute(.GET, "rooms/:room/members")
     public static let directRoom = APIRoute(.POST, "dms")
+    public static let setRole = APIRoute(.PUT, "rooms/:room/members/:id/role")
+    public static let removeMember = APIRoute(.DELETE, "rooms/:room/members/:id")
+    public static let bans = APIRoute(.GET, "rooms/:room/bans")
+    public static let ban = APIRoute(.PUT, "rooms/:room/bans/:id")
+    public static let unban = APIRoute(.DELETE, "rooms/:room/bans/:id")
+    public static let mute = APIRoute(.PUT, "rooms/:room/mutes/:id")
+    public static let unmute = APIRoute(.DELETE, "rooms/:room/mutes/:id")
+    public static let deleteMessage = APIRoute(.DELETE, "rooms/:room/messages/:seq")
 
     // Administration (§10)
     public static let adminUsers = APIRoute(.GET, "admin/users")
@@ -114,6 +122,7 @@ extension APIRoute {
         .block, .unblock,
         .users, .user,
         .rooms, .createRoom, .publicRooms, .renameRoom, .join, .leave, .invite, .history, .reads, .members, .directRoom,
+        .setRole, .removeMember, .bans, .ban, .unban, .mute, .unmute, .deleteMessage,
         .adminUsers, .adminDeactivate, .adminReactivate, .adminGrant, .adminRevoke, .adminAudit, .adminPasswordReset,
         .adminRooms, .adminDeleteMessage, .adminDeleteUser,
         .createInvite, .invites, .deleteInvite,

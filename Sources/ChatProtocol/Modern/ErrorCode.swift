@@ -36,6 +36,9 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case blocked
     case cannotInvite = "cannot_invite"
     case cannotRename = "cannot_rename"
+    case cannotModerate = "cannot_moderate"
+    case invalidRole = "invalid_role"
+    case banned
     case emptyMessage = "empty_message"
     case tooLong = "too_long"
     case badTarget = "bad_target"

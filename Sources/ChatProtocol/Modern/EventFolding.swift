@@ -43,7 +43,7 @@ public enum EventFolding {
         case .reaction:
             guard let emoji = event.emoji else { return }
             Self.react(&message.reactionList, emoji: emoji, user: event.senderID, added: event.added != false)
-        case .message, .rename, nil:
+        case .message, .rename, .joined, .left, .invited, .removed, .banned, .role, nil:
             break
         }
     }

@@ -6,6 +6,40 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case reaction
     /// The room's new name, in `text`; it targets no message.
     case rename
+    /// `member` joined a channel (the sender is the member).
+    case joined
+    /// `member` left the room (the sender is the member).
+    case left
+    /// The sender added `member` to the room.
+    case invited
+    /// The sender, a moderator, removed `member` from the room.
+    case removed
+    /// The sender, a moderator, removed `member` and banned them from coming back.
+    case banned
+    /// The sender gave `member` the role in `text` (`member`, `moderator` or `owner`).
+    case role
+
+    /// The kinds that change who is in a room, or with what role: each carries `member` (PROTOCOL.md §9.1).
+    public var isMembershipChange: Bool {
+        switch self {
+        case .joined, .left, .invited, .removed, .banned, .role: true
+        case .message, .edit, .delete, .reaction, .rename: false
+        }
+    }
+}
+
+/// What a member of a channel or group may do there (PROTOCOL.md §7.3), lowest first. A server administrator
+/// stands above every owner.
+public enum RoomRole: String, Codable, Sendable, CaseIterable, Comparable {
+    case member
+    /// Removes, bans and mutes members, and deletes any message of the room.
+    case moderator
+    /// The room's creator, or whom they handed it to: also names moderators.
+    case owner
+
+    public static func < (lhs: RoomRole, rhs: RoomRole) -> Bool {
+        Self.allCases.firstIndex(of: lhs)! < Self.allCases.firstIndex(of: rhs)!
+    }
 }
 
 /// What kind of room a room is.

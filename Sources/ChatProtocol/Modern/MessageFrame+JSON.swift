@@ -17,6 +17,10 @@ extension MessageFrame: WritesOwnJSON {
         json.field("emoji", event.emoji)
         json.field("id", event.id)
         json.field("kind", event.kind.rawValue)
+        if let member = event.member {
+            json.key("member")
+            Self.write(member, to: &json)
+        }
         json.field("reactions", event.reactions, Self.write)
         if let quote = event.replyTo {
             json.key("replyTo")

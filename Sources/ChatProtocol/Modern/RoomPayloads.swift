@@ -22,7 +22,8 @@ public struct MessagePayload: Codable, Sendable, Equatable {
     public var seq: Int64
     public var id: UUID
     public var sender: SenderPayload
-    /// `message`, `edit`, `delete`, `reaction` or `rename`; a newer server's kind is kept as ``WireKind/unknown(_:)``.
+    /// `message`, `edit`, `delete`, `reaction`, `rename`, or a membership change (`joined`, `left`, `invited`,
+    /// `removed`, `banned`, `role`); a newer server's kind is kept as ``WireKind/unknown(_:)``.
     public var kind: WireKind<EventKind>
     /// A message's current text, or an edit's new text; empty for deletes, reactions and deleted messages.
     public var text: String
@@ -43,6 +44,8 @@ public struct MessagePayload: Codable, Sendable, Equatable {
     public var deleted: Bool?
     /// The message's reactions now, one entry per emoji.
     public var reactions: [ReactionPayload]?
+    /// The account a membership change is about (``EventKind/isMembershipChange``).
+    public var member: SenderPayload?
 
     public init(
         room: String, seq: Int64, id: UUID, sender: SenderPayload, kind: WireKind<EventKind> = .known(.message),
@@ -50,7 +53,7 @@ public struct MessagePayload: Codable, Sendable, Equatable {
         date: Int64,
         target: Int64? = nil, emoji: String? = nil, added: Bool? = nil, replyTo: QuotePayload? = nil,
         attachments: [AttachmentPayload]? = nil, editedAt: Int64? = nil, deleted: Bool? = nil,
-        reactions: [ReactionPayload]? = nil
+        reactions: [ReactionPayload]? = nil, member: SenderPayload? = nil
     ) {
         self.room = room
         self.seq = seq
@@ -67,6 +70,7 @@ public struct MessagePayload: Codable, Sendable, Equatable {
         self.editedAt = editedAt
         self.deleted = deleted
         self.reactions = reactions
+        self.member = member
     }
 }
 
@@ -87,13 +91,20 @@ public struct RoomSummary: Codable, Sendable, Equatable {
     public var unreadCount: Int64
     /// For a direct room, how far the other member has read (so a client can show "Read" after a reload).
     public var peerLastReadSeq: Int64?
+    /// My role in a channel or group; absent for a direct room.
+    public var role: RoomRole?
+    /// `true` when a moderator muted me here: I may read, not send.
+    public var muted: Bool?
 
     public init(
         id: String, kind: WireKind<RoomKind>, name: String, peer: UserProfile?, lastMessage: MessagePayload?,
         latestSeq: Int64,
-        lastReadSeq: Int64, unreadCount: Int64, peerLastReadSeq: Int64? = nil
+        lastReadSeq: Int64, unreadCount: Int64, peerLastReadSeq: Int64? = nil, role: RoomRole? = nil,
+        muted: Bool? = nil
     ) {
         self.peerLastReadSeq = peerLastReadSeq
+        self.role = role
+        self.muted = muted
         self.id = id
         self.kind = kind
         self.name = name
@@ -154,6 +165,15 @@ public struct UsernameRequest: Codable, Sendable, Equatable {
     }
 }
 
+/// `PUT /api/v1/rooms/{id}/members/{user}/role`: `member`, `moderator` or `owner`.
+public struct RoleChange: Codable, Sendable, Equatable {
+    public var role: String
+
+    public init(role: String) {
+        self.role = role
+    }
+}
+
 /// One page of history: `GET /api/v1/rooms/{id}/messages?before=&limit=`.
 public struct HistoryPage: Codable, Sendable, Equatable {
     /// Oldest first.
@@ -164,5 +184,36 @@ public struct HistoryPage: Codable, Sendable, Equatable {
     public init(messages: [MessagePayload], hasMore: Bool) {
         self.messages = messages
         self.hasMore = hasMore
+    }
+}
+
+/// A member of a room as `GET /api/v1/rooms/{id}/members` lists one: the profile (as `GET /me` shows it) with the
+/// member's role and whether they are muted, in the same object, so a client that reads only profiles still can.
+public struct RoomMemberPayload: Codable, Sendable, Equatable {
+    public var profile: UserProfile
+    public var role: RoomRole
+    /// `true` for a muted member; absent otherwise.
+    public var muted: Bool?
+
+    public init(profile: UserProfile, role: RoomRole, muted: Bool) {
+        self.profile = profile
+        self.role = role
+        self.muted = muted ? true : nil
+    }
+
+    private enum CodingKeys: String, CodingKey { case role, muted }
+
+    public init(from decoder: any Decoder) throws {
+        self.profile = try UserProfile(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.role = try container.decode(RoomRole.self, forKey: .role)
+        self.muted = try container.decodeIfPresent(Bool.self, forKey: .muted)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try self.profile.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.role, forKey: .role)
+        try container.encodeIfPresent(self.muted, forKey: .muted)
     }
 }

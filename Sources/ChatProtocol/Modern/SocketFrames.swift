@@ -106,11 +106,14 @@ public struct ErrorFrame: Codable, Sendable, Equatable {
     public var message: String
     /// The `clientMsgID` or `ref` of the frame it answers.
     public var ref: String?
+    /// Why, when the code alone does not say: `muted` for a `forbidden` send of a muted member.
+    public var reason: String?
 
-    public init(code: ErrorCode, message: String, ref: String?) {
+    public init(code: ErrorCode, message: String, ref: String?, reason: String? = nil) {
         self.code = code
         self.message = message
         self.ref = ref
+        self.reason = reason
     }
 }
 

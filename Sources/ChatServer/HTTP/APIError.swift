@@ -69,6 +69,9 @@ struct APIErrorMiddleware: AsyncMiddleware {
             return Self.response(for: APIError(refusal), request: request)
         } catch RoomAccessDenied.forbidden {
             return Self.response(for: RoomsController.forbidden)
+        } catch RoomAccessDenied.muted {
+            return Self.response(
+                for: APIError(status: .forbidden, code: .forbidden, message: RoomAccessDenied.mutedMessage))
         } catch RoomAccessDenied.unavailable(let error) {
             return Self.response(
                 for: StoreUnavailable(RoomAccessDenied.unavailableMessage, underlying: error), request: request)

@@ -54,14 +54,14 @@ struct RoomsController: Sendable {
     /// `POST /rooms/{id}/join` → the room; only channels can be joined this way.
     @Sendable func join(_ request: Request) async throws -> Response {
         let me = try request.authenticated.account
-        let room = try await self.membership.join(try Self.roomID(request), user: me.id)
+        let room = try await self.membership.join(try Self.roomID(request), user: me.sender)
         return .json(try await self.summary(of: room, for: me))
     }
 
     /// `POST /rooms/{id}/leave` → 204.
     @Sendable func leave(_ request: Request) async throws -> HTTPStatus {
         let me = try request.authenticated.account
-        try await self.membership.leave(try Self.roomID(request), user: me.id)
+        try await self.membership.leave(try Self.roomID(request), user: me.sender)
         return .noContent
     }
 
@@ -70,7 +70,7 @@ struct RoomsController: Sendable {
         let me = try request.authenticated.account
         let id = try Self.roomID(request)
         let name = try request.content.decode(RenameRoomRequest.self).name
-        let room = try await self.renameRoom(id, to: name, by: Sender(name: me.username, id: me.id))
+        let room = try await self.renameRoom(id, to: name, by: me.sender)
         return .json(try await self.summary(of: room, for: me))
     }
 
@@ -78,7 +78,8 @@ struct RoomsController: Sendable {
     @Sendable func invite(_ request: Request) async throws -> HTTPStatus {
         let me = try request.authenticated.account
         let id = try Self.roomID(request)
-        try await self.membership.invite(request.content.decode(UsernameRequest.self).username, to: id, by: me.id)
+        try await self.membership.invite(
+            request.content.decode(UsernameRequest.self).username, to: id, by: me.sender)
         return .noContent
     }
 
@@ -130,7 +131,7 @@ struct RoomsController: Sendable {
         try await self.summaries.summary(of: room, for: me.id)
     }
 
-    private static func roomID(_ request: Request) throws -> RoomID {
+    static func roomID(_ request: Request) throws -> RoomID {
         guard let raw = request.parameters.get("room"), !raw.isEmpty, raw.count <= 64 else { throw Self.forbidden }
         return RoomID(raw)
     }

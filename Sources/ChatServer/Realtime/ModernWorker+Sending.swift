@@ -112,9 +112,9 @@ extension ModernWorker {
     func typing(_ frame: TypingRequest) async {
         let raw = frame.room
         let id = RoomID(raw)
-        guard await self.mayUse(id, ref: frame.ref ?? raw), let room = await self.openRoom(id, ref: frame.ref ?? raw)
+        guard await self.maySend(id, ref: frame.ref ?? raw), let room = await self.openRoom(id, ref: frame.ref ?? raw)
         else { return }
-        room.typing(Sender(name: self.account.username, id: self.account.id))
+        room.typing(self.account.sender)
     }
 
     /// The frame's `clientMsgID`, or `nil` after answering `bad_frame` when it is not 1 to 64 characters.
@@ -149,14 +149,15 @@ extension ModernWorker {
         try await self.context.attachments.sendable(raw, by: self.account.id)
     }
 
-    /// The room a draft goes to, once the account may send there (``SendChecks``): asked of the directory first,
+    /// The room a draft goes to, once the account may send there, a member not muted (``SendChecks``): asked of the
+    /// directory first,
     /// unless the commit checks it, this connection follows the room already, and the draft refers to no message.
     /// A room the connection does not follow is asked about even then, so that no one opens a room they do not
     /// belong to; and so is one that a draft's target is read from (a reply, edit, delete or reaction), so that a
     /// member removed a moment ago learns nothing of the messages since from `bad_target` or `not_yours`.
     private func roomToSend(_ id: RoomID, target: Int64?, ref: String) async -> Room? {
         if self.context.sendChecks.atCommit, target == nil, let room = self.followedRoom(id) { return room }
-        guard await self.mayUse(id, ref: ref) else { return nil }
+        guard await self.maySend(id, ref: ref) else { return nil }
         return await self.openRoom(id, ref: ref)
     }
 
@@ -172,7 +173,7 @@ extension ModernWorker {
         // What I wrote, I have read: the message moves my read position in its own transaction, and every member,
         // my other devices included, gets its receipt with it (StoredMessage.marksRead).
         let draft = MessageDraft(
-            sender: Sender(name: self.account.username, id: self.account.id), body: body, clientMsgID: clientMsgID)
+            sender: self.account.sender, body: body, clientMsgID: clientMsgID)
         room.submit(draft) { result in
             connection.eventLoop.execute {
                 let answer: any Encodable =
@@ -190,6 +191,8 @@ extension ModernWorker {
                             code: .notYours, message: "Only the sender may edit or delete a message.", ref: clientMsgID)
                     case .failure(RoomRejection.forbidden):
                         Self.forbidden(clientMsgID)
+                    case .failure(RoomRejection.muted):
+                        Self.muted(clientMsgID)
                     case .failure(RoomRejection.rateLimited(let wait)):
                         Self.rateLimited(wait, ref: clientMsgID)
                     case .failure:

@@ -191,10 +191,23 @@ actor ModernWorker {
         }
     }
 
+    /// Whether the account may send in the room now: a member, not muted; when not, answers as ``mayUse(_:ref:)``
+    /// does, or `forbidden` with the reason `muted`.
+    func maySend(_ room: RoomID, ref: String?) async -> Bool {
+        do {
+            try await self.context.access.requireSender(self.account.id, in: room)
+            return true
+        } catch {
+            self.refused(error, room: room, ref: ref)
+            return false
+        }
+    }
+
     /// Answers a refused membership: `forbidden`, or `unavailable` (logged) when it could not be checked.
     func refused(_ denied: RoomAccessDenied, room: RoomID, ref: String?) {
         switch denied {
         case .forbidden: self.reply(Self.forbidden(ref))
+        case .muted: self.reply(Self.muted(ref))
         case .unavailable(let failure):
             self.unavailable("membership could not be checked", room: room, error: failure, ref: ref)
         }
@@ -206,6 +219,11 @@ actor ModernWorker {
             "\(what)", metadata: ["room": "\(room.rawValue)", "error": "\(String(reflecting: error))"])
         self.reply(
             ErrorFrame(code: .unavailable, message: "The server could not read its database; try again.", ref: ref))
+    }
+
+    /// The `forbidden` error of a muted member's send, with the reason `muted`.
+    static func muted(_ ref: String?) -> ErrorFrame {
+        ErrorFrame(code: .forbidden, message: RoomAccessDenied.mutedMessage, ref: ref, reason: "muted")
     }
 
     /// The `forbidden` error, worded as the HTTP API words it: the same for a room that does not exist.
