@@ -129,16 +129,18 @@ public struct FluentAccountStore: AccountStore {
 
     public func anonymize(_ id: UUID, username: String, passwordHash: String) async throws -> [RoomID] {
         try await self.database.transaction { database in
+            // The write comes first: on SQLite it takes the write lock before anything is read, so a commit of
+            // another connection between a read and the write cannot make the write fail (SQLITE_BUSY_SNAPSHOT).
+            try await UserRecord.query(on: database).filter(\.$id == id)
+                .set(\.$username, to: username).set(\.$usernameKey, to: AccountRules.usernameKey(username))
+                .set(\.$displayName, to: AccountRules.deletedDisplayName).set(\.$passwordHash, to: passwordHash)
+                .set(\.$isAdministrator, to: false).update()
             let memberships = try await MembershipRecord.query(on: database).filter(\.$userID == id).all()
             let direct = Set(
                 try await RoomRecord.query(on: database).filter(\.$id ~~ memberships.map(\.roomID))
                     .filter(\.$kind == RoomKind.direct.rawValue).all().map { try $0.requireID() })
             let left = memberships.map(\.roomID).filter { !direct.contains($0) }
             try await MembershipRecord.query(on: database).filter(\.$userID == id).filter(\.$roomID ~~ left).delete()
-            try await UserRecord.query(on: database).filter(\.$id == id)
-                .set(\.$username, to: username).set(\.$usernameKey, to: AccountRules.usernameKey(username))
-                .set(\.$displayName, to: AccountRules.deletedDisplayName).set(\.$passwordHash, to: passwordHash)
-                .set(\.$isAdministrator, to: false).update()
             return left.map { RoomID($0) }
         }
     }

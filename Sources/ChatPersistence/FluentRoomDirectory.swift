@@ -236,6 +236,26 @@ public struct FluentRoomDirectory: RoomDirectory {
         return members
     }
 
+    public func deleteRoom(_ id: RoomID) async throws {
+        let room = id.rawValue
+        try await self.database.transaction { transaction in
+            let sql = transaction.requiredSQL(by: "FluentRoomDirectory.deleteRoom")
+            // Emptied first, so SQLite's search index lets go of the text by its update trigger (§4).
+            try await sql.raw("UPDATE messages SET text = '' WHERE room = \(bind: room) AND kind = 'message'").run()
+            var statements: [SQLQueryString] = [
+                "DELETE FROM reactions WHERE room = \(bind: room)",
+                "DELETE FROM attachment_rooms WHERE room = \(bind: room)",
+                "DELETE FROM messages WHERE room = \(bind: room)",
+                "DELETE FROM reports WHERE room_id = \(bind: room)",
+                "DELETE FROM room_restrictions WHERE room_id = \(bind: room)",
+                "DELETE FROM memberships WHERE room_id = \(bind: room)",
+                "DELETE FROM rooms WHERE id = \(bind: room)",
+            ]
+            if self.postgres != nil { statements.append("DELETE FROM room_sequences WHERE room = \(bind: room)") }
+            for statement in statements { try await sql.raw(statement).run() }
+        }
+    }
+
     public func add(_ user: UUID, to room: RoomID) async throws {
         do {
             try await MembershipRecord(room: room, user: user).create(on: self.database)

@@ -15,6 +15,7 @@ extension Application {
         endpoints.accounts.register(on: api, authenticated: authenticated)
         endpoints.rooms.register(on: authenticated)
         endpoints.roomModeration.register(on: authenticated)
+        endpoints.reports.register(on: authenticated)
         endpoints.attachments.register(on: api, authenticated: authenticated)
         endpoints.search.register(on: authenticated)
         endpoints.admin.register(on: authenticated)

@@ -240,6 +240,9 @@ public final class ChatService: Sendable {
         let administration = Administration(
             accounts: accountStore, directory: directory, audit: audit, sessions: liveSessions,
             publicURL: { publicURL.value })
+        let roomModeration = RoomModeration(
+            directory: directory, accounts: accountStore, messages: hub.store, hub: hub, sessions: liveSessions,
+            audit: audit)
         let sent = SQLSentMessages(sql: sql)
         let deletion = AccountDeletion(
             administration: administration, accounts: accountStore, sent: sent, hub: hub, sessions: liveSessions,
@@ -254,17 +257,18 @@ public final class ChatService: Sendable {
                 membership: membership,
                 renameRoom: RenameRoom(access: access, hub: hub, time: time), history: history,
                 reads: reads),
-            roomModeration: RoomModerationController(
-                moderation: RoomModeration(
-                    directory: directory, accounts: accountStore, messages: hub.store, hub: hub,
-                    sessions: liveSessions, audit: audit)),
+            roomModeration: RoomModerationController(moderation: roomModeration),
+            reports: ReportsController(
+                reports: Reports(
+                    store: FluentReportStore(database: application.db), directory: directory, messages: hub.store,
+                    moderation: roomModeration, administration: administration, audit: audit)),
             attachments: AttachmentsController(
                 attachments: attachmentRules, receivingDirectory: files.temporaryDirectory,
                 threadPool: files.threadPool, maxUploadBytes: configuration.maxUploadBytes, uploads: UploadSlots()),
             search: SearchController(search: SearchMessages(search: storage.search, access: access)),
             admin: AdminController(
                 administration: administration, moderation: Moderation(directory: directory, hub: hub, audit: audit),
-                deletion: deletion),
+                roomModeration: roomModeration, deletion: deletion),
             invites: InvitesController(
                 invitations: Invitations(
                     store: FluentInvitationStore(database: application.db), access: access,
@@ -427,6 +431,7 @@ struct Endpoints: Sendable {
     let accounts: AccountController
     let rooms: RoomsController
     let roomModeration: RoomModerationController
+    let reports: ReportsController
     let attachments: AttachmentsController
     let search: SearchController
     let admin: AdminController

@@ -2,8 +2,8 @@ import ChatCore
 import ChatProtocol
 import Foundation
 
-/// Renames a channel or group (PROTOCOL.md §7, §9.1). Any member renames a group; only its creator renames a
-/// channel, which anyone can join. The rename is an event of the room, so every member's connections receive it in
+/// Renames a channel or group (PROTOCOL.md §7, §9.1). Any member renames a group; only a channel's owner and
+/// moderators rename it, since anyone can join it. A muted member renames nothing. The rename is an event of the room, so every member's connections receive it in
 /// order, and it is replayed and paged like a message. The same name again stores nothing.
 public struct RenameRoom: Sendable {
     public let access: RoomAccess
@@ -21,17 +21,21 @@ public struct RenameRoom: Sendable {
     public func callAsFunction(_ id: RoomID, to rawName: String, by member: Sender) async throws -> RoomInfo {
         try await StoreUnavailable.guarding("the room could not be renamed") {
             let room = try await self.access.room(id, for: member.id)
+            try await self.access.requireSender(member.id, in: room.id)
             let name = try RoomMembership.roomName(rawName)
             switch room.kind {
             case .direct:
                 throw Refusal.invalid(.cannotRename, "A direct room is named after the other member.")
-            case .channel where room.createdBy != member.id:
-                let reason =
-                    room.createdBy == nil
-                    ? "No one created this channel (the lobby), so no one renames it."
-                    : "Only the channel's creator may rename it."
-                throw Refusal(kind: .notAllowed, code: .notAllowed, message: reason)
-            case .channel, .group:
+            case .channel where room.id == .lobby:
+                throw Refusal(kind: .notAllowed, code: .notAllowed, message: "The lobby keeps its name.")
+            case .channel:
+                let role = try await self.access.directory.standing(of: member.id, in: room.id)?.role ?? .member
+                guard role >= .moderator else {
+                    throw Refusal(
+                        kind: .notAllowed, code: .notAllowed,
+                        message: "Only the channel's owner and moderators may rename it.")
+                }
+            case .group:
                 break
             }
             guard name != room.name else { return room }

@@ -172,6 +172,29 @@ public struct RoomModeration: Sendable {
         }
     }
 
+    /// `DELETE /admin/rooms/{id}`: an administrator deletes a room with everything said in it (the lobby stays);
+    /// its members' connections receive `left` at once, on every node.
+    public func deleteRoom(_ id: RoomID, by actor: Account, from address: String) async throws {
+        guard actor.isAdministrator else { throw Administration.notAdministrator }
+        guard id != .lobby else {
+            throw Refusal(kind: .notAllowed, code: .notAllowed, message: "The lobby cannot be deleted.")
+        }
+        try await StoreUnavailable.guarding("the room could not be deleted") {
+            guard let room = try await self.directory.room(id) else { throw Self.unknownRoom }
+            let members = try await self.directory.members(of: room.id)
+            try await self.directory.deleteRoom(room.id)
+            let hubRoom = try await self.hub.room(room.id)
+            for member in members {
+                try await hubRoom.evict(member)
+                await self.sessions.left(member, room: room.id)
+            }
+            try await self.audit.record(
+                AuditEntry(
+                    actor: actor.id, actorName: actor.username, action: "delete-room", target: room.id.rawValue,
+                    detail: room.name, address: address, date: Date()))
+        }
+    }
+
     /// The room, once `actor` has at least `least` rank in it. A room that does not exist and one the actor is not
     /// in answer alike (`forbidden`), as everywhere, unless the actor is an administrator.
     func scene(_ id: RoomID, by actor: Account, needing least: Rank = .moderator) async throws -> Scene {

@@ -58,7 +58,9 @@ struct RoomRenameTests {
         }
     }
 
-    @Test("who may rename: only a channel's creator, no direct room, no outsider; bad names refused; nothing stored")
+    @Test(
+        "who may rename: only a channel's owner and moderators, no direct room, no outsider, no muted member; bad names refused; nothing stored"
+    )
     func renameRules() async throws {
         try await withTestServer { server in
             let ann = try await server.register("ann")
@@ -95,9 +97,17 @@ struct RoomRenameTests {
                     HistoryPage.self
                 ).messages.map(\.eventKind) == [.joined])
             #expect(try await code(channel.id, #"{"name":"Swift on Server"}"#, ann) == (200, ""))
+            // Named a moderator, bob may; muted, he may not.
+            _ = try await server.api.send(
+                .setRole, channel.id, bob.user.id.uuidString, json: RoleChange(role: "moderator"), token: ann.token)
+            #expect(try await code(channel.id, #"{"name":"Swift on the Server"}"#, bob) == (200, ""))
+            _ = try await server.api.send(
+                .setRole, channel.id, bob.user.id.uuidString, json: RoleChange(role: "member"), token: ann.token)
+            _ = try await server.api.send(.mute, channel.id, bob.user.id.uuidString, token: ann.token)
+            #expect(try await code(channel.id, #"{"name":"Mine"}"#, bob) == (403, "forbidden"))
             let listed = try await server.api.send(.GET, "/rooms/public", token: eve.token).decode(
                 [ChannelSummary].self)
-            #expect(listed.contains { $0.id == channel.id && $0.name == "Swift on Server" })
+            #expect(listed.contains { $0.id == channel.id && $0.name == "Swift on the Server" })
         }
     }
 }

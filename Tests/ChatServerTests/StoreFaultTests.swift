@@ -33,6 +33,7 @@ struct StoreFaultTests {
     static let invitations = ["invitations"]
     static let blocks = ["blocks"]
     static let restrictions = ["room_restrictions"]
+    static let reports = ["reports"]
 
     struct Case: Sendable, CustomTestStringConvertible {
         let route: APIRoute
@@ -159,6 +160,20 @@ struct StoreFaultTests {
         Case(route: .deleteMessage, tables: rooms) {
             try await $0.api.send(.deleteMessage, $0.group, "1", token: $0.ann.token)
         },
+        Case(route: .report, tables: reports) {
+            try await $0.api.send(.report, $0.group, "1", json: ReportRequest(reason: "spam"), token: $0.ann.token)
+        },
+        Case(route: .roomReports, tables: reports) {
+            try await $0.api.send(.roomReports, $0.group, token: $0.ann.token)
+        },
+        Case(route: .adminReports, tables: reports) { try await $0.api.send(.adminReports, token: $0.ann.token) },
+        Case(route: .resolveReport, tables: reports) {
+            try await $0.api.send(
+                .resolveReport, "1", json: ResolveReportRequest(action: "dismiss"), token: $0.ann.token)
+        },
+        Case(route: .adminDeleteRoom, tables: rooms) {
+            try await $0.api.send(.adminDeleteRoom, $0.channel, token: $0.ann.token)
+        },
         Case(route: .bans, tables: restrictions) { try await $0.api.send(.bans, $0.group, token: $0.ann.token) },
         Case(route: .ban, tables: restrictions) {
             try await $0.api.send(.ban, $0.group, $0.bob.user.id.uuidString, token: $0.ann.token)
@@ -213,6 +228,10 @@ struct StoreFaultTests {
         let channel = try await api.send(
             .POST, "/rooms", json: CreateRoomRequest(kind: "channel", name: "News"), token: bob.token
         ).decode(RoomSummary.self)
+        // Message 1 of the group, to report and to delete.
+        let socket = try await server.modernClient(ann)
+        _ = try await socket.acked(.send(SendRequest(room: group.id, clientMsgID: "f1", text: "hello")))
+        await socket.close()
         let upload = try await api.send(
             .POST, "/attachments?name=a.txt", bytes: Array("hello".utf8), contentType: "text/plain", token: ann.token
         ).decode(AttachmentPayload.self)

@@ -78,6 +78,10 @@ public struct DeadlineRoomDirectory: RoomDirectory {
         try await self.call { try await $0.restricted(in: room, restriction) }
     }
 
+    public func deleteRoom(_ id: RoomID) async throws {
+        try await self.call { try await $0.deleteRoom(id) }
+    }
+
     public func members(of room: RoomID) async throws -> [UUID] {
         try await self.call { try await $0.members(of: room) }
     }

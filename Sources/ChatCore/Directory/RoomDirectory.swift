@@ -96,6 +96,9 @@ public protocol RoomDirectory: Sendable {
     /// Every room one of `users` belongs to, with all its members: who shares a room with whom, for many users in one
     /// query (presence asks it for everyone whose presence changed, and the lobby makes everyone a roommate).
     func members(ofRoomsOf users: Set<UUID>) async throws -> [RoomID: [UUID]]
+    /// Deletes the room with everything in it: its events, reactions, reports, bans, memberships, and its
+    /// attachments' links (the files go with the attachment sweep). In one transaction.
+    func deleteRoom(_ id: RoomID) async throws
     /// Adds a member; nothing happens if already one.
     func add(_ user: UUID, to room: RoomID) async throws
     func remove(_ user: UUID, from room: RoomID) async throws

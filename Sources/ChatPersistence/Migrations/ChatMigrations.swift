@@ -23,5 +23,6 @@ public enum ChatMigrations {
         AddInvitations(),
         AddBlocks(),
         AddRoomRoles(),
+        AddReports(),
     ]
 }

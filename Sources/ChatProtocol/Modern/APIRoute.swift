@@ -91,6 +91,9 @@ extension APIRoute {
     public static let mute = APIRoute(.PUT, "rooms/:room/mutes/:id")
     public static let unmute = APIRoute(.DELETE, "rooms/:room/mutes/:id")
     public static let deleteMessage = APIRoute(.DELETE, "rooms/:room/messages/:seq")
+    public static let report = APIRoute(.POST, "rooms/:room/messages/:seq/report")
+    public static let roomReports = APIRoute(.GET, "rooms/:room/reports")
+    public static let resolveReport = APIRoute(.POST, "reports/:id/resolve")
 
     // Administration (§10)
     public static let adminUsers = APIRoute(.GET, "admin/users")
@@ -103,6 +106,8 @@ extension APIRoute {
     public static let adminRooms = APIRoute(.GET, "admin/rooms")
     public static let adminDeleteUser = APIRoute(.DELETE, "admin/users/:id")
     public static let adminDeleteMessage = APIRoute(.DELETE, "admin/rooms/:room/messages/:seq")
+    public static let adminDeleteRoom = APIRoute(.DELETE, "admin/rooms/:room")
+    public static let adminReports = APIRoute(.GET, "admin/reports")
     public static let createInvite = APIRoute(.POST, "invites")
     public static let invites = APIRoute(.GET, "invites")
     public static let deleteInvite = APIRoute(.DELETE, "invites/:code")
@@ -122,9 +127,10 @@ extension APIRoute {
         .block, .unblock,
         .users, .user,
         .rooms, .createRoom, .publicRooms, .renameRoom, .join, .leave, .invite, .history, .reads, .members, .directRoom,
-        .setRole, .removeMember, .bans, .ban, .unban, .mute, .unmute, .deleteMessage,
+        .setRole, .removeMember, .bans, .ban, .unban, .mute, .unmute, .deleteMessage, .report, .roomReports,
+        .resolveReport,
         .adminUsers, .adminDeactivate, .adminReactivate, .adminGrant, .adminRevoke, .adminAudit, .adminPasswordReset,
-        .adminRooms, .adminDeleteMessage, .adminDeleteUser,
+        .adminRooms, .adminDeleteMessage, .adminDeleteUser, .adminDeleteRoom, .adminReports,
         .createInvite, .invites, .deleteInvite,
         .socket, .upload, .download, .search, .config,
     ]

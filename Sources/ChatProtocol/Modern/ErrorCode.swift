@@ -30,6 +30,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case invalidReset = "invalid_reset"
     // Administration
     case lastAdministrator = "last_administrator"
+    case alreadyResolved = "already_resolved"
     // Rooms and messages
     case forbidden
     case notAllowed = "not_allowed"

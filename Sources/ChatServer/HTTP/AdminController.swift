@@ -8,6 +8,7 @@ import Vapor
 struct AdminController: Sendable {
     let administration: Administration
     let moderation: Moderation
+    let roomModeration: RoomModeration
     let deletion: AccountDeletion
 
     func register(on authenticated: any RoutesBuilder) {
@@ -21,6 +22,12 @@ struct AdminController: Sendable {
         authenticated.on(.adminRooms, use: self.rooms)
         authenticated.on(.adminDeleteMessage, use: self.deleteMessage)
         authenticated.on(.adminDeleteUser, use: self.deleteUser)
+        authenticated.on(.adminDeleteRoom) { request in
+            try await self.roomModeration.deleteRoom(
+                try RoomsController.roomID(request), by: try request.authenticated.account,
+                from: request.clientAddress)
+            return HTTPStatus.noContent
+        }
     }
 
     /// `DELETE /admin/users/{id}` → 204: the account is deleted as its owner would delete it; asked again, it
