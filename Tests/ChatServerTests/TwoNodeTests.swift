@@ -200,6 +200,33 @@ extension TwoNodeTests {
             #expect(try await socket.nextCloseCode(timeout: .seconds(10)) == 4003)
         }
     }
+
+    @Test(
+        "a moderator on node A removes a member connected to node B: B's connection gets the `removed` event, then `left`, and nothing after"
+    )
+    func removalAcrossNodes() async throws {
+        try await self.withTwoNodes { nodeA, nodeB in
+            let ann = try await nodeA.register("ann")
+            let bob = try await nodeA.register("bob")
+            let group = try await nodeA.api.send(
+                .createRoom, json: CreateRoomRequest(kind: "group", name: "Team", members: ["bob"]), token: ann.token
+            ).decode(RoomSummary.self)
+            let onB = try await nodeB.modernClient(bob)
+            _ = try await onB.next(.resumed, as: ResumedFrame.self)
+            let annSocket = try await nodeA.modernClient(ann)
+            _ = try await annSocket.next(.resumed, as: ResumedFrame.self)
+            #expect(
+                try await nodeA.api.send(.removeMember, group.id, bob.user.id.uuidString, token: ann.token).status
+                    == 204)
+            #expect(try await onB.next(.left, as: LeftFrame.self).room == group.id)
+            _ = try await annSocket.acked(.send(SendRequest(room: group.id, clientMsgID: "a1", text: "after")))
+            try await onB.send(.send(SendRequest(room: group.id, clientMsgID: "b1", text: "still in?")))
+            let refused = try await onB.next(.error, as: ErrorFrame.self)
+            #expect(refused.code == .forbidden && refused.ref == "b1")
+            let page = try await nodeA.api.send(.history, group.id, token: ann.token).decode(HistoryPage.self)
+            #expect(page.messages.map(\.eventKind) == [.removed, .message])
+        }
+    }
 }
 
 extension TwoNodeTests {
