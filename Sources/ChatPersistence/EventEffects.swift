@@ -21,14 +21,16 @@ enum EventEffects {
                 SQLQueryString(
                     "INSERT INTO attachment_rooms (id, attachment_id, room) VALUES (\(bind: UUID()), \(bind: attachment.id), \(bind: room)) ON CONFLICT DO NOTHING"
                 )
-            }
+            } + Self.mentionRows(event.mentions, room: room, seq: event.seq, date: event.date)
         case .edit:
             guard let target = event.target else { return [] }
+            // An edit's mentions replace the message's.
             return [
                 SQLQueryString(
-                    "UPDATE messages SET text = \(bind: event.text), edited_at = \(bind: event.date) WHERE room = \(bind: room) AND seq = \(bind: target)"
-                )
-            ]
+                    "UPDATE messages SET text = \(bind: event.text), edited_at = \(bind: event.date), mentions = \(bind: MessageRecord.mentionsColumn(event.mentions)), mentions_all = \(bind: event.mentions.all) WHERE room = \(bind: room) AND seq = \(bind: target)"
+                ),
+                SQLQueryString("DELETE FROM mentions WHERE room = \(bind: room) AND seq = \(bind: target)"),
+            ] + Self.mentionRows(event.mentions, room: room, seq: target, date: event.date)
         case .delete:
             guard let target = event.target else { return [] }
             // The text goes everywhere it was kept: the message, its edits, and quotes of it in replies. Its
@@ -44,8 +46,9 @@ enum EventEffects {
                         AND m.deleted = \(bind: false) AND LOWER(m.attachments) LIKE '%' || LOWER(CAST(attachment_rooms.attachment_id AS TEXT)) || '%')
                     """),
                 SQLQueryString(
-                    "UPDATE messages SET text = '', deleted = \(bind: true), attachments = NULL, edited_at = NULL WHERE room = \(bind: room) AND seq = \(bind: target)"
+                    "UPDATE messages SET text = '', deleted = \(bind: true), attachments = NULL, edited_at = NULL, mentions = NULL, mentions_all = \(bind: false) WHERE room = \(bind: room) AND seq = \(bind: target)"
                 ),
+                SQLQueryString("DELETE FROM mentions WHERE room = \(bind: room) AND seq = \(bind: target)"),
                 SQLQueryString(
                     "UPDATE messages SET text = '' WHERE room = \(bind: room) AND target_seq = \(bind: target) AND kind = 'edit'"
                 ),
@@ -73,6 +76,16 @@ enum EventEffects {
             return [SQLQueryString("UPDATE rooms SET name = \(bind: event.text) WHERE id = \(bind: room)")]
         case .joined, .left, .invited, .removed, .banned, .role:
             return Self.membershipStatements(for: event)
+        }
+    }
+
+    /// The `mentions` rows of message `seq`: one per account named, or one for everyone (`@all`).
+    private static func mentionRows(_ mentions: Mentions, room: String, seq: Int64, date: Date) -> [any SQLExpression] {
+        let users: [UUID?] = mentions.all ? [nil] : mentions.accounts
+        return users.map { user in
+            SQLQueryString(
+                "INSERT INTO mentions (room, seq, user_id, created_at) VALUES (\(bind: room), \(bind: seq), \(bind: user), \(bind: date))"
+            )
         }
     }
 

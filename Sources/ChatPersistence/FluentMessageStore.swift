@@ -78,6 +78,59 @@ public struct FluentMessageStore: MessageStore {
         return try row?.decode(column: "unread", as: Int64.self) ?? 0
     }
 
+    public func unreadMentions(in room: RoomID, after seq: Int64, upTo last: Int64, for reader: UUID) async throws
+        -> Int64
+    {
+        let row = try await self.sql.raw(
+            """
+            SELECT COUNT(*) AS unread FROM mentions x JOIN messages m ON m.room = x.room AND m.seq = x.seq \
+            WHERE x.room = \(bind: room.rawValue) AND x.seq > \(bind: seq) AND x.seq <= \(bind: last) \
+            AND (x.user_id = \(bind: reader) OR x.user_id IS NULL) \
+            AND (m.sender_id <> \(bind: reader) OR m.sender_via IS NOT NULL)
+            """
+        ).first()
+        return try row?.decode(column: "unread", as: Int64.self) ?? 0
+    }
+
+    /// One query: the named accounts that are members, with, when `@all` is asked, whether it counts.
+    public func resolveMentions(_ request: MentionRequest, in room: RoomID) async throws -> Mentions {
+        var accounts: [UUID] = []
+        if !request.names.isEmpty {
+            let rows = try await self.sql.raw(
+                """
+                SELECT u.id AS id, u.username_key AS name FROM users u JOIN memberships m ON m.user_id = u.id \
+                WHERE m.room_id = \(bind: room.rawValue) AND u.username_key IN (\(binds: request.names))
+                """
+            ).all()
+            let byName = Dictionary(
+                try rows.map {
+                    (try $0.decode(column: "name", as: String.self), try $0.decode(column: "id", as: UUID.self))
+                },
+                uniquingKeysWith: { first, _ in first })
+            // In the order named; `ann.` before `ann` when both exist.
+            for name in request.names {
+                if let id = byName[name], !accounts.contains(id) { accounts.append(id) }
+            }
+            accounts.removeAll { $0 == request.sender.id && request.sender.via == nil }
+        }
+        guard request.all else { return Mentions(accounts: accounts) }
+        let row = try await self.sql.raw(
+            """
+            SELECT r.kind AS kind, (SELECT COUNT(*) FROM memberships WHERE room_id = r.id) AS members, \
+            (SELECT role FROM memberships WHERE room_id = r.id AND user_id = \(bind: request.sender.id)) AS role \
+            FROM rooms r WHERE r.id = \(bind: room.rawValue)
+            """
+        ).first()
+        guard let row else { return Mentions(accounts: accounts) }
+        let kind = try row.decode(column: "kind", as: String.self)
+        let members = try row.decode(column: "members", as: Int.self)
+        let role = try row.decode(column: "role", as: String?.self).flatMap(RoomRole.init(rawValue:)) ?? .member
+        let allowed =
+            kind == RoomKind.direct.rawValue || members <= MentionRequest.openAllLimit
+            || (request.sender.via == nil && role >= .moderator)
+        return Mentions(accounts: allowed ? [] : accounts, all: allowed)
+    }
+
     public func lastSequence(in room: RoomID) async throws -> Int64 {
         let row = try await self.sql.raw("SELECT MAX(seq) AS last FROM messages WHERE room = \(bind: room.rawValue)")
             .first()

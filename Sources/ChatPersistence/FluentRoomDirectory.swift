@@ -85,7 +85,8 @@ public struct FluentRoomDirectory: RoomDirectory {
         return try memberships.compactMap { membership in
             guard let room = byID[membership.roomID] else { return nil }
             let standing = MemberStanding(
-                role: RoomRole(rawValue: membership.role) ?? .member, muted: muted.contains(membership.roomID))
+                role: RoomRole(rawValue: membership.role) ?? .member, muted: muted.contains(membership.roomID),
+                notifications: membership.notificationLevel.flatMap(NotificationLevel.init(rawValue:)))
             return Membership(room: try room.info(), lastReadSeq: membership.lastReadSeq, standing: standing)
         }
     }
@@ -154,7 +155,9 @@ public struct FluentRoomDirectory: RoomDirectory {
             let statement = PostgresStatements.Standing(room: room.rawValue, user: user)
             return try await postgres.withConnection { connection in
                 try await connection.rows(statement, logger: connection.logger).first.map {
-                    MemberStanding(role: RoomRole(rawValue: $0.0) ?? .member, muted: $0.1)
+                    MemberStanding(
+                        role: RoomRole(rawValue: $0.0) ?? .member, muted: $0.1,
+                        notifications: $0.2.flatMap(NotificationLevel.init(rawValue:)))
                 }
             }
         }
@@ -162,14 +165,17 @@ public struct FluentRoomDirectory: RoomDirectory {
             let row = try await self.sql.raw(
                 """
                 SELECT m.role AS role, EXISTS (SELECT 1 FROM room_restrictions r
-                WHERE r.room_id = m.room_id AND r.user_id = m.user_id AND r.kind = 'mute') AS muted
+                WHERE r.room_id = m.room_id AND r.user_id = m.user_id AND r.kind = 'mute') AS muted,
+                m.notification_level AS notifications
                 FROM memberships m WHERE m.room_id = \(bind: room.rawValue) AND m.user_id = \(bind: user) LIMIT 1
                 """
             ).first()
         else { return nil }
         return MemberStanding(
             role: RoomRole(rawValue: try row.decode(column: "role", as: String.self)) ?? .member,
-            muted: try row.decode(column: "muted", as: Bool.self))
+            muted: try row.decode(column: "muted", as: Bool.self),
+            notifications: try row.decode(column: "notifications", as: String?.self).flatMap(
+                NotificationLevel.init(rawValue:)))
     }
 
     public func standings(in room: RoomID) async throws -> [UUID: MemberStanding] {
@@ -177,7 +183,8 @@ public struct FluentRoomDirectory: RoomDirectory {
         var standings: [UUID: MemberStanding] = [:]
         for membership in try await MembershipRecord.query(on: self.database).filter(\.$roomID == room.rawValue).all() {
             standings[membership.userID] = MemberStanding(
-                role: RoomRole(rawValue: membership.role) ?? .member, muted: muted.contains(membership.userID))
+                role: RoomRole(rawValue: membership.role) ?? .member, muted: muted.contains(membership.userID),
+                notifications: membership.notificationLevel.flatMap(NotificationLevel.init(rawValue:)))
         }
         return standings
     }
@@ -195,6 +202,16 @@ public struct FluentRoomDirectory: RoomDirectory {
         } catch let error as any DatabaseError where error.isConstraintFailure {
             return  // already so
         }
+    }
+
+    public func setNotifications(_ level: NotificationLevel?, of user: UUID, in room: RoomID) async throws -> Bool {
+        let membership = MembershipRecord.query(on: self.database)
+            .filter(\.$roomID == room.rawValue).filter(\.$userID == user)
+        guard try await membership.first() != nil else { return false }
+        try await MembershipRecord.query(on: self.database)
+            .filter(\.$roomID == room.rawValue).filter(\.$userID == user)
+            .set(\.$notificationLevel, to: level?.rawValue).update()
+        return true
     }
 
     public func lift(_ restriction: RoomRestriction, of user: UUID, in room: RoomID) async throws -> Bool {

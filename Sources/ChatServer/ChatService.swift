@@ -265,7 +265,9 @@ public final class ChatService: Sendable {
             attachments: AttachmentsController(
                 attachments: attachmentRules, receivingDirectory: files.temporaryDirectory,
                 threadPool: files.threadPool, maxUploadBytes: configuration.maxUploadBytes, uploads: UploadSlots()),
-            search: SearchController(search: SearchMessages(search: storage.search, access: access)),
+            search: SearchController(
+                search: SearchMessages(search: storage.search, access: access),
+                mentions: MentionsOfMe(mentioned: SQLMentionedMessages(sql: sql))),
             admin: AdminController(
                 administration: administration, moderation: Moderation(directory: directory, hub: hub, audit: audit),
                 roomModeration: roomModeration, deletion: deletion),

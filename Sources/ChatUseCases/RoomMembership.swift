@@ -134,6 +134,20 @@ public struct RoomMembership: Sendable {
         }
     }
 
+    /// What of the room notifies `user` (PROTOCOL.md §9.10): `all`, `mentions` or `none`, kept for every device.
+    public func setNotifications(_ rawLevel: String, in id: RoomID, for user: UUID) async throws -> RoomInfo {
+        guard let level = NotificationLevel(rawValue: rawLevel) else {
+            throw Refusal.invalid(.invalidBody, "level is \"all\", \"mentions\" or \"none\".")
+        }
+        return try await StoreUnavailable.guarding("the notification level could not be saved") {
+            let room = try await self.access.room(id, for: user)
+            guard try await self.directory.setNotifications(level, of: user, in: room.id) else {
+                throw RoomAccessDenied.forbidden
+            }
+            return room
+        }
+    }
+
     /// How many members a page of ``members(of:for:limit:)`` may list; 200 when it does not say.
     public static let memberLimits = 1...1000
     public static let defaultMemberLimit = 200

@@ -56,7 +56,7 @@ public struct RoomSummaries: Sendable {
     ) async throws -> RoomSummary {
         try await StoreUnavailable.guarding("the room could not be read") {
             var standing = standing
-            if standing == nil, room.kind != .direct {
+            if standing == nil {
                 standing = try await self.directory.standing(of: me, in: room.id)
             }
             var peer: UserProfile?
@@ -77,7 +77,10 @@ public struct RoomSummaries: Sendable {
                 unreadCount: try await self.messages.unreadCount(
                     in: room.id, after: lastReadSeq, upTo: latestSeq, for: me),
                 peerLastReadSeq: peerLastReadSeq, role: room.kind == .direct ? nil : standing?.role,
-                muted: standing?.muted == true ? true : nil)
+                muted: standing?.muted == true ? true : nil,
+                mentionCount: try await self.messages.unreadMentions(
+                    in: room.id, after: lastReadSeq, upTo: latestSeq, for: me),
+                notifications: standing?.notifications ?? .default(for: room.kind))
         }
     }
 
@@ -103,7 +106,8 @@ extension StoredMessage {
             editedAt: self.editedAt?.milliseconds, deleted: self.deleted ? true : nil,
             reactions: self.reactions.isEmpty
                 ? nil : self.reactions.map { ReactionPayload(emoji: $0.emoji, users: $0.users) },
-            member: self.member?.payload)
+            member: self.member?.payload, mentions: self.mentions.accounts.isEmpty ? nil : self.mentions.accounts,
+            mentionsAll: self.mentions.all ? true : nil)
     }
 }
 

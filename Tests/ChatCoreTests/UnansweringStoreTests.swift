@@ -75,6 +75,16 @@ final class StallingStore: MessageStore {
         return await self.base.unreadCount(in: room, after: seq, upTo: last, for: reader)
     }
 
+    func unreadMentions(in room: RoomID, after seq: Int64, upTo last: Int64, for reader: UUID) async throws -> Int64 {
+        try await self.arrive()
+        return await self.base.unreadMentions(in: room, after: seq, upTo: last, for: reader)
+    }
+
+    func resolveMentions(_ request: MentionRequest, in room: RoomID) async throws -> Mentions {
+        try await self.arrive()
+        return await self.base.resolveMentions(request, in: room)
+    }
+
     func lastSequence(in room: RoomID) async throws -> Int64 {
         try await self.arrive()
         return await self.base.lastSequence(in: room)

@@ -21,7 +21,10 @@ struct FrameJSONTests {
                 AttachmentPayload(id: UUID(), name: "notes.txt", contentType: "application/octet-stream", size: 0),
             ],
             editedAt: 1_795_454_334_709, deleted: true,
-            reactions: [ReactionPayload(emoji: "❤️", users: [ann.id, luke.id]), ReactionPayload(emoji: "😂", users: [])]),
+            reactions: [
+                ReactionPayload(emoji: "❤️", users: [ann.id, luke.id]), ReactionPayload(emoji: "😂", users: []),
+            ],
+            member: ann, mentions: [ann.id, luke.id], mentionsAll: true),
         clientMsgID: "c-1 \"x\"")
 
     /// Only the fields every frame has.

@@ -34,6 +34,7 @@ struct StoreFaultTests {
     static let blocks = ["blocks"]
     static let restrictions = ["room_restrictions"]
     static let reports = ["reports"]
+    static let mentions = ["mentions"]
 
     struct Case: Sendable, CustomTestStringConvertible {
         let route: APIRoute
@@ -159,6 +160,11 @@ struct StoreFaultTests {
         },
         Case(route: .deleteMessage, tables: rooms) {
             try await $0.api.send(.deleteMessage, $0.group, "1", token: $0.ann.token)
+        },
+        Case(route: .mentions, tables: mentions) { try await $0.api.send(.mentions, token: $0.ann.token) },
+        Case(route: .notifications, tables: rooms) {
+            try await $0.api.send(
+                .notifications, $0.group, json: NotificationLevelRequest(level: "none"), token: $0.ann.token)
         },
         Case(route: .report, tables: reports) {
             try await $0.api.send(.report, $0.group, "1", json: ReportRequest(reason: "spam"), token: $0.ann.token)

@@ -70,6 +70,10 @@ public struct DeadlineRoomDirectory: RoomDirectory {
         try await self.call { try await $0.restrict(user, in: room, restriction, by: actor) }
     }
 
+    public func setNotifications(_ level: NotificationLevel?, of user: UUID, in room: RoomID) async throws -> Bool {
+        try await self.call { try await $0.setNotifications(level, of: user, in: room) }
+    }
+
     public func lift(_ restriction: RoomRestriction, of user: UUID, in room: RoomID) async throws -> Bool {
         try await self.call { try await $0.lift(restriction, of: user, in: room) }
     }

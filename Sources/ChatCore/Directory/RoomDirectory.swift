@@ -37,17 +37,23 @@ public struct Membership: Sendable, Equatable {
     }
 }
 
-/// What a member may do in a room besides reading: their role, and whether a moderator muted them.
+/// How a member stands in a room: their role, whether a moderator muted them, and what of it notifies them.
 public struct MemberStanding: Sendable, Equatable {
     public var role: RoomRole
     /// A muted member reads, and sends nothing (PROTOCOL.md §7.3).
     public var muted: Bool
+    /// The member's own choice (PROTOCOL.md §9.10); `nil` for the default of the room's kind.
+    public var notifications: NotificationLevel?
 
-    public init(role: RoomRole = .member, muted: Bool = false) {
+    public init(role: RoomRole = .member, muted: Bool = false, notifications: NotificationLevel? = nil) {
         self.role = role
         self.muted = muted
+        self.notifications = notifications
     }
 }
+
+/// The levels live in ChatProtocol, shared with the clients.
+public typealias NotificationLevel = ChatProtocol.NotificationLevel
 
 /// What a moderator holds against one account in one room. Kept apart from the membership, so leaving and joining
 /// again lifts neither.
@@ -87,6 +93,8 @@ public protocol RoomDirectory: Sendable {
     /// Puts `user` under `restriction`; nothing changes if already. (A ban is stored by the `banned` event instead,
     /// with the removal, in one transaction.)
     func restrict(_ user: UUID, in room: RoomID, _ restriction: RoomRestriction, by actor: UUID?) async throws
+    /// Sets what of the room notifies a member (`nil`: the default); `false` when `user` is not a member.
+    func setNotifications(_ level: NotificationLevel?, of user: UUID, in room: RoomID) async throws -> Bool
     /// Lifts `restriction`; returns whether there was one.
     func lift(_ restriction: RoomRestriction, of user: UUID, in room: RoomID) async throws -> Bool
     /// Everyone under `restriction` in the room.

@@ -1,3 +1,4 @@
+import ChatProtocol
 import Foundation
 import Logging
 import Metrics
@@ -39,9 +40,17 @@ extension Room {
                 if let seq = entry.0.body.target {
                     target = try await self.fromStore { try await self.store.message(in: self.id, seq: seq) }
                 }
-                messages.append(
-                    try entry.0.event(
-                        room: self.id, seq: firstSeq + Int64(messages.count), date: date, target: target))
+                var event = try entry.0.event(
+                    room: self.id, seq: firstSeq + Int64(messages.count), date: date, target: target)
+                // Only a text with an `@` costs a lookup of who it names.
+                if event.kind == .message || event.kind == .edit,
+                    let request = MentionRequest(text: event.text, sender: event.sender)
+                {
+                    event.mentions = try await self.fromStore {
+                        try await self.store.resolveMentions(request, in: self.id)
+                    }
+                }
+                messages.append(event)
                 committing.append(entry)
             } catch {
                 entry.1?(await self.answer(refused: entry.0, with: error))

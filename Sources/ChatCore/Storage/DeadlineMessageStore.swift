@@ -58,4 +58,14 @@ public struct DeadlineMessageStore: MessageStore {
     public func lastSequence(in room: RoomID) async throws -> Int64 {
         try await self.call { try await $0.lastSequence(in: room) }
     }
+
+    public func unreadMentions(in room: RoomID, after seq: Int64, upTo last: Int64, for reader: UUID) async throws
+        -> Int64
+    {
+        try await self.call { try await $0.unreadMentions(in: room, after: seq, upTo: last, for: reader) }
+    }
+
+    public func resolveMentions(_ request: MentionRequest, in room: RoomID) async throws -> Mentions {
+        try await self.call { try await $0.resolveMentions(request, in: room) }
+    }
 }

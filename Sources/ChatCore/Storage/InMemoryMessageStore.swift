@@ -96,6 +96,22 @@ public final class InMemoryMessageStore: MessageStore {
         }
     }
 
+    public func unreadMentions(in room: RoomID, after seq: Int64, upTo last: Int64, for reader: UUID) async -> Int64 {
+        self.state.withLockedValue { state in
+            Int64(
+                Self.current(state: state, room: room).filter {
+                    $0.seq > seq && $0.seq <= last && $0.kind == .message && !$0.deleted
+                        && !($0.sender.id == reader && $0.sender.via == nil)
+                        && ($0.mentions.all || $0.mentions.accounts.contains(reader))
+                }.count)
+        }
+    }
+
+    /// Memory knows no accounts: only `@all` is kept.
+    public func resolveMentions(_ request: MentionRequest, in room: RoomID) async -> Mentions {
+        Mentions(all: request.all)
+    }
+
     /// A room's events with every message brought to its current state, as a database store keeps them.
     /// What an event refers to, as stored now: another writer may have deleted it since the room read it (as
     /// ``MessageStore/append(_:isolation:)`` requires of a store several writers share).

@@ -71,4 +71,12 @@ public protocol MessageStore: Sendable {
 
     /// The highest sequence number stored in a room, or 0 when it has none.
     func lastSequence(in room: RoomID) async throws -> Int64
+
+    /// Of the messages ``unreadCount(in:after:upTo:for:)`` counts, those that mention `reader` (by name or `@all`).
+    func unreadMentions(in room: RoomID, after seq: Int64, upTo last: Int64, for reader: UUID) async throws -> Int64
+
+    /// The members of the room among `request`'s names, and whether its `@all` counts: in a direct room, in a room of
+    /// at most ``MentionRequest/openAllLimit`` members, or from a moderator or the owner. The room asks it as it
+    /// commits a message or an edit whose text has an `@` (PROTOCOL.md §9.10).
+    func resolveMentions(_ request: MentionRequest, in room: RoomID) async throws -> Mentions
 }

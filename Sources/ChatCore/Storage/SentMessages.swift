@@ -23,3 +23,10 @@ public struct SentMessage: Sendable, Equatable {
 public protocol SentMessages: Sendable {
     func messages(sentBy account: UUID, after: (room: RoomID, seq: Int64)?, limit: Int) async throws -> [SentMessage]
 }
+
+/// The messages that mention an account (PROTOCOL.md §9.10), in the rooms it is in now, newest first. `cursor` orders
+/// them: a page goes on below the last one's.
+public protocol MentionedMessages: Sendable {
+    func messages(mentioning user: UUID, before cursor: Int64?, limit: Int) async throws
+        -> [(cursor: Int64, message: StoredMessage)]
+}

@@ -182,6 +182,8 @@ public struct StoredMessage: Hashable, Sendable {
     public var reactions: [Reaction]
     /// For a membership change: the account it is about.
     public var member: Sender?
+    /// For a message or an edit: whom its text mentions (an edit's, the message's new mentions).
+    public var mentions: Mentions
 
     /// Whether storing it moves its sender's read position to it (PROTOCOL.md §8.5, what I write I have read): a
     /// message, not an edit, delete or reaction, sent with a `clientMsgID`, that is over the modern protocol (the
@@ -196,7 +198,7 @@ public struct StoredMessage: Hashable, Sendable {
         room: RoomID, seq: Int64, id: UUID, sender: Sender, kind: EventKind = .message, text: String, date: Date,
         clientMsgID: String? = nil, target: Int64? = nil, emoji: String? = nil, added: Bool? = nil,
         replyTo: Quote? = nil, attachments: [Attachment] = [], editedAt: Date? = nil, deleted: Bool = false,
-        reactions: [Reaction] = [], member: Sender? = nil
+        reactions: [Reaction] = [], member: Sender? = nil, mentions: Mentions = .none
     ) {
         self.room = room
         self.seq = seq
@@ -215,6 +217,7 @@ public struct StoredMessage: Hashable, Sendable {
         self.deleted = deleted
         self.reactions = reactions
         self.member = member
+        self.mentions = mentions
     }
 
     /// Whether a tutorial client (which knows only plain messages) can show this event.
@@ -239,6 +242,7 @@ extension StoredMessage: FoldableMessage {
 
     public mutating func markEdited(by edit: StoredMessage) {
         self.editedAt = edit.date
+        self.mentions = edit.mentions
     }
 
     public mutating func becomeTombstone() {
@@ -247,5 +251,6 @@ extension StoredMessage: FoldableMessage {
         self.attachments = []
         self.reactions = []
         self.editedAt = nil
+        self.mentions = .none
     }
 }

@@ -24,5 +24,6 @@ public enum ChatMigrations {
         AddBlocks(),
         AddRoomRoles(),
         AddReports(),
+        AddMentions(),
     ]
 }

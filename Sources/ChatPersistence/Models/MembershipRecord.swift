@@ -14,6 +14,8 @@ final class MembershipRecord: Model, @unchecked Sendable {
     @Timestamp(key: "joined_at", on: .create) var joinedAt: Date?
     /// A ``RoomRole``'s raw value.
     @Field(key: "role") var role: String
+    /// A ``NotificationLevel``'s raw value; `nil` for the default of the room's kind.
+    @OptionalField(key: "notification_level") var notificationLevel: String?
 
     init() {}
 

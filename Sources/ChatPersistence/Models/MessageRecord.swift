@@ -43,7 +43,7 @@ final class MessageRecord: Model, @unchecked Sendable {
         "id", "room", "seq", "sender_name", "sender_id", "text", "created_at", "client_msg_id", "kind", "target_seq",
         "emoji", "added", "reply_seq", "reply_sender_id", "reply_sender_name", "reply_text", "attachments", "deleted",
         "sender_via",
-        "reply_sender_via", "member_id", "member_name",
+        "reply_sender_via", "member_id", "member_name", "mentions", "mentions_all",
     ]
 
     /// One row's values, bound through the driver's own encoder (the one Fluent reads them back with).
@@ -59,15 +59,21 @@ final class MessageRecord: Model, @unchecked Sendable {
             message.replyTo?.sender.id, message.replyTo?.sender.name, message.replyTo?.text, attachments,
             message.deleted,
             message.sender.via?.rawValue, message.replyTo?.sender.via?.rawValue, message.member?.id,
-            message.member?.name,
+            message.member?.name, Self.mentionsColumn(message.mentions), message.mentions.all,
         ]
+    }
+
+    /// The `mentions` column: the ids as JSON, `NULL` for none (most messages).
+    static func mentionsColumn(_ mentions: Mentions) -> String? {
+        guard !mentions.accounts.isEmpty, let json = try? JSONEncoder().encode(mentions.accounts) else { return nil }
+        return String(decoding: json, as: UTF8.self)
     }
 
     /// The columns every read selects, for ``storedMessage(from:)``.
     static let selected: SQLQueryString = """
         id, room, seq, sender_name, sender_id, sender_via, text, created_at, client_msg_id, kind, target_seq, emoji, \
         added, reply_seq, reply_sender_id, reply_sender_name, reply_sender_via, reply_text, attachments, edited_at, \
-        deleted, member_id, member_name
+        deleted, member_id, member_name, mentions, mentions_all
         """
 
     /// The event in a row that holds the columns of ``selected``; a message's reactions are kept in their own table
@@ -118,6 +124,11 @@ final class MessageRecord: Model, @unchecked Sendable {
             deleted: try row.value("deleted", as: Bool.self),
             member: try row.valueIfPresent("member_id", as: UUID.self).map {
                 Sender(name: try row.valueIfPresent("member_name", as: String.self) ?? "", id: $0)
-            })
+            },
+            mentions: Mentions(
+                accounts: try row.valueIfPresent("mentions", as: String.self).map {
+                    try JSONDecoder().decode([UUID].self, from: Data($0.utf8))
+                } ?? [],
+                all: try row.valueIfPresent("mentions_all", as: Bool.self) ?? false))
     }
 }

@@ -42,3 +42,16 @@ final class AttachmentRoomRecord: Model, @unchecked Sendable {
 
     init() {}
 }
+
+/// A row of `mentions`: a message that mentions an account (`userID` `nil`: every member, by `@all`).
+final class MentionRecord: Model, @unchecked Sendable {
+    static let schema = "mentions"
+
+    @ID(custom: "id", generatedBy: .database) var id: Int64?
+    @Field(key: "room") var room: String
+    @Field(key: "seq") var seq: Int64
+    @OptionalField(key: "user_id") var userID: UUID?
+    @Field(key: "created_at") var createdAt: Date
+
+    init() {}
+}

@@ -17,21 +17,24 @@ enum PostgresStatements {
         func decodeRow(_ row: PostgresRow) throws -> Int32 { try row.decode(Int32.self) }
     }
 
-    /// A member's role and whether they are muted: one row, or none for someone who is not a member.
+    /// A member's role, whether they are muted, and their notification level: one row, or none for someone who is
+    /// not a member.
     struct Standing: PostgresPreparedStatement {
         static let sql = """
             SELECT m.role, EXISTS (SELECT 1 FROM room_restrictions r \
-            WHERE r.room_id = m.room_id AND r.user_id = m.user_id AND r.kind = 'mute') \
+            WHERE r.room_id = m.room_id AND r.user_id = m.user_id AND r.kind = 'mute'), m.notification_level \
             FROM memberships m WHERE m.room_id = $1 AND m.user_id = $2 LIMIT 1
             """
-        typealias Row = (String, Bool)
+        typealias Row = (String, Bool, String?)
 
         let room: String
         let user: UUID
 
         func makeBindings() throws -> PostgresBindings { try PostgresBindings(binding: self.room, self.user) }
 
-        func decodeRow(_ row: PostgresRow) throws -> (String, Bool) { try row.decode((String, Bool).self) }
+        func decodeRow(_ row: PostgresRow) throws -> (String, Bool, String?) {
+            try row.decode((String, Bool, String?).self)
+        }
     }
 
     /// Moves rooms' counters by their counts (creating each the first time), locking their rows until commit in the

@@ -92,6 +92,7 @@ extension APIRoute {
     public static let unmute = APIRoute(.DELETE, "rooms/:room/mutes/:id")
     public static let deleteMessage = APIRoute(.DELETE, "rooms/:room/messages/:seq")
     public static let report = APIRoute(.POST, "rooms/:room/messages/:seq/report")
+    public static let notifications = APIRoute(.PUT, "rooms/:room/notifications")
     public static let roomReports = APIRoute(.GET, "rooms/:room/reports")
     public static let resolveReport = APIRoute(.POST, "reports/:id/resolve")
 
@@ -119,6 +120,7 @@ extension APIRoute {
     public static let upload = APIRoute(.POST, "attachments")
     public static let download = APIRoute(.GET, "attachments/:id")
     public static let search = APIRoute(.GET, "search")
+    public static let mentions = APIRoute(.GET, "mentions")
     public static let config = APIRoute(.GET, "config")
 
     /// Every route, for the server's registration check and the docs test.
@@ -128,10 +130,11 @@ extension APIRoute {
         .users, .user,
         .rooms, .createRoom, .publicRooms, .renameRoom, .join, .leave, .invite, .history, .reads, .members, .directRoom,
         .setRole, .removeMember, .bans, .ban, .unban, .mute, .unmute, .deleteMessage, .report, .roomReports,
+        .notifications,
         .resolveReport,
         .adminUsers, .adminDeactivate, .adminReactivate, .adminGrant, .adminRevoke, .adminAudit, .adminPasswordReset,
         .adminRooms, .adminDeleteMessage, .adminDeleteUser, .adminDeleteRoom, .adminReports,
         .createInvite, .invites, .deleteInvite,
-        .socket, .upload, .download, .search, .config,
+        .socket, .upload, .download, .search, .mentions, .config,
     ]
 }

@@ -16,7 +16,7 @@ public protocol FoldableMessage {
     var isDeleted: Bool { get }
     /// One entry per emoji, in the order each emoji first appeared.
     var reactionList: [ReactionPayload] { get set }
-    /// Takes the time `edit` was made as this message's edit time.
+    /// Takes the time `edit` was made as this message's edit time, and its mentions as the message's.
     mutating func markEdited(by edit: Self)
     /// Leaves a tombstone: no text, no attachments, no reactions, no edit time.
     mutating func becomeTombstone()
@@ -78,6 +78,8 @@ extension MessagePayload: FoldableMessage {
 
     public mutating func markEdited(by edit: MessagePayload) {
         self.editedAt = edit.date
+        self.mentions = edit.mentions
+        self.mentionsAll = edit.mentionsAll
     }
 
     public mutating func becomeTombstone() {
@@ -86,5 +88,7 @@ extension MessagePayload: FoldableMessage {
         self.editedAt = nil
         self.attachments = nil
         self.reactions = nil
+        self.mentions = nil
+        self.mentionsAll = nil
     }
 }

@@ -28,6 +28,18 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     }
 }
 
+/// What of a room notifies an account (PROTOCOL.md §9.10): every message, the ones that mention it, or nothing.
+public enum NotificationLevel: String, Codable, Sendable, CaseIterable {
+    case all
+    case mentions
+    case none
+
+    /// Until the account chooses: direct rooms and groups notify of everything, channels (the lobby too) of mentions.
+    public static func `default`(for kind: RoomKind) -> NotificationLevel {
+        kind == .channel ? .mentions : .all
+    }
+}
+
 /// What a member of a channel or group may do there (PROTOCOL.md §7.3), lowest first. A server administrator
 /// stands above every owner.
 public enum RoomRole: String, Codable, Sendable, CaseIterable, Comparable {

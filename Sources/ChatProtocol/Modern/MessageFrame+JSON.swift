@@ -21,6 +21,13 @@ extension MessageFrame: WritesOwnJSON {
             json.key("member")
             Self.write(member, to: &json)
         }
+        if let mentions = event.mentions {
+            json.key("mentions")
+            json.beginArray()
+            for user in mentions { json.uuid(user) }
+            json.endArray()
+        }
+        json.field("mentionsAll", event.mentionsAll)
         json.field("reactions", event.reactions, Self.write)
         if let quote = event.replyTo {
             json.key("replyTo")

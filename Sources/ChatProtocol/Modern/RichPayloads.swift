@@ -123,3 +123,15 @@ public struct UserDetails: Codable, Sendable, Equatable {
         self.lastSeen = lastSeen
     }
 }
+
+/// `GET /api/v1/mentions`: messages that mention me, newest first; `next` is the `before` of the next page, absent on
+/// the last.
+public struct MentionPage: Codable, Sendable, Equatable {
+    public var messages: [MessagePayload]
+    public var next: Int64?
+
+    public init(messages: [MessagePayload], next: Int64?) {
+        self.messages = messages
+        self.next = next
+    }
+}

@@ -46,6 +46,10 @@ public struct MessagePayload: Codable, Sendable, Equatable {
     public var reactions: [ReactionPayload]?
     /// The account a membership change is about (``EventKind/isMembershipChange``).
     public var member: SenderPayload?
+    /// The accounts a message (or an edit's new text) mentions by `@username`; absent when none.
+    public var mentions: [UUID]?
+    /// `true` when it mentions every member (`@all`).
+    public var mentionsAll: Bool?
 
     public init(
         room: String, seq: Int64, id: UUID, sender: SenderPayload, kind: WireKind<EventKind> = .known(.message),
@@ -53,7 +57,8 @@ public struct MessagePayload: Codable, Sendable, Equatable {
         date: Int64,
         target: Int64? = nil, emoji: String? = nil, added: Bool? = nil, replyTo: QuotePayload? = nil,
         attachments: [AttachmentPayload]? = nil, editedAt: Int64? = nil, deleted: Bool? = nil,
-        reactions: [ReactionPayload]? = nil, member: SenderPayload? = nil
+        reactions: [ReactionPayload]? = nil, member: SenderPayload? = nil, mentions: [UUID]? = nil,
+        mentionsAll: Bool? = nil
     ) {
         self.room = room
         self.seq = seq
@@ -71,6 +76,13 @@ public struct MessagePayload: Codable, Sendable, Equatable {
         self.deleted = deleted
         self.reactions = reactions
         self.member = member
+        self.mentions = mentions
+        self.mentionsAll = mentionsAll
+    }
+
+    /// Whether it mentions `user`, by name or by `@all`.
+    public func mentions(_ user: UUID) -> Bool {
+        self.mentionsAll == true || self.mentions?.contains(user) == true
     }
 }
 
@@ -89,6 +101,10 @@ public struct RoomSummary: Codable, Sendable, Equatable {
     public var lastReadSeq: Int64
     /// `message` events from other members after `lastReadSeq`.
     public var unreadCount: Int64
+    /// Of those, the ones that mention me (by name or `@all`).
+    public var mentionCount: Int64?
+    /// What of this room notifies me (PROTOCOL.md §9.10): mine, or the default for its kind.
+    public var notifications: NotificationLevel?
     /// For a direct room, how far the other member has read (so a client can show "Read" after a reload).
     public var peerLastReadSeq: Int64?
     /// My role in a channel or group; absent for a direct room.
@@ -100,8 +116,10 @@ public struct RoomSummary: Codable, Sendable, Equatable {
         id: String, kind: WireKind<RoomKind>, name: String, peer: UserProfile?, lastMessage: MessagePayload?,
         latestSeq: Int64,
         lastReadSeq: Int64, unreadCount: Int64, peerLastReadSeq: Int64? = nil, role: RoomRole? = nil,
-        muted: Bool? = nil
+        muted: Bool? = nil, mentionCount: Int64? = nil, notifications: NotificationLevel? = nil
     ) {
+        self.mentionCount = mentionCount
+        self.notifications = notifications
         self.peerLastReadSeq = peerLastReadSeq
         self.role = role
         self.muted = muted
@@ -162,6 +180,15 @@ public struct UsernameRequest: Codable, Sendable, Equatable {
 
     public init(username: String) {
         self.username = username
+    }
+}
+
+/// `PUT /api/v1/rooms/{id}/notifications`: `all`, `mentions` or `none`.
+public struct NotificationLevelRequest: Codable, Sendable, Equatable {
+    public var level: String
+
+    public init(level: String) {
+        self.level = level
     }
 }
 

@@ -30,6 +30,13 @@ struct RoomsController: Sendable {
         authenticated.on(.reads, use: self.readPositions)
         authenticated.on(.members, use: self.members)
         authenticated.on(.directRoom, use: self.directRoom)
+        authenticated.on(.notifications) { request in
+            let me = try request.authenticated.account
+            let room = try await self.membership.setNotifications(
+                try request.content.decode(NotificationLevelRequest.self).level, in: try Self.roomID(request),
+                for: me.id)
+            return Response.json(try await self.summary(of: room, for: me))
+        }
     }
 
     /// `GET /rooms` → my rooms, most recent activity first.

@@ -4,12 +4,21 @@ import ChatUseCases
 import Metrics
 import Vapor
 
-/// `GET /api/v1/search?q=&room=&limit=` (PROTOCOL.md §9.7): messages of my rooms, ranked, with snippets.
+/// Finding messages: `GET /api/v1/search?q=&room=&limit=` (PROTOCOL.md §9.7), messages of my rooms, ranked, with
+/// snippets; and `GET /api/v1/mentions?before=&limit=` (§9.10), the messages that mention me.
 struct SearchController: Sendable {
     let search: SearchMessages
+    let mentions: MentionsOfMe
 
     func register(on authenticated: any RoutesBuilder) {
         authenticated.on(.search, use: self.find)
+        authenticated.on(.mentions) { request in
+            Response.json(
+                try await self.mentions.page(
+                    for: try request.authenticated.account.id,
+                    before: try request.integerQuery("before", code: .invalidBefore),
+                    limit: try request.integerQuery("limit", code: .invalidLimit)))
+        }
     }
 
     @Sendable func find(_ request: Request) async throws -> Response {
