@@ -87,23 +87,22 @@ public final class InMemoryMessageStore: MessageStore {
     }
 
     public func unreadCount(in room: RoomID, after seq: Int64, upTo last: Int64, for reader: UUID) async -> Int64 {
-        self.state.withLockedValue { state in
-            Int64(
-                Self.current(state: state, room: room).filter {
-                    $0.seq > seq && $0.seq <= last && $0.kind == .message && !$0.deleted
-                        && !($0.sender.id == reader && $0.sender.via == nil)
-                }.count)
-        }
+        Int64(self.unread(in: room, after: seq, upTo: last, for: reader).count)
     }
 
     public func unreadMentions(in room: RoomID, after seq: Int64, upTo last: Int64, for reader: UUID) async -> Int64 {
+        Int64(
+            self.unread(in: room, after: seq, upTo: last, for: reader)
+                .filter { $0.mentions.all || $0.mentions.accounts.contains(reader) }.count)
+    }
+
+    /// The messages after `seq` and up to `last`, not deleted, that someone other than `reader` sent.
+    private func unread(in room: RoomID, after seq: Int64, upTo last: Int64, for reader: UUID) -> [StoredMessage] {
         self.state.withLockedValue { state in
-            Int64(
-                Self.current(state: state, room: room).filter {
-                    $0.seq > seq && $0.seq <= last && $0.kind == .message && !$0.deleted
-                        && !($0.sender.id == reader && $0.sender.via == nil)
-                        && ($0.mentions.all || $0.mentions.accounts.contains(reader))
-                }.count)
+            Self.current(state: state, room: room).filter {
+                $0.seq > seq && $0.seq <= last && $0.kind == .message && !$0.deleted
+                    && !($0.sender.id == reader && $0.sender.via == nil)
+            }
         }
     }
 
