@@ -40,7 +40,7 @@ export class AdminUserView {
         el('div', {},
           el('p', { className: 'me-name', id: 'admin-user-name' }, profile.displayName, ' ', accountTags(this.user)),
           el('p', { className: 'me-username', text: `@${profile.username}` }))),
-      el('dl', { className: 'settings-group info-list' },
+      el('div', { className: 'settings-group info-list' },
         infoRow(t('accountStatus'), deactivated ? t('badgeDeactivated') : t('statusActive')),
         infoRow(t('role'), admin ? t('roleAdmin') : t('roleMember')),
         infoRow(t('accountCreated'), formatDateTime(this.user.createdAt)),
@@ -109,7 +109,7 @@ export class AdminUserView {
 }
 
 function infoRow(label, value) {
-  return el('div', { className: 'settings-row' }, el('dt', { text: label }), el('dd', { className: 'settings-value', text: value }));
+  return el('div', { className: 'settings-row' }, el('span', { text: label }), el('span', { className: 'settings-value', text: value }));
 }
 
 function actionButton(id, action, label, onClick, tone = '') {
