@@ -17,7 +17,7 @@ export class AdminHomeView {
         navRow({ id: 'admin-rooms-link', path: 'me/admin/rooms', label: t('adminRooms') }),
         navRow({ id: 'admin-audit-link', path: 'me/admin/audit', label: t('adminAudit') })),
       el('section', { className: 'settings-group', 'aria-labelledby': 'registration-title' },
-        el('div', { className: 'settings-row' },
+        el('div', { className: 'settings-row registration-row' },
           el('h2', { className: 'row-title', id: 'registration-title', text: t('registration') }),
           this.registrationValue),
         this.registrationNote));
