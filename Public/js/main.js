@@ -31,9 +31,9 @@ function wantedScreen() {
 }
 
 function showEntry() {
-  const [kind, code = null] = wantedScreen().split(':');
-  if (kind === 'reset') showReset(code);
-  else if (kind === 'app') showApp();
+  const [name, code = null] = wantedScreen().split(':');
+  if (name === 'reset') showReset(code);
+  else if (name === 'app') showApp();
   else showSignIn({ invite: code });
 }
 

@@ -22,8 +22,8 @@ export function currentRoute() {
 
 /** The invitation or reset link the address holds: {invite: code}, {reset: code}, or null. */
 export function linkRoute() {
-  const [kind, code] = fragmentParts();
-  return (kind === 'invite' || kind === 'reset') && code ? { [kind]: code } : null;
+  const [link, code] = fragmentParts();
+  return (link === 'invite' || link === 'reset') && code ? { [link]: code } : null;
 }
 
 export function navigate(path) {
