@@ -41,6 +41,7 @@ const SHELL = [
   '/js/views/adminUser.js',
   '/js/views/adminUsers.js',
   '/js/views/auth.js',
+  '/js/views/blockControl.js',
   '/js/views/chat.js',
   '/js/views/chatHeader.js',
   '/js/views/chatList.js',

@@ -7,8 +7,9 @@
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { avatarElement, profileAvatar } from '../avatar.js';
 import { LAST_SEEN_LOOKUPS, statusOf } from '../presenceText.js';
-import { describeError, errorText, t } from '../strings.js';
+import { errorText, t } from '../strings.js';
 import { navigate } from '../router.js';
+import { BlockControl } from './blockControl.js';
 
 export class RoomInfo {
   constructor(client, roomID) {
@@ -56,7 +57,6 @@ export class RoomInfo {
     }
     const shared = room.kind !== 'direct';
     const peer = room.kind === 'direct' ? room.peer : null;
-    this.blockArea = el('div', { className: 'block-area', id: 'block-area' });
     this.title = el('h2', { className: 'dialog-title', id: 'room-info-title' });
     this.renameButton = canOfferRename(room) ? el('button', {
       type: 'button', className: 'link-button rename-button', id: 'rename-room', text: t('rename'),
@@ -91,45 +91,9 @@ export class RoomInfo {
         el('div', { className: 'inline-form-row' }, this.inviteInput, el('button', { type: 'submit', className: 'button primary', text: t('invite') }))),
       shared && this.status,
       shared && el('button', { type: 'button', className: 'button danger wide', id: 'leave-room', text: t('leave'), on: { click: () => this.leave() } }),
-      peer && this.blockArea);
+      peer && new BlockControl(this.client.myData, peer).element);
     this.refresh();
     if (shared) this.loadMembers();
-    if (peer) this.loadBlocked(peer);
-  }
-
-  // MARK: blocking the other person of a direct chat
-
-  /** Asks the server whether I blocked them (each time the dialog opens: it may have changed on another device). */
-  async loadBlocked(peer) {
-    const area = this.blockArea;
-    try {
-      const blocked = await this.client.myData.isBlocked(peer.id);
-      if (area === this.blockArea) this.renderBlocked(peer, blocked);
-    } catch (error) {
-      if (area === this.blockArea) replaceChildren(area, el('p', { className: 'form-status', text: describeError(error) }));
-    }
-  }
-
-  renderBlocked(peer, blocked, status = null) {
-    const name = peer.displayName || peer.username;
-    replaceChildren(this.blockArea,
-      blocked && el('p', { className: 'form-status', id: 'blocked-note', text: t('blockedNote', { name }) }),
-      el('button', {
-        type: 'button', className: `button wide${blocked ? '' : ' danger'}`, id: blocked ? 'unblock-user' : 'block-user',
-        text: blocked ? t('unblock') : t('block'), on: { click: () => this.setBlocked(peer, !blocked) },
-      }),
-      el('p', { className: 'form-status', id: 'block-status', role: 'status', text: status ?? '' }));
-  }
-
-  async setBlocked(peer, blocked) {
-    if (blocked && !window.confirm(t('confirmBlock', { name: peer.displayName || peer.username }))) return;
-    try {
-      await (blocked ? this.client.myData.block(peer.id) : this.client.myData.unblock(peer.id));
-      this.renderBlocked(peer, blocked);
-    } catch (error) {
-      this.renderBlocked(peer, !blocked, describeError(error));
-    }
-    this.blockArea.querySelector('button')?.focus();
   }
 
   // MARK: renaming
