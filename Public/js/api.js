@@ -1,5 +1,5 @@
-// The REST half of the protocol (docs/PROTOCOL.md §6, §7, §9.3, §9.7). Every call resolves with the parsed body or
-// rejects with an ApiError whose `code` is the server's error code, or `unreachable` when no answer came.
+// The REST half of the protocol (docs/PROTOCOL.md §6, §7, §9.3, §9.7, §10). Every call resolves with the parsed body
+// or rejects with an ApiError whose `code` is the server's error code, or `unreachable` when no answer came.
 
 const BASE = '/api/v1';
 
@@ -17,10 +17,24 @@ export class Api {
   constructor({ getToken, onUnauthorized }) {
     this.getToken = getToken;
     this.onUnauthorized = onUnauthorized;
-    this.tokenChanges = 0; // password changes under way: they revoke the token, so its 401s do not mean signed out
+    this.tokenChanges = 0; // requests under way that revoke the token themselves (endingToken): its 401s are expected
   }
 
-  async request(method, path, { body, rawBody, contentType, auth = true } = {}) {
+  async request(method, path, options = {}) {
+    const response = await this.send(method, path, options);
+    if (response.status === 204) return null;
+    return response.json().catch(() => null);
+  }
+
+  /** A file with the bearer token, as a Blob and the name the server gives it (Content-Disposition). */
+  async download(path) {
+    const response = await this.send('GET', path);
+    const name = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? null;
+    return { blob: await response.blob(), name };
+  }
+
+  /** The response of a request the server accepted; otherwise rejects with an ApiError. */
+  async send(method, path, { body, rawBody, contentType, auth = true } = {}) {
     const headers = {};
     const token = this.getToken();
     if (auth && token) headers.Authorization = `Bearer ${token}`;
@@ -38,9 +52,8 @@ export class Api {
     } catch {
       throw new ApiError(0, 'unreachable', 'The server cannot be reached.');
     }
-    if (response.status === 204) return null;
+    if (response.ok) return response;
     const data = await response.json().catch(() => null);
-    if (response.ok) return data;
     // A proxy or a server that is still starting may answer without our error body.
     if (!data || typeof data.code !== 'string') {
       throw new ApiError(response.status, response.status >= 502 ? 'unreachable' : 'internal', data?.reason);
@@ -54,9 +67,10 @@ export class Api {
   }
 
   // §6 accounts
-  register(username, password, displayName) {
+  register(username, password, displayName, invite) {
     const body = { username, password };
     if (displayName) body.displayName = displayName;
+    if (invite) body.invite = invite;
     return this.request('POST', '/register', { body, auth: false });
   }
   login(username, password) {
@@ -66,10 +80,19 @@ export class Api {
   me() { return this.request('GET', '/me'); }
   updateMe(changes) { return this.request('PATCH', '/me', { body: changes }); }
   /** Resolves with a new session ({token, expiresAt, user}); the server revokes every other token of the account. */
-  async changePassword(password, newPassword) {
+  changePassword(password, newPassword) {
+    return this.endingToken(() => this.request('POST', '/me/password', { body: { password, newPassword } }));
+  }
+  /** A one-time link's code sets a new password (§10.2): resolves with a new session, as login does. */
+  resetPassword(code, newPassword) {
+    return this.request('POST', '/password-reset', { body: { code, newPassword }, auth: false });
+  }
+
+  /** Runs a request that revokes the current token itself: its 401s do not mean this browser was signed out. */
+  async endingToken(request) {
     this.tokenChanges += 1;
     try {
-      return await this.request('POST', '/me/password', { body: { password, newPassword } });
+      return await request();
     } finally {
       this.tokenChanges -= 1;
     }
@@ -109,8 +132,36 @@ export class Api {
   }
   config() { return this.request('GET', '/config', { auth: false }); }
 
+  // §10.6 my data, §10.7 blocking
+  exportMyData() { return this.download('/me/export'); }
+  deleteMe(password) { return this.endingToken(() => this.request('DELETE', '/me', { body: { password } })); }
+  blocks() { return this.request('GET', '/me/blocks'); }
+  block(userID) { return this.request('PUT', `/me/blocks/${encodeURIComponent(userID)}`); }
+  unblock(userID) { return this.request('DELETE', `/me/blocks/${encodeURIComponent(userID)}`); }
+
+  // §10 administration (administrators only)
+  adminUsers({ query = '', after = null, limit = 50 } = {}) {
+    return this.request('GET', `/admin/users?${pageQuery({ query, after, limit })}`);
+  }
+  /** `action`: deactivate, reactivate, grant or revoke; resolves with the AdminUser as it is now. */
+  changeUser(userID, action) { return this.request('POST', `/admin/users/${encodeURIComponent(userID)}/${action}`); }
+  passwordResetLink(userID) { return this.request('POST', `/admin/users/${encodeURIComponent(userID)}/password-reset`); }
+  deleteUser(userID) { return this.request('DELETE', `/admin/users/${encodeURIComponent(userID)}`); }
+  invites() { return this.request('GET', '/invites'); }
+  createInvite(options) { return this.request('POST', '/invites', { body: options }); }
+  revokeInvite(code) { return this.request('DELETE', `/invites/${encodeURIComponent(code)}`); }
+  adminRooms({ after = null, limit = 50 } = {}) { return this.request('GET', `/admin/rooms?${pageQuery({ after, limit })}`); }
+  audit({ after = null, limit = 100 } = {}) { return this.request('GET', `/admin/audit?${pageQuery({ after, limit })}`); }
+
   /** The URL an `<img>` can load an attachment from (the token rides in the query: `<img>` sends no headers). */
   attachmentURL(id) {
     return `${BASE}/attachments/${encodeURIComponent(id)}?token=${encodeURIComponent(this.getToken() || '')}`;
   }
+}
+
+/** The query of a paged list (§10): what is set of `query`, `after` and `limit`. */
+function pageQuery(fields) {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) if (value !== null && value !== '') query.set(name, String(value));
+  return query;
 }

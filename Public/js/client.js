@@ -9,6 +9,8 @@ import { loadLimits, saveLimits } from './limits.js';
 import { Notifier } from './notifier.js';
 import { Uploads } from './uploads.js';
 import { pageIsSeen } from './views/seenTracker.js';
+import { Administration } from './administration.js';
+import { MyData } from './myData.js';
 
 const TYPING_INTERVAL_MS = 2_000; // the server forwards at most one `typing` per user and room every 2 s (§9.4)
 const HISTORY_PAGE = 50;
@@ -18,6 +20,8 @@ const JOINED_FRAME_GRACE_MS = 1_500;
 const ROOM_LIST_SAVE_DELAY_MS = 500;
 // How long a chat opened at start-up waits for the server's room list (a server that does not answer at all).
 const ROOM_LIST_WAIT_MS = 5_000;
+// The socket's close code when an administrator deactivates (or deletes) the account (§8.6, §10.2).
+const ACCOUNT_DISABLED_CLOSE = 4003;
 
 export class ChatClient {
   constructor({ session, api, onSignedOut, onSessionChanged }) {
@@ -56,6 +60,11 @@ export class ChatClient {
       };
     });
     this.drafts = this.loadDrafts();
+    this.administration = new Administration(api);
+    this.myData = new MyData(api);
+    // A password change or this account's deletion under way: the server revokes this device's token too, and closes
+    // its socket, which then means nothing.
+    this.revokingOwnTokens = false;
     this.pendingReads = new PendingReads(userStorageKey(session.user.id, 'reads'));
 
     this.outbox = new Outbox({
@@ -73,8 +82,9 @@ export class ChatClient {
       onFrame: (frame) => this.handleFrame(frame),
       onStatus: (status) => this.connectionChanged(status),
       onRetryScheduled: (at) => this.store.setNextRetry(at),
+      onClosed: (code) => { if (code === ACCOUNT_DISABLED_CLOSE && !this.revokingOwnTokens) this.signOutDisabled(); },
       // A revoked or expired token cannot open the socket; asking over REST tells that apart from an outage.
-      onConnectFailed: () => { if (!this.changingPassword) this.api.me().catch(() => {}); },
+      onConnectFailed: () => { if (!this.revokingOwnTokens) this.api.me().catch(() => {}); },
     });
   }
 
@@ -167,6 +177,28 @@ export class ChatClient {
     await this.api.logout().catch(() => {});
     this.forgetLocalData();
     this.onSignedOut();
+  }
+
+  /**
+   * An administrator deactivated this account: signed out, with the reason for the sign-in screen. What is queued
+   * stays, as for a revoked token: it goes out if the account is reactivated and signs in here again.
+   */
+  signOutDisabled() {
+    this.stop();
+    this.onSignedOut('account_disabled');
+  }
+
+  /** Deletes this account for good (§10.6), once its password is given, and signs out leaving nothing behind. */
+  async deleteAccount(password) {
+    this.revokingOwnTokens = true;
+    try {
+      await this.api.deleteMe(password);
+    } finally {
+      this.revokingOwnTokens = false;
+    }
+    this.stop();
+    this.forgetLocalData();
+    this.onSignedOut('account_deleted');
   }
 
   /**
@@ -538,6 +570,11 @@ export class ChatClient {
     return this.api.search(query, { limit });
   }
 
+  /** Asks the server for my profile again: whether I am an administrator may have changed since I signed in. */
+  async refreshMe() {
+    this.updateMe(await this.api.me());
+  }
+
   async updateProfile(changes) {
     this.updateMe(await this.api.updateMe(changes));
   }
@@ -555,7 +592,7 @@ export class ChatClient {
    * with it, so this device stays signed in.
    */
   async changePassword(password, newPassword) {
-    this.changingPassword = true;
+    this.revokingOwnTokens = true;
     try {
       const session = await this.api.changePassword(password, newPassword);
       this.session = { ...session };
@@ -564,7 +601,7 @@ export class ChatClient {
       if (session.user) this.store.setMe(session.user);
       this.socket.reconnectWithNewToken();
     } finally {
-      this.changingPassword = false;
+      this.revokingOwnTokens = false;
     }
   }
 

@@ -16,11 +16,12 @@ export class ChatSocket {
    * onReady(): the connection is resumed and may carry sends.
    * onFrame(frame): every frame after `hello`, in order.
    * onStatus(status): Status changes.
+   * onClosed(code): the connection closed with this close code (before any reconnection is scheduled).
    * onConnectFailed(): a connection closed before `hello` (the token may have been revoked).
    * onRetryScheduled(at): the next attempt starts at `at` (ms since 1970) unless reconnectNow() comes first.
    */
-  constructor({ getToken, prepareResume, onReady, onFrame, onStatus, onConnectFailed, onRetryScheduled }) {
-    Object.assign(this, { getToken, prepareResume, onReady, onFrame, onStatus, onConnectFailed, onRetryScheduled });
+  constructor({ getToken, prepareResume, onReady, onFrame, onStatus, onClosed, onConnectFailed, onRetryScheduled }) {
+    Object.assign(this, { getToken, prepareResume, onReady, onFrame, onStatus, onClosed, onConnectFailed, onRetryScheduled });
     this.ws = null;
     this.status = Status.OFFLINE;
     this.failedAttempts = 0;
@@ -97,10 +98,12 @@ export class ChatSocket {
       }).catch((error) => console.error('frame handling failed', error));
     });
 
-    ws.addEventListener('close', () => {
+    ws.addEventListener('close', (event) => {
       if (this.ws !== ws) return;
       this.dropConnection();
-      if (!this.stopped) this.scheduleReconnect();
+      this.onClosed?.(event.code);
+      if (this.stopped) return; // stopped because of how it closed (the account was deactivated)
+      this.scheduleReconnect();
       this.setStatus(Status.OFFLINE);
       if (!greeted) this.onConnectFailed?.();
     });

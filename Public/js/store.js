@@ -102,13 +102,16 @@ export class Store {
     if (!existing) {
       this.rooms.set(summary.id, newRoom(summary));
     } else {
+      // A direct room whose other member left it (I blocked them: §10.7) comes without its peer and with an empty
+      // name (§7); it keeps the person it was with, so it is still theirs in the list and can be unblocked.
+      const peerLeft = summary.kind === 'direct' && !summary.peer && existing.peer;
       // A summary's name is the name at its latestSeq: a rename seen since (live or in a history page) is newer.
-      if ((summary.latestSeq ?? 0) >= existing.nameSeq) {
+      if ((summary.latestSeq ?? 0) >= existing.nameSeq && !peerLeft) {
         existing.name = summary.name;
         existing.nameSeq = summary.latestSeq ?? 0;
       }
       existing.kind = summary.kind;
-      existing.peer = summary.peer ?? null;
+      if (!peerLeft) existing.peer = summary.peer ?? null;
       this.advancePeerRead(existing, summary.peerLastReadSeq ?? 0);
       if ((summary.latestSeq ?? 0) >= existing.latestSeq) {
         existing.latestSeq = summary.latestSeq ?? 0;

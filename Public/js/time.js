@@ -64,3 +64,8 @@ export function formatLastSeen(ms, now = Date.now()) {
   if (ago < RELATIVE_HOURS * HOUR_MS) return t('hoursAgo', { count: Math.floor(ago / HOUR_MS) });
   return daysBetween(ms, now) <= 0 ? formatClock(ms) : `${formatListTime(ms, now)} ${formatClock(ms)}`;
 }
+
+/** A date and time in full, for records (an account's creation, the audit log): `28 Nov 2026, 10:59`. */
+export function formatDateTime(ms) {
+  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' }).format(new Date(ms));
+}

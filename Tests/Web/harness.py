@@ -101,6 +101,15 @@ class ServerProcess:
         self.stop()
         self.start()
 
+    def admin(self, *arguments):
+        """Runs `chat-server admin ARGUMENTS` on this server's data, as its operator would (PROTOCOL.md §10), and
+        returns what it printed: `server.admin("grant", "ann")` makes ann an administrator."""
+        completed = subprocess.run([self.binary, "admin", *arguments, "--data-dir", self.data_dir],
+                                   capture_output=True, text=True, timeout=TIMEOUT)
+        if completed.returncode != 0:
+            raise RuntimeError(f"chat-server admin {' '.join(arguments)} exited with {completed.returncode}:\n{completed.stderr}")
+        return completed.stdout
+
     def log_tail(self, lines=40):
         try:
             return "".join(open(self.log_path).readlines()[-lines:])

@@ -8,7 +8,7 @@ import unittest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from harness import axe_violations, unique_name
+from harness import api, axe_violations, unique_name
 from webcase import WebClientTestCase, server
 from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
 
@@ -88,6 +88,74 @@ class AccessibilityTests(WebClientTestCase):
         finally:
             server.start()
         self.assertEqual(violations, [], "\n".join(violations))
+
+    def test_gh30_no_axe_findings_on_administration_my_data_and_the_links_pages(self):
+        """Issue 30: Administration (its lists, an account's page with a reset link), My data, a direct chat's info
+        with Unblock, the reset page, registering with an invitation and the sign-in screen after a deactivation."""
+        root, bob = self.admin("root", "Root Admin"), self.user("bob", "Bob Chen")
+        room_id = self.direct_room(root, bob)
+        invite = api(self.base(), "POST", "/invites", {"maxUses": 5, "expiresInHours": 24}, token=root["token"])
+        reset = api(self.base(), "POST", f"/admin/users/{bob['user']['id']}/password-reset", token=root["token"])
+        violations = []
+        page = self.signed_in(root)
+        pages = {"#/me": "#me-admin-link", "#/me/admin": "#registration-mode[data-mode]", "#/me/admin/users": "#admin-users li",
+                 "#/me/admin/invites": "#admin-invites li", "#/me/admin/rooms": "#admin-rooms li",
+                 "#/me/admin/audit": "#admin-audit li", "#/me/data": "#blocked-list .admin-row"}
+        for dark in (False, True):
+            page.set_dark(dark)
+            scheme = "dark" if dark else "light"
+            self.open_chat(page, room_id)
+            page.find("#room-info-button").click()
+            if not dark:
+                page.click("#block-user", "Block")
+            page.wait_for(lambda d: page.find_all("#unblock-user"), "Unblock")
+            violations += axe_violations(page, f"direct chat info {scheme}")
+            page.find("#room-info .dialog-close").click()
+            for fragment, shown in pages.items():
+                page.go(fragment)
+                page.wait_for(lambda d: page.find_all(shown) and page.find(shown).is_displayed(), fragment)
+                violations += axe_violations(page, f"{fragment} {scheme}")
+            page.go(f"#/me/admin/users/{bob['user']['id']}")
+            page.click("#user-reset-link", "a reset link")
+            page.wait_for(lambda d: page.find_all("#reset-link-url"), "the reset link")
+            violations += axe_violations(page, f"an account's page {scheme}")
+        guest = self.browser()
+        for dark in (False, True):
+            guest.set_dark(dark)
+            scheme = "dark" if dark else "light"
+            guest.driver.get(reset["url"].replace(reset["url"].split("/#")[0], self.base()))
+            guest.wait_for(lambda d: guest.find_all("#reset-form"), "the reset page")
+            violations += axe_violations(guest, f"reset page {scheme}")
+            guest.driver.get(f"{self.base()}/#/invite/{invite['code']}")
+            guest.wait_for(lambda d: guest.find_all("#auth-invite"), "registering with an invitation")
+            violations += axe_violations(guest, f"invitation {scheme}")
+        signed_out = self.signed_in(bob)
+        api(self.base(), "POST", f"/admin/users/{bob['user']['id']}/deactivate", token=root["token"])
+        signed_out.wait_for(lambda d: signed_out.find_all("#auth-notice"), "signed out by the deactivation")
+        violations += axe_violations(signed_out, "signed out with the reason")
+        self.assertEqual(violations, [], "\n".join(violations))
+
+    def test_gh30_keyboard_through_me_administration_and_back(self):
+        """Issue 30: Me's pages open with Enter, the focus moves into the new page, and Back returns."""
+        root = self.admin("root")
+        page = self.signed_in(root)
+        page.go("#/me")
+        page.wait_for(lambda d: page.find("#me-admin-link").is_displayed(), "Administration under Me")
+        page.js("document.getElementById('me-admin-link').focus()")
+        ActionChains(page.driver).send_keys(Keys.ENTER).perform()
+        page.wait_for(lambda d: page.find("#topbar-title").text == "Administration", "Administration by Enter")
+        self.assertEqual(page.js("return document.activeElement.id"), "tab-panel", "the focus is in the new page")
+        ActionChains(page.driver).send_keys(Keys.TAB).perform()
+        self.assertEqual(page.js("return document.activeElement.id"), "admin-users-link")
+        ActionChains(page.driver).send_keys(Keys.ENTER).perform()
+        page.wait_for(lambda d: page.find_all(f'#admin-users a[data-username="{root["user"]["username"]}"]'), "Users by Enter")
+        ActionChains(page.driver).send_keys(Keys.TAB).perform()
+        self.assertEqual(page.js("return document.activeElement.id"), "admin-user-search")
+        ActionChains(page.driver).send_keys(Keys.TAB).perform()
+        ActionChains(page.driver).send_keys(Keys.ENTER).perform()
+        page.wait_for(lambda d: page.find_all("#user-active-toggle"), "an account's page by Enter")
+        page.find("#topbar-back").send_keys(Keys.ENTER)
+        page.wait_for(lambda d: page.find("#topbar-title").text == "Users", "Back to Users")
 
     def test_gh15_keyboard_focus_sign_in_tabs_skip_link_and_one_stop_for_the_messages(self):
         bob = self.user("bob")

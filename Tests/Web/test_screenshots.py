@@ -1,6 +1,8 @@
 """Screenshots for docs/screenshots (or $SCREENSHOT_DIR): the chat list, a chat and a group in light and dark
 on a phone and a desktop, the emoji picker, the message menu on a long press, selecting messages, Me and the new
-group dialog on a desktop, and the offline banner."""
+group dialog on a desktop, and the offline banner; Administration (users, an account with its reset link,
+invitations, the audit log), My data and the password reset page on a desktop and a phone, and the sign-in screen
+after a deactivation."""
 
 import os
 import time
@@ -131,6 +133,63 @@ class ScreenshotTests(WebClientTestCase):
                                       "Standup moved to 10:30 tomorrow:demo firstthen v2 planning", "On my way, see you at 10:30!"],
                             "sent when back")
         self.assert_no_alerts(browser)
+
+    def test_administration_screenshots(self):
+        out = os.environ.get("SCREENSHOT_DIR", os.path.join(REPO, "docs", "screenshots"))
+        tag = unique_name("_")  # in every username below, so a search shows these people only
+        root, ada, alan, barbara = [register(self.base(), f"{first}{tag}", name) for first, name in (
+            ("grace", "Grace Hopper"), ("ada", "Ada Lovelace"), ("alan", "Alan Turing"), ("barbara", "Barbara Liskov"))]
+        server.admin("grant", root["user"]["username"])
+        api(self.base(), "POST", f"/admin/users/{alan['user']['id']}/deactivate", token=root["token"])
+        for options in ({"maxUses": 10, "expiresInHours": 72}, {}):
+            api(self.base(), "POST", "/invites", options, token=root["token"])
+        reset = api(self.base(), "POST", f"/admin/users/{ada['user']['id']}/password-reset", token=root["token"])
+        browser = self.signed_in(root)
+
+        def shoot(name, fragment, shown):
+            browser.go(fragment)
+            browser.wait_for(lambda d: browser.find_all(shown) and browser.find(shown).is_displayed(), name)
+            browser.js("document.activeElement?.blur()")
+            time.sleep(0.3)
+            browser.screenshot(os.path.join(out, f"{name}.png"))
+
+        for device, (width, height, mobile) in {"desktop": (1280, 800, False), "phone": (390, 844, True)}.items():
+            browser.set_viewport(width, height, mobile)
+            shoot(f"{device}-light-admin", "#/me/admin", "#registration-mode[data-mode]")
+            browser.go("#/me/admin/users")
+            browser.wait_for(lambda d: browser.find_all("#admin-user-search"), "the user search")
+            browser.find("#admin-user-search").send_keys(tag)
+            browser.wait_for(lambda d: len(browser.find_all("#admin-users li")) == 4, "the four of them")
+            shoot(f"{device}-light-admin-users", "#/me/admin/users", "#admin-users li")
+            browser.go(f"#/me/admin/users/{ada['user']['id']}")
+            browser.click("#user-reset-link", "a reset link")
+            shoot(f"{device}-light-admin-user", f"#/me/admin/users/{ada['user']['id']}", "#reset-link-url")
+            browser.set_dark(True)
+            shoot(f"{device}-dark-admin-invites", "#/me/admin/invites", "#admin-invites li")
+            browser.set_dark(False)
+            shoot(f"{device}-light-admin-audit", "#/me/admin/audit", "#admin-audit li")
+            shoot(f"{device}-light-my-data", "#/me/data", "#blocked-list li")
+
+        guest = self.browser()
+        for device, (width, height, mobile) in {"desktop": (1280, 800, False), "phone": (390, 844, True)}.items():
+            guest.set_viewport(width, height, mobile)
+            guest.driver.get(f"{self.base()}/#/reset/{reset['code']}")
+            guest.driver.refresh()  # the second time the address is the same: a fresh page, with empty fields
+            guest.wait_for(lambda d: guest.find_all("#reset-form"), "the reset page")
+            guest.find("#reset-password").send_keys("short")
+            guest.find("#reset-confirm").send_keys("short")
+            guest.find("#reset-submit").click()
+            guest.wait_for(lambda d: guest.find("#reset-error").text, "the refusal")
+            guest.js("document.activeElement?.blur()")
+            guest.screenshot(os.path.join(out, f"{device}-light-reset.png"))
+
+        # Barbara's phone, signed out when an administrator deactivates her account.
+        signed_out = self.phone(barbara)
+        api(self.base(), "POST", f"/admin/users/{barbara['user']['id']}/deactivate", token=root["token"])
+        signed_out.wait_for(lambda d: signed_out.find_all("#auth-notice"), "the sign-in screen saying why")
+        signed_out.js("document.activeElement?.blur()")
+        signed_out.screenshot(os.path.join(out, "phone-light-deactivated.png"))
+        self.assert_no_alerts(browser, guest, signed_out)
 
 
 if __name__ == "__main__":

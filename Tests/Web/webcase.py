@@ -11,7 +11,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from harness import PASSWORD, Browser, WebSocketClient, api, register, start_server_from_env, unique_name
+from harness import PASSWORD, Browser, ServerProcess, WebSocketClient, api, register, start_server_from_env, unique_name
 
 
 class SharedServer:
@@ -123,13 +123,29 @@ class WebClientTestCase(unittest.TestCase):
     def base(self):
         return server.base_url
 
-    def browser(self, **options):
-        browser = Browser(self.base(), **options)
+    def browser(self, base_url=None, **options):
+        """A browser on the shared server, or on the one at `base_url` (a server of the test's own)."""
+        browser = Browser(base_url or self.base(), **options)
         self.addCleanup(browser.quit)
         return browser
 
-    def user(self, prefix, display_name=None):
-        return register(self.base(), unique_name(prefix), display_name)
+    def own_server(self, settings=()):
+        """A server of this test's own, on ports and data of its own, started with more `settings` (for those the
+        shared server must not change for everyone, such as `--registration invite`); removed when the test ends."""
+        own = ServerProcess(server.binary)
+        self.addCleanup(own.cleanup)
+        own.start(settings)
+        return own
+
+    def user(self, prefix, display_name=None, base_url=None):
+        return register(base_url or self.base(), unique_name(prefix), display_name)
+
+    def admin(self, prefix, display_name=None):
+        """A new account that the operator made an administrator (`chat-server admin grant`), signed in again so
+        its session's profile says so."""
+        session = self.user(prefix, display_name)
+        server.admin("grant", session["user"]["username"])
+        return api(self.base(), "POST", "/login", {"username": session["user"]["username"], "password": PASSWORD})
 
     def signed_in(self, session, **options):
         browser = self.browser(**options)

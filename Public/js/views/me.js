@@ -1,11 +1,13 @@
-// The Me tab: my profile (display name, avatar colour), changing my password (this device stays signed in with the
-// new session), language, theme, notifications (desktop, sound), connection status and server version, sign out
-// (asking first when unsent messages or drafts would be lost).
+// The Me tab: my profile (display name, avatar colour), My data and, for administrators, Administration (pages of
+// their own: mePages.js), changing my password (this device stays signed in with the new session), language, theme,
+// notifications (desktop, sound), connection status and server version, sign out (asking first when unsent messages
+// or drafts would be lost).
 import { el, replaceChildren } from '../dom.js';
 import { currentLanguage, errorText, LANGUAGES, setLanguage, t } from '../strings.js';
 import { avatarElement, profileAvatar } from '../avatar.js';
 import { applyTheme, currentTheme, THEMES } from '../theme.js';
 import { connectionLight } from './connectionLight.js';
+import { navRow } from './navRow.js';
 
 const CONNECTION_LABELS = { online: 'connected', connecting: 'connecting', offline: 'disconnected' };
 const AVATAR_COLORS = ['#4DB6AC', '#5C6BC0', '#EF6C00', '#8D6E63', '#7E57C2', '#29B6F6', '#EC407A', '#9CCC65', '#546E7A', '#D81B60'];
@@ -44,9 +46,13 @@ export class MeView {
     this.confirmPasswordInput = passwordInput('confirm-password', t('confirmNewPassword'), 'new-password');
     this.passwordStatus = el('p', { className: 'form-status', id: 'password-status', role: 'status' });
     this.passwordButton = el('button', { type: 'submit', className: 'button primary', id: 'change-password', text: t('changePassword') });
+    this.adminRow = navRow({ id: 'me-admin-link', path: 'me/admin', label: t('administration') });
 
     this.element = el('div', { className: 'me-view' },
       this.header,
+      el('div', { className: 'settings-group nav-group' },
+        navRow({ id: 'me-data-link', path: 'me/data', label: t('myData') }),
+        this.adminRow),
       el('form', { className: 'settings-group', id: 'profile-form', on: { submit: (event) => this.saveProfile(event) } },
         el('h2', { className: 'section-title', text: t('profile') }),
         el('div', { className: 'inline-form-row' },
@@ -83,6 +89,7 @@ export class MeView {
     ];
     this.renderProfile();
     this.renderConnection();
+    this.client.refreshMe().catch(() => {}); // offline: the profile kept from signing in stands
   }
 
   renderProfile() {
@@ -92,6 +99,7 @@ export class MeView {
       el('div', {},
         el('p', { className: 'me-name', id: 'me-name', text: me.displayName }),
         el('p', { className: 'me-username', text: `@${me.username}` })));
+    this.adminRow.hidden = me.admin !== true;
     if (document.activeElement !== this.displayNameInput) this.displayNameInput.value = me.displayName;
     const current = (me.avatarColor || '').toUpperCase();
     replaceChildren(this.colorChoices, AVATAR_COLORS.map((color) => el('button', {

@@ -1,6 +1,6 @@
 // What can be done to a chat's messages, and the ways in: the message menu (from a message's "…" button, a
 // right-click, a long press or the context-menu key) and selecting several messages to copy or recall at once.
-import { el } from '../dom.js';
+import { copyText } from '../clipboard.js';
 import { t } from '../strings.js';
 import { MessageMenu } from './messageMenu.js';
 import { MessageSelection } from './messageSelection.js';
@@ -82,19 +82,5 @@ export class MessageActions {
     if (!window.confirm(seqs.length === 1 ? t('confirmDelete') : t('confirmDeleteSelected', { count: seqs.length }))) return false;
     for (const seq of seqs) this.client.deleteMessage(this.roomID, seq);
     return true;
-  }
-}
-
-/** Copies text to the clipboard (the older way when the Clipboard API is refused). */
-async function copyText(text) {
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch {
-    const area = el('textarea', { className: 'visually-hidden', 'aria-hidden': 'true' });
-    area.value = text;
-    document.body.append(area);
-    area.select();
-    document.execCommand('copy');
-    area.remove();
   }
 }

@@ -2,12 +2,14 @@
 // channels and groups their members (loaded when the dialog opens, with presence), inviting someone by username and
 // leaving. A group (any member) or a channel (its creator: the server says no to anyone else) can be renamed here:
 // Rename turns the title into a field, Enter or Save renames, Escape or Cancel goes back; a refusal is shown under
-// the field and nothing changes. Direct chats and the lobby (which nobody created) offer no Rename.
+// the field and nothing changes. Direct chats and the lobby (which nobody created) offer no Rename. A direct chat
+// offers Block (or Unblock) of the other person instead (PROTOCOL.md §10.7).
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { avatarElement, profileAvatar } from '../avatar.js';
 import { LAST_SEEN_LOOKUPS, statusOf } from '../presenceText.js';
 import { errorText, t } from '../strings.js';
 import { navigate } from '../router.js';
+import { BlockControl } from './blockControl.js';
 
 export class RoomInfo {
   constructor(client, roomID) {
@@ -54,6 +56,7 @@ export class RoomInfo {
       return;
     }
     const shared = room.kind !== 'direct';
+    const peer = room.kind === 'direct' ? room.peer : null;
     this.title = el('h2', { className: 'dialog-title', id: 'room-info-title' });
     this.renameButton = canOfferRename(room) ? el('button', {
       type: 'button', className: 'link-button rename-button', id: 'rename-room', text: t('rename'),
@@ -87,7 +90,8 @@ export class RoomInfo {
         el('h3', { className: 'section-title', text: t('invite') }),
         el('div', { className: 'inline-form-row' }, this.inviteInput, el('button', { type: 'submit', className: 'button primary', text: t('invite') }))),
       shared && this.status,
-      shared && el('button', { type: 'button', className: 'button danger wide', id: 'leave-room', text: t('leave'), on: { click: () => this.leave() } }));
+      shared && el('button', { type: 'button', className: 'button danger wide', id: 'leave-room', text: t('leave'), on: { click: () => this.leave() } }),
+      peer && new BlockControl(this.client.myData, peer).element);
     this.refresh();
     if (shared) this.loadMembers();
   }

@@ -1,13 +1,14 @@
 // The signed-in app: the tab bar, the list side (one of four tabs) and the chat side. On a phone only one side shows
 // at a time, with the tab bar at the bottom; on a wide screen the tab bar is a rail on the left, the list and the chat
 // sit side by side, and Me and Discover, which have no chat beside them, take the whole width (see css/app.css).
+// Me has pages of its own (mePages.js): the top bar shows the page's title and a Back button to the page above.
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { t } from '../strings.js';
 import { currentRoute, navigate, TABS } from '../router.js';
 import { ChatListView } from './chatList.js';
 import { ContactsView } from './contacts.js';
 import { DiscoverView } from './discover.js';
-import { MeView } from './me.js';
+import { mePage } from './mePages.js';
 import { ChatView } from './chat.js';
 import { ImageViewer } from './imageViewer.js';
 import { connectionLight } from './connectionLight.js';
@@ -15,7 +16,12 @@ import { ConnectionBanner } from './connectionBanner.js';
 import { NewChatMenu } from './newChatMenu.js';
 import { QuickSwitcher } from './quickSwitcher.js';
 
-const TAB_VIEWS = { chats: ChatListView, contacts: ContactsView, discover: DiscoverView, me: MeView };
+const TAB_VIEWS = {
+  chats: (client) => new ChatListView(client),
+  contacts: (client) => new ContactsView(client),
+  discover: (client) => new DiscoverView(client),
+  me: (client, route) => mePage(client, route.page),
+};
 const TAB_ICONS = { chats: ICONS.chats, contacts: ICONS.contacts, discover: ICONS.discover, me: ICONS.me };
 const TAB_TITLES = { chats: 'tabChats', contacts: 'tabContacts', discover: 'tabDiscover', me: 'tabMe' };
 // Tabs that are a page of their own rather than a list of things to open beside it.
@@ -68,15 +74,19 @@ export class Shell {
     });
 
     this.title = el('h1', { className: 'topbar-title', id: 'topbar-title' });
+    this.backButton = el('button', {
+      type: 'button', className: 'icon-button topbar-back', id: 'topbar-back', 'aria-label': t('back'), hidden: true,
+      on: { click: () => navigate(this.tabView.backPath) },
+    }, icon(ICONS.back));
     this.newChatMenu = new NewChatMenu(this.client);
-    this.tabPanel = el('div', { className: 'tab-panel', id: 'tab-panel', role: 'tabpanel' });
+    this.tabPanel = el('div', { className: 'tab-panel', id: 'tab-panel', role: 'tabpanel', tabindex: '-1' });
     this.tabPanel.addEventListener('keydown', (event) => this.listKeyDown(event));
     this.tabButtons = Object.fromEntries(TABS.map((tab) => [tab, this.tabButton(tab)]));
     this.chatPane = el('main', { className: 'chat-pane', id: 'chat-pane' });
     // The connection light belongs to the app's own bar (not to a chat, where it would read as the other person's).
     this.shell = el('div', { className: 'shell' },
       el('section', { className: 'sidebar', 'aria-labelledby': 'topbar-title' },
-        el('header', { className: 'topbar' }, connectionLight(this.store), this.title, this.newChatMenu.element),
+        el('header', { className: 'topbar' }, this.backButton, connectionLight(this.store), this.title, this.newChatMenu.element),
         this.tabPanel),
       el('nav', { className: 'tabbar', 'aria-label': t('appName') },
         el('div', {
@@ -108,11 +118,14 @@ export class Shell {
   showRoute(route) {
     const previous = this.route;
     this.route = route;
-    if (previous?.tab !== route.tab) {
+    if (previous?.tab !== route.tab || previous?.page !== route.page) {
       this.tabView?.destroy();
-      this.tabView = new TAB_VIEWS[route.tab](this.client);
+      this.tabView = TAB_VIEWS[route.tab](this.client, route);
       replaceChildren(this.tabPanel, this.tabView.element);
-      this.title.textContent = t(TAB_TITLES[route.tab]);
+      this.title.textContent = this.tabView.title ?? t(TAB_TITLES[route.tab]);
+      this.backButton.hidden = !this.tabView.backPath;
+      // Moving between a tab's pages (Me → Administration → Users) takes the focus along: Tab goes on in the new page.
+      if (previous?.tab === route.tab) this.tabPanel.focus({ preventScroll: true });
       this.newChatMenu.element.hidden = route.tab !== 'chats';
       for (const [tab, button] of Object.entries(this.tabButtons)) {
         button.setAttribute('aria-selected', String(tab === route.tab));
