@@ -200,7 +200,9 @@ public final class ChatService: Sendable {
         let liveSessions = links.sessions
         let presence = Presence(
             grace: .seconds(configuration.presenceGrace), time: time, announcer: links.presence)
-        let summaries = RoomSummaries(directory: directory, accounts: accountStore, messages: hub.store)
+        let blocks = FluentBlockStore(database: application.db)
+        let summaries = RoomSummaries(
+            directory: directory, accounts: accountStore, messages: hub.store, blocks: blocks)
         let access = RoomAccess(directory: directory)
         let history = History(access: access, messages: hub.store)
         let reads = Reads(access: access, hub: hub)
@@ -213,7 +215,7 @@ public final class ChatService: Sendable {
             store: attachments, contents: storage.attachmentContents(files, configuration: configuration),
             directory: directory, authenticate: authenticate, quotaBytes: configuration.uploadQuotaBytes)
         let blocking = Blocking(
-            blocks: FluentBlockStore(database: application.db), accounts: accountStore, directory: directory, hub: hub,
+            blocks: blocks, accounts: accountStore, directory: directory, hub: hub,
             sessions: liveSessions)
         let membership = RoomMembership(
             directory: directory, accounts: accountStore, hub: hub, sessions: liveSessions, blocking: blocking,

@@ -145,6 +145,11 @@ public struct Administration: Sendable {
         return AuditPage(entries: page, next: entries.count > limit ? page.last?.id : nil)
     }
 
+    /// One account as the administrators' list shows it.
+    public func user(_ target: Target) async throws -> AdminUser {
+        Self.adminUser(try await self.account(target))
+    }
+
     private func account(_ target: Target) async throws -> Account {
         let found = try await StoreUnavailable.guarding("the account could not be read") { () -> Account? in
             switch target {

@@ -7,11 +7,16 @@ public struct RoomSummaries: Sendable {
     public let directory: any RoomDirectory
     public let accounts: any AccountStore
     public let messages: any MessageStore
+    /// Whom I blocked: a direct room with them says so.
+    public let blocks: any BlockStore
 
-    public init(directory: any RoomDirectory, accounts: any AccountStore, messages: any MessageStore) {
+    public init(
+        directory: any RoomDirectory, accounts: any AccountStore, messages: any MessageStore, blocks: any BlockStore
+    ) {
         self.directory = directory
         self.accounts = accounts
         self.messages = messages
+        self.blocks = blocks
     }
 
     /// My rooms, most recent activity first (`GET /rooms`).
@@ -61,11 +66,15 @@ public struct RoomSummaries: Sendable {
             }
             var peer: UserProfile?
             var peerLastReadSeq: Int64?
+            var blocked: Bool?
+            // The other of the pair, whether a member or not (a blocked peer has left the room).
+            let members = room.kind == .direct ? try await self.directory.members(of: room.id) : []
             if room.kind == .direct,
-                let other = try await self.directory.members(of: room.id).first(where: { $0 != me })
+                let other = room.pair?.first(where: { $0 != me }) ?? members.first(where: { $0 != me })
             {
                 peer = try await self.accounts.account(id: other)?.profile
                 peerLastReadSeq = try await self.directory.lastReadSeq(of: other, in: room.id)
+                if try await self.blocks.isBlocked(other, by: me) { blocked = true }
             }
             // The room as of one seq: messages committed between these reads must not count as unread in a summary
             // whose latestSeq precedes them (a client resuming from latestSeq would count them again).
@@ -80,7 +89,7 @@ public struct RoomSummaries: Sendable {
                 muted: standing?.muted == true ? true : nil,
                 mentionCount: try await self.messages.unreadMentions(
                     in: room.id, after: lastReadSeq, upTo: latestSeq, for: me),
-                notifications: standing?.notifications ?? .default(for: room.kind))
+                notifications: standing?.notifications ?? .default(for: room.kind), blocked: blocked)
         }
     }
 

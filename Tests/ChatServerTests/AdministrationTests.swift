@@ -16,7 +16,8 @@ struct AdministrationTests {
             let bob = try await server.register("bob")
             let bobID = bob.user.id.uuidString
             let adminRoutes: [(APIRoute, [String])] = [
-                (.adminUsers, []), (.adminDeactivate, [bobID]), (.adminReactivate, [bobID]), (.adminGrant, [bobID]),
+                (.adminUsers, []), (.adminUser, [bobID]), (.adminDeactivate, [bobID]), (.adminReactivate, [bobID]),
+                (.adminGrant, [bobID]),
                 (.adminRevoke, [bobID]), (.adminAudit, []),
             ]
             for (route, arguments) in adminRoutes {
@@ -37,6 +38,10 @@ struct AdministrationTests {
             #expect(page.users.map(\.admin) == [true, false])
             #expect(page.users.allSatisfy { !$0.deactivated && $0.createdAt != nil })
             #expect(page.next == nil)
+            let one = try await server.api.send(.adminUser, bob.user.id.uuidString, token: ann.token)
+            #expect(try one.decode(AdminUser.self).profile.username == "bob")
+            let unknown = try await server.api.send(.adminUser, UUID().uuidString, token: ann.token)
+            #expect(try unknown.status == 404 && unknown.decode(APIErrorBody.self).code == .unknownUser)
             let listed = try await server.admin("list-users")
             #expect(listed.contains("ann\tyes\tno\tann") && listed.contains("bob\tno\tno\tbob"), "\(listed)")
             // Nothing was changed by the refused requests: only the grant is in the log.

@@ -24,7 +24,10 @@ struct BlockingTests {
                 .POST, "/dms", json: UsernameRequest(username: "ann"), token: bob.token)
             #expect(reopen.status == 403)
             #expect(try reopen.decode(APIErrorBody.self).code == .blocked)
-            // Ann keeps the room and its history.
+            // Ann keeps the room and its history, still named after bob, and marked blocked.
+            let annView = try await server.api.send(.rooms, token: ann.token).decode([RoomSummary].self)
+                .first { $0.id == dm.id }
+            #expect(annView?.peer?.username == "bob" && annView?.name == "bob" && annView?.blocked == true)
             let history = try await server.api.send(.history, dm.id, token: ann.token).decode(HistoryPage.self)
             #expect(history.messages.map(\.text) == ["hi ann"])
             #expect(
@@ -49,6 +52,9 @@ struct BlockingTests {
             #expect(rooms.first { $0.id == dm.id }?.unreadCount == 0)
             _ = try await bobSocket.acked(.send(SendRequest(room: dm.id, clientMsgID: "b3", text: "back")))
             #expect(try await server.api.send(.blocks, token: ann.token).decode([UserProfile].self).isEmpty)
+            #expect(
+                try await server.api.send(.rooms, token: ann.token).decode([RoomSummary].self)
+                    .first { $0.id == dm.id }?.blocked == nil)
             #expect(try await server.api.send(.unblock, bob.user.id.uuidString, token: ann.token).status == 204)
         }
     }

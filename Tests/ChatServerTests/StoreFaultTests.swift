@@ -161,6 +161,9 @@ struct StoreFaultTests {
         Case(route: .deleteMessage, tables: rooms) {
             try await $0.api.send(.deleteMessage, $0.group, "1", token: $0.ann.token)
         },
+        Case(route: .adminUser, tables: signIn) {
+            try await $0.api.send(.adminUser, $0.bob.user.id.uuidString, token: $0.ann.token)
+        },
         Case(route: .mentions, tables: mentions) { try await $0.api.send(.mentions, token: $0.ann.token) },
         Case(route: .notifications, tables: rooms) {
             try await $0.api.send(

@@ -11,6 +11,8 @@ public struct RoomInfo: Sendable, Equatable {
     /// The name of a channel or group; `nil` for direct rooms, which are named after the other member.
     public var name: String?
     public var createdBy: UUID?
+    /// For a direct room, the two accounts it is between, members or not (one may have left or been blocked).
+    public var pair: [UUID]?
 
     public init(id: RoomID, kind: RoomKind, name: String?, createdBy: UUID?) {
         self.id = id

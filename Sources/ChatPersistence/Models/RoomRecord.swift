@@ -26,8 +26,11 @@ final class RoomRecord: Model, @unchecked Sendable {
     }
 
     func info() throws -> RoomInfo {
-        RoomInfo(
+        var info = RoomInfo(
             id: RoomID(try self.requireID()), kind: RoomKind(rawValue: self.kind) ?? .group, name: self.name,
             createdBy: self.createdBy)
+        // The direct key is the two accounts' ids: who the room is between, whoever is a member now.
+        info.pair = self.directKey?.split(separator: ":").compactMap { UUID(uuidString: String($0)) }
+        return info
     }
 }

@@ -98,6 +98,7 @@ extension APIRoute {
 
     // Administration (§10)
     public static let adminUsers = APIRoute(.GET, "admin/users")
+    public static let adminUser = APIRoute(.GET, "admin/users/:id")
     public static let adminDeactivate = APIRoute(.POST, "admin/users/:id/deactivate")
     public static let adminReactivate = APIRoute(.POST, "admin/users/:id/reactivate")
     public static let adminGrant = APIRoute(.POST, "admin/users/:id/grant")
@@ -132,7 +133,8 @@ extension APIRoute {
         .setRole, .removeMember, .bans, .ban, .unban, .mute, .unmute, .deleteMessage, .report, .roomReports,
         .notifications,
         .resolveReport,
-        .adminUsers, .adminDeactivate, .adminReactivate, .adminGrant, .adminRevoke, .adminAudit, .adminPasswordReset,
+        .adminUsers, .adminUser, .adminDeactivate, .adminReactivate, .adminGrant, .adminRevoke, .adminAudit,
+        .adminPasswordReset,
         .adminRooms, .adminDeleteMessage, .adminDeleteUser, .adminDeleteRoom, .adminReports,
         .createInvite, .invites, .deleteInvite,
         .socket, .upload, .download, .search, .mentions, .config,

@@ -105,6 +105,8 @@ public struct RoomSummary: Codable, Sendable, Equatable {
     public var mentionCount: Int64?
     /// What of this room notifies me (PROTOCOL.md §9.10): mine, or the default for its kind.
     public var notifications: NotificationLevel?
+    /// For a direct room: `true` when I blocked the other member (PROTOCOL.md §10.7).
+    public var blocked: Bool?
     /// For a direct room, how far the other member has read (so a client can show "Read" after a reload).
     public var peerLastReadSeq: Int64?
     /// My role in a channel or group; absent for a direct room.
@@ -116,8 +118,9 @@ public struct RoomSummary: Codable, Sendable, Equatable {
         id: String, kind: WireKind<RoomKind>, name: String, peer: UserProfile?, lastMessage: MessagePayload?,
         latestSeq: Int64,
         lastReadSeq: Int64, unreadCount: Int64, peerLastReadSeq: Int64? = nil, role: RoomRole? = nil,
-        muted: Bool? = nil, mentionCount: Int64? = nil, notifications: NotificationLevel? = nil
+        muted: Bool? = nil, mentionCount: Int64? = nil, notifications: NotificationLevel? = nil, blocked: Bool? = nil
     ) {
+        self.blocked = blocked
         self.mentionCount = mentionCount
         self.notifications = notifications
         self.peerLastReadSeq = peerLastReadSeq

@@ -13,6 +13,11 @@ struct AdminController: Sendable {
 
     func register(on authenticated: any RoutesBuilder) {
         authenticated.on(.adminUsers, use: self.users)
+        authenticated.on(.adminUser) { request in
+            try self.administration.requireAdministrator(try request.authenticated.account)
+            return Response.json(
+                try await self.administration.user(.id(request.parameters.get("id").flatMap(UUID.init(uuidString:)))))
+        }
         authenticated.on(.adminDeactivate) { try await self.apply(.deactivate(at: Date()), $0) }
         authenticated.on(.adminReactivate) { try await self.apply(.reactivate, $0) }
         authenticated.on(.adminGrant) { try await self.apply(.grantAdministrator, $0) }
