@@ -18,6 +18,7 @@ extension Application {
         endpoints.reports.register(on: authenticated)
         endpoints.attachments.register(on: api, authenticated: authenticated)
         endpoints.search.register(on: authenticated)
+        endpoints.push.register(on: authenticated)
         endpoints.admin.register(on: authenticated)
         endpoints.invites.register(on: authenticated)
         endpoints.config.register(on: api)

@@ -246,6 +246,8 @@ public final class ChatService: Sendable {
             directory: directory, accounts: accountStore, messages: hub.store, hub: hub, sessions: liveSessions,
             audit: audit)
         let sent = SQLSentMessages(sql: sql)
+        let pushStore = FluentPushSubscriptionStore(database: application.db)
+        let vapidKey = try await pushStore.vapidKey(orMake: VAPID.newKey)
         let deletion = AccountDeletion(
             administration: administration, accounts: accountStore, sent: sent, hub: hub, sessions: liveSessions,
             unusableDigest: accounts.unusableDigest)
@@ -270,6 +272,10 @@ public final class ChatService: Sendable {
             search: SearchController(
                 search: SearchMessages(search: storage.search, access: access),
                 mentions: MentionsOfMe(mentioned: SQLMentionedMessages(sql: sql))),
+            push: PushController(
+                subscriptions: PushSubscriptions(
+                    store: pushStore, policy: OutboundPolicy(allowed: configuration.outboundAllow),
+                    publicKey: try VAPID.publicKey(ofRawKey: vapidKey))),
             admin: AdminController(
                 administration: administration, moderation: Moderation(directory: directory, hub: hub, audit: audit),
                 roomModeration: roomModeration, deletion: deletion),
@@ -438,6 +444,7 @@ struct Endpoints: Sendable {
     let reports: ReportsController
     let attachments: AttachmentsController
     let search: SearchController
+    let push: PushController
     let admin: AdminController
     let invites: InvitesController
     /// The demo bot's account, made on first start (`--demo-bot`).

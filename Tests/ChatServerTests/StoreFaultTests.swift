@@ -35,6 +35,7 @@ struct StoreFaultTests {
     static let restrictions = ["room_restrictions"]
     static let reports = ["reports"]
     static let mentions = ["mentions"]
+    static let push = ["push_subscriptions"]
 
     struct Case: Sendable, CustomTestStringConvertible {
         let route: APIRoute
@@ -164,6 +165,21 @@ struct StoreFaultTests {
         Case(route: .adminUser, tables: signIn) {
             try await $0.api.send(.adminUser, $0.bob.user.id.uuidString, token: $0.ann.token)
         },
+        Case(route: .subscribePush, tables: push) {
+            try await $0.api.send(
+                .subscribePush,
+                json: PushSubscriptionRequest(
+                    endpoint: "https://push.example.net/1",
+                    keys: .init(
+                        p256dh:
+                            "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4",
+                        auth: "BTBZMqHH6r4Tts7J_aSIgg")), token: $0.ann.token)
+        },
+        Case(route: .unsubscribePush, tables: push) {
+            try await $0.api.send(
+                .unsubscribePush, json: PushUnsubscribeRequest(endpoint: "https://push.example.net/1"),
+                token: $0.ann.token)
+        },
         Case(route: .mentions, tables: mentions) { try await $0.api.send(.mentions, token: $0.ann.token) },
         Case(route: .notifications, tables: rooms) {
             try await $0.api.send(
@@ -201,10 +217,10 @@ struct StoreFaultTests {
         },
     ]
 
-    @Test("every route but the configuration's has a case: it reads no store")
+    @Test("every route but the configuration's and the push key's has a case: they read no store")
     func everyRouteIsCovered() {
         let covered = Set(Self.cases.map(\.route))
-        #expect(covered == Set(APIRoute.all).subtracting([.config]))
+        #expect(covered == Set(APIRoute.all).subtracting([.config, .pushKey]))
     }
 
     @Test(

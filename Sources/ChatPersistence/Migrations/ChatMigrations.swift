@@ -25,5 +25,6 @@ public enum ChatMigrations {
         AddRoomRoles(),
         AddReports(),
         AddMentions(),
+        AddWebPush(),
     ]
 }

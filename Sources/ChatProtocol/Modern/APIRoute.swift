@@ -122,6 +122,9 @@ extension APIRoute {
     public static let download = APIRoute(.GET, "attachments/:id")
     public static let search = APIRoute(.GET, "search")
     public static let mentions = APIRoute(.GET, "mentions")
+    public static let pushKey = APIRoute(.GET, "push/key")
+    public static let subscribePush = APIRoute(.POST, "push/subscriptions")
+    public static let unsubscribePush = APIRoute(.DELETE, "push/subscriptions")
     public static let config = APIRoute(.GET, "config")
 
     /// Every route, for the server's registration check and the docs test.
@@ -137,6 +140,6 @@ extension APIRoute {
         .adminPasswordReset,
         .adminRooms, .adminDeleteMessage, .adminDeleteUser, .adminDeleteRoom, .adminReports,
         .createInvite, .invites, .deleteInvite,
-        .socket, .upload, .download, .search, .mentions, .config,
+        .socket, .upload, .download, .search, .mentions, .pushKey, .subscribePush, .unsubscribePush, .config,
     ]
 }

@@ -31,6 +31,10 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     // Administration
     case lastAdministrator = "last_administrator"
     case alreadyResolved = "already_resolved"
+    // Web Push
+    case invalidEndpoint = "invalid_endpoint"
+    case invalidKey = "invalid_key"
+    case tooManySubscriptions = "too_many_subscriptions"
     // Rooms and messages
     case forbidden
     case notAllowed = "not_allowed"

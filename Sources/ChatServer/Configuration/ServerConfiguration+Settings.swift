@@ -1,3 +1,4 @@
+import ChatCore
 import ChatPersistence
 import Foundation
 import Logging
@@ -149,6 +150,10 @@ extension ServerConfiguration {
         .protocols(
             "tutorial-protocols", "CHAT_TUTORIAL_PROTOCOLS",
             "The anonymous tutorial protocols served, comma-separated: `chat` (`/chat`), `tcp` (the TCP port), `echo` (`/echo`); `none` serves only the modern API and the web client. A disabled `/chat` or `/echo` answers 404, a disabled TCP port is not opened"
+        ),
+        .addressRanges(
+            "outbound-allow", "CHAT_OUTBOUND_ALLOW",
+            "Internal addresses the server may send its own requests to (Web Push endpoints), comma-separated CIDRs such as `127.0.0.0/8,10.1.0.0/16`; plain `http` is allowed to them. Anything else must be `https` on a public address"
         ),
         .choice(
             "attachments-store", "CHAT_ATTACHMENTS_STORE", \.attachmentsStore, ["files", "postgres"],
@@ -413,6 +418,23 @@ extension ServerConfiguration.Setting {
                 return "expected a comma-separated list of \(all.joined(separator: ", ")), or none"
             }
             configuration.tutorialProtocols = Set(chosen)
+            return nil
+        }
+    }
+
+    /// A comma-separated list of address blocks, or nothing.
+    fileprivate static func addressRanges(_ flag: String, _ variable: String, _ meaning: String) -> Self {
+        return Self(
+            flag: flag, variable: variable, meaning: meaning,
+            accepted: "comma-separated IPv4 or IPv6 addresses or CIDR blocks", defaultText: { _ in "none" }
+        ) { configuration, value in
+            let parts = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            let ranges = parts.compactMap(AddressRange.init)
+            guard ranges.count == parts.count else {
+                return "expected comma-separated addresses or CIDR blocks such as 127.0.0.0/8"
+            }
+            configuration.outboundAllow = ranges
             return nil
         }
     }

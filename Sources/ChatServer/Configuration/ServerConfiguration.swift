@@ -1,3 +1,4 @@
+import ChatCore
 import ChatPersistence
 import Foundation
 import Logging
@@ -131,6 +132,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var retentionDays = 0
     /// The anonymous tutorial protocols this server speaks.
     public var tutorialProtocols = Set(TutorialProtocol.allCases)
+    /// The internal addresses the server may send its own requests to (Web Push), `http` included.
+    public var outboundAllow: [AddressRange] = []
 
     /// Where attachment files live, by content hash.
     public var attachmentsDirectory: String {
