@@ -34,7 +34,9 @@ ALLOWED = {
         "ChatProtocol", "ChatCore", "ChatUseCases", "ChatPersistence", "DemoBot", "Vapor", "Fluent",
         "FluentSQLiteDriver", "FluentPostgresDriver", "PostgresNIO", "NIOWebSocket", "NIOPosix", "NIOExtras",
         "ArgumentParser", "MultipartKit", "Crypto", "SQLKit", "SQLiteKit", "SQLiteNIO", "Metrics", "Prometheus",
-        "NIOSSL", "NIOCore", "NIOHTTP1", "NIOConcurrencyHelpers", "Logging",
+        "NIOSSL", "NIOCore", "NIOHTTP1", "NIOConcurrencyHelpers", "Logging", "DequeModule",
+        # Requests of the server's own (Web Push).
+        "AsyncHTTPClient",
         # The demo bot is a client of the server it runs in; the composition root starts it with a client's settings.
         "ChatClient",
     },

@@ -68,8 +68,20 @@ public enum WebPushEncryption {
         return plaintext.dropLast()
     }
 
-    /// A body that is not one ``encrypt(_:for:senderKey:salt:)`` makes.
-    public struct Malformed: Error {}
+    /// A body that is not one ``encrypt(_:for:senderKey:salt:)`` makes, or keys that are not a subscription's.
+    public struct Malformed: Error {
+        public init() {}
+    }
+
+    /// ``encrypt(_:for:senderKey:salt:)`` for a stored subscription, its keys as the browser gave them.
+    public static func encrypt(_ plaintext: Data, for subscription: PushSubscription) throws -> Data {
+        guard let point = Data(base64URL: subscription.p256dh), let auth = Data(base64URL: subscription.auth) else {
+            throw Malformed()
+        }
+        return try self.encrypt(
+            plaintext,
+            for: Recipient(publicKey: try P256.KeyAgreement.PublicKey(x963Representation: point), authSecret: auth))
+    }
 
     /// RFC 8291 §3.4: the key material from the agreement and the auth secret, then RFC 8188 §2.2: the record's key
     /// and nonce from it and the salt.

@@ -1,0 +1,99 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A push service on loopback for the Web Push tests: a real HTTP server that keeps every request it receives and
+/// answers each with the next scripted answer (201 when none is left), or never answers (`hang`).
+public final class PushReceiver: Sendable {
+    /// A request as it arrived.
+    public struct Request: Sendable {
+        public let path: String
+        public let headers: HTTPHeaders
+        public let body: Data
+    }
+
+    /// How to answer one request.
+    public enum Answer: Sendable {
+        case status(Int, retryAfter: Int? = nil)
+        case hang
+    }
+
+    /// Every request received, in order.
+    public let requests: Inbox<Request>
+    public let port: Int
+    private let answers: NIOLockedValueBox<[Answer]>
+    private let channel: any Channel
+
+    /// `http://127.0.0.1:PORT/push/NAME`: an endpoint of this receiver.
+    public func endpoint(_ name: String) -> String { "http://127.0.0.1:\(self.port)/push/\(name)" }
+
+    /// Answers the next requests so, in order.
+    public func script(_ answers: [Answer]) {
+        self.answers.withLockedValue { $0.append(contentsOf: answers) }
+    }
+
+    public static func start() async throws -> PushReceiver {
+        let requests = Inbox<Request>()
+        let answers = NIOLockedValueBox<[Answer]>([])
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline().flatMap {
+                    channel.pipeline.addHandler(Handler(requests: requests, answers: answers))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        return PushReceiver(channel: channel, requests: requests, answers: answers)
+    }
+
+    private init(channel: any Channel, requests: Inbox<Request>, answers: NIOLockedValueBox<[Answer]>) {
+        self.channel = channel
+        self.port = channel.localAddress?.port ?? 0
+        self.answers = answers
+        self.requests = requests
+    }
+
+    public func stop() async {
+        try? await self.channel.close()
+    }
+
+    private final class Handler: ChannelInboundHandler, @unchecked Sendable {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+
+        let requests: Inbox<Request>
+        let answers: NIOLockedValueBox<[Answer]>
+        private var head: HTTPRequestHead?
+        private var body = Data()
+
+        init(requests: Inbox<Request>, answers: NIOLockedValueBox<[Answer]>) {
+            self.requests = requests
+            self.answers = answers
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch self.unwrapInboundIn(data) {
+            case .head(let head):
+                self.head = head
+                self.body = Data()
+            case .body(var buffer):
+                self.body.append(contentsOf: buffer.readBytes(length: buffer.readableBytes) ?? [])
+            case .end:
+                guard let head = self.head else { return }
+                self.requests.push(Request(path: head.uri, headers: head.headers, body: self.body))
+                let answer = self.answers.withLockedValue { $0.isEmpty ? Answer.status(201) : $0.removeFirst() }
+                guard case .status(let code, let retryAfter) = answer else { return }
+                var headers = HTTPHeaders([("Content-Length", "0")])
+                if let retryAfter { headers.add(name: "Retry-After", value: "\(retryAfter)") }
+                context.write(
+                    self.wrapOutboundOut(
+                        .head(
+                            HTTPResponseHead(version: head.version, status: .init(statusCode: code), headers: headers))),
+                    promise: nil)
+                context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
+            }
+        }
+    }
+}
