@@ -103,8 +103,10 @@ public final class ChatService: Sendable {
         var bcrypt: BcryptPool?
         do {
             let tls = try Self.certificates(configuration)
+            let notifications = PushNotifications()
             let (hub, database) = try await self.openStorage(
-                application, configuration: configuration, metrics: metrics, logger: logger, time: time)
+                application, configuration: configuration, metrics: metrics, logger: logger, time: time,
+                observer: notifications)
             storage = (hub, database)
             let lobby = try await hub.room(.lobby)
             let hasher = BcryptPool(cost: configuration.bcryptCost, threads: max(1, AvailableCPUs.count / 2))
@@ -113,7 +115,7 @@ public final class ChatService: Sendable {
             let publicURL = PublicURL(configured: configuration.publicURL)
             let endpoints = try await Self.endpoints(
                 application, hub: hub, storage: database, hasher: hasher, readiness: readiness,
-                configuration: configuration, publicURL: publicURL,
+                configuration: configuration, publicURL: publicURL, notifications: notifications,
                 logger: logger,
                 time: time)
             let tutorialText = TutorialText(publicURL: publicURL)
@@ -183,7 +185,7 @@ public final class ChatService: Sendable {
     /// The controllers and the modern protocol's shared parts, on the stores of one database.
     private static func endpoints(
         _ application: Application, hub: Hub, storage: any ServerStorage, hasher: BcryptPool, readiness: Readiness,
-        configuration: ServerConfiguration, publicURL: PublicURL,
+        configuration: ServerConfiguration, publicURL: PublicURL, notifications: PushNotifications,
         logger: Logger, time: any TimeSource
     ) async throws -> Endpoints {
         let accountStore = FluentAccountStore(database: application.db)
@@ -248,6 +250,18 @@ public final class ChatService: Sendable {
         let sent = SQLSentMessages(sql: sql)
         let pushStore = FluentPushSubscriptionStore(database: application.db)
         let vapidKey = try await pushStore.vapidKey(orMake: VAPID.newKey)
+        let vapid = try VAPID(rawKey: vapidKey, subject: "")
+        let subject = configuration.vapidSubject
+        let sender = WebPushSender(
+            client: application.http.client.shared, policy: OutboundPolicy(allowed: configuration.outboundAllow),
+            lookups: application.threadPool,
+            vapid: { VAPID(key: vapid.key, subject: subject.isEmpty ? publicURL.value : subject) }, store: pushStore,
+            logger: logger)
+        let pushContext = PushNotifications.Context(
+            audience: SQLPushAudience(sql: sql), presence: presence, directory: directory, sending: sender,
+            content: PushNotifications.Content(rawValue: configuration.pushContent) ?? .shown,
+            publicURL: { publicURL.value }, time: time)
+        background.run { await notifications.run(pushContext) }
         let deletion = AccountDeletion(
             administration: administration, accounts: accountStore, sent: sent, hub: hub, sessions: liveSessions,
             unusableDigest: accounts.unusableDigest)
@@ -275,7 +289,7 @@ public final class ChatService: Sendable {
             push: PushController(
                 subscriptions: PushSubscriptions(
                     store: pushStore, policy: OutboundPolicy(allowed: configuration.outboundAllow),
-                    publicKey: try VAPID.publicKey(ofRawKey: vapidKey))),
+                    publicKey: vapid.publicKey, subscribed: notifications.subscribed)),
             admin: AdminController(
                 administration: administration, moderation: Moderation(directory: directory, hub: hub, audit: audit),
                 roomModeration: roomModeration, deletion: deletion),
@@ -316,7 +330,7 @@ public final class ChatService: Sendable {
     /// directory) and the hub of rooms on its message store.
     private static func openStorage(
         _ application: Application, configuration: ServerConfiguration, metrics: ServerMetrics, logger: Logger,
-        time: any TimeSource
+        time: any TimeSource, observer: any CommitObserver
     ) async throws -> (Hub, any ServerStorage) {
         let storage: any ServerStorage
         if configuration.databaseURL != nil, configuration.attachmentsStore == "files", !configuration.attachmentsShared
@@ -337,7 +351,7 @@ public final class ChatService: Sendable {
         let hub = Hub(
             eventLoops: application.eventLoopGroup, store: storage.messages,
             recentCapacity: max(configuration.historyOnJoin, configuration.tcpHistoryOnJoin), metrics: metrics.rooms,
-            relay: storage.relay, logger: logger, time: time)
+            relay: storage.relay, logger: logger, time: time, observer: observer)
         return (hub, storage)
     }
 

@@ -10,11 +10,17 @@ public struct PushSubscriptions: Sendable {
     let policy: OutboundPolicy
     /// The VAPID public key browsers subscribe with.
     public let publicKey: String
+    /// Told when someone subscribes (``PushNotifications/subscribed()``).
+    let subscribed: @Sendable () -> Void
 
-    public init(store: any PushSubscriptionStore, policy: OutboundPolicy, publicKey: String) {
+    public init(
+        store: any PushSubscriptionStore, policy: OutboundPolicy, publicKey: String,
+        subscribed: @escaping @Sendable () -> Void
+    ) {
         self.store = store
         self.policy = policy
         self.publicKey = publicKey
+        self.subscribed = subscribed
     }
 
     /// Subscriptions one account may hold: a few browsers and phones.
@@ -48,6 +54,7 @@ public struct PushSubscriptions: Sendable {
             throw Refusal.invalid(
                 .tooManySubscriptions, "An account has at most \(Self.limit) subscriptions: remove one first.")
         }
+        self.subscribed()
     }
 
     public func unsubscribe(_ endpoint: String, for account: UUID) async throws {

@@ -1,7 +1,9 @@
+import ChatCore
 import ChatPersistence
 import ChatProtocol
 import ChatServer
 import ChatTestSupport
+import Crypto
 import Foundation
 import NIOHTTP1
 import Testing
@@ -199,6 +201,35 @@ extension TwoNodeTests {
             _ = try await nodeA.admin("deactivate", "bob")
             #expect(try await socket.nextCloseCode(timeout: .seconds(10)) == 4003)
         }
+    }
+
+    @Test("a message committed on node A is pushed once to a member away, by node A alone")
+    func onePushAcrossNodes() async throws {
+        let receiver = try await PushReceiver.start()
+        try await self.withTwoNodes(on: nil, { $0.outboundAllow = [AddressRange("127.0.0.0/8")!] }) { nodeA, nodeB in
+            let ann = try await nodeA.register("ann")
+            let bob = try await nodeB.register("bob")
+            let dm = try await nodeA.api.send(.directRoom, json: UsernameRequest(username: "bob"), token: ann.token)
+                .decode(RoomSummary.self)
+            let browser = P256.KeyAgreement.PrivateKey()
+            let auth = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
+            let subscribed = try await nodeB.api.send(
+                .subscribePush,
+                json: PushSubscriptionRequest(
+                    endpoint: receiver.endpoint("bob"),
+                    keys: .init(p256dh: browser.publicKey.x963Representation.base64URL, auth: auth.base64URL)),
+                token: bob.token)
+            #expect(subscribed.status == 201)
+            let annSocket = try await nodeA.modernClient(ann)
+            _ = try await annSocket.next(.resumed, as: ResumedFrame.self)
+            _ = try await annSocket.acked(.send(SendRequest(room: dm.id, clientMsgID: "a1", text: "are you there?")))
+            let pushed = try #require(await receiver.requests.next(timeout: .seconds(15)))
+            let body = try WebPushEncryption.decrypt(pushed.body, privateKey: browser, authSecret: auth)
+            #expect(String(decoding: body, as: UTF8.self).contains("are you there?"))
+            #expect(pushed.headers.first(name: "Urgency") == "high")
+            #expect(await receiver.requests.next(timeout: .seconds(1)) == nil)
+        }
+        await receiver.stop()
     }
 
     @Test(

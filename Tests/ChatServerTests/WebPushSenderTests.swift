@@ -7,6 +7,7 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import NIOHTTP1
+import NIOPosix
 import Testing
 
 /// The Web Push sender against a real HTTP push receiver on loopback (PROTOCOL.md §9.11): what a push service
@@ -53,7 +54,8 @@ struct WebPushSenderTests {
 
     static func sender(_ store: Subscriptions, maxQueuedBytes: Int = 1 << 20) -> WebPushSender {
         WebPushSender(
-            client: HTTPClient.shared, vapid: { Self.vapid }, store: store, logger: Logger(label: "push-test"),
+            client: HTTPClient.shared, policy: OutboundPolicy(allowed: [AddressRange("127.0.0.0/8")!]),
+            lookups: .singleton, vapid: { Self.vapid }, store: store, logger: Logger(label: "push-test"),
             maxQueuedBytes: maxQueuedBytes)
     }
 
@@ -66,7 +68,8 @@ struct WebPushSenderTests {
         let sender = Self.sender(Subscriptions())
         let payload = Data(#"{"room":"r","seq":3,"title":"ann","body":"hi"}"#.utf8)
         await sender.send(
-            .init(payload: payload, urgent: true, topic: "room-r"), to: browser.subscription(receiver.endpoint("a")))
+            PushMessage(payload: payload, urgent: true, topic: "room-r"),
+            to: browser.subscription(receiver.endpoint("a")))
         let request = try #require(await receiver.requests.next(timeout: .seconds(10)))
         #expect(request.path == "/push/a")
         #expect(request.headers.first(name: "Content-Encoding") == "aes128gcm")
@@ -95,7 +98,7 @@ struct WebPushSenderTests {
         let gone = Browser().subscription(receiver.endpoint("gone"))
         _ = try await store.subscribe(gone, limit: 10)
         receiver.script([.status(410)])
-        await sender.send(.init(payload: Data("x".utf8), urgent: false, topic: nil), to: gone)
+        await sender.send(PushMessage(payload: Data("x".utf8), urgent: false, topic: nil), to: gone)
         _ = try #require(await receiver.requests.next(timeout: .seconds(10)))
         try await eventually("the subscription is deleted") {
             try await store.subscriptions(of: [gone.account]).isEmpty
@@ -103,7 +106,7 @@ struct WebPushSenderTests {
 
         receiver.script([.status(429, retryAfter: 1), .status(201)])
         let busy = Browser().subscription(receiver.endpoint("busy"))
-        await sender.send(.init(payload: Data("y".utf8), urgent: false, topic: nil), to: busy)
+        await sender.send(PushMessage(payload: Data("y".utf8), urgent: false, topic: nil), to: busy)
         let first = try #require(await receiver.requests.next(timeout: .seconds(10)))
         let second = try #require(await receiver.requests.next(timeout: .seconds(10)))
         #expect(first.path == "/push/busy" && second.path == "/push/busy")
@@ -118,7 +121,7 @@ struct WebPushSenderTests {
         let subscription = Browser().subscription(receiver.endpoint("slow"))
         for index in 0..<200 {
             await sender.send(
-                .init(payload: Data(repeating: UInt8(index % 256), count: 200), urgent: false, topic: nil),
+                PushMessage(payload: Data(repeating: UInt8(index % 256), count: 200), urgent: false, topic: nil),
                 to: subscription)
         }
         _ = try #require(await receiver.requests.next(timeout: .seconds(10)))

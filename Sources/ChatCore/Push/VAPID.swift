@@ -20,9 +20,9 @@ public struct VAPID: Sendable {
     /// A new private key, raw (32 bytes), for a server's first start.
     public static func newKey() -> Data { P256.Signing.PrivateKey().rawRepresentation }
 
-    /// The public key, as ``publicKey`` gives it, of a raw private key.
-    public static func publicKey(ofRawKey raw: Data) throws -> String {
-        try P256.Signing.PrivateKey(rawRepresentation: raw).publicKey.x963Representation.base64URL
+    /// The key pair of a raw private key (as ``newKey()`` makes one).
+    public init(rawKey: Data, subject: String) throws {
+        self.init(key: try P256.Signing.PrivateKey(rawRepresentation: rawKey), subject: subject)
     }
 
     /// How long a token is good for: RFC 8292 allows 24 hours; half leaves room for clocks that disagree.

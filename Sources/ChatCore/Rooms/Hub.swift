@@ -14,13 +14,17 @@ public actor Hub {
     private let logger: Logger
     /// What the rooms' typing throttle reads.
     private let time: any TimeSource
+    /// Told of what the rooms commit.
+    private let observer: any CommitObserver
     private var rooms: [RoomID: Task<Room, any Error>] = [:]
 
     /// - Parameter recentCapacity: how many recent messages each room keeps in memory for history bursts.
     public init(
         eventLoops: any EventLoopGroup, store: any MessageStore, recentCapacity: Int, metrics: RoomMetrics = .none,
-        relay: any RoomSignalRelay = NoRelay(), logger: Logger, time: any TimeSource = SystemTime()
+        relay: any RoomSignalRelay = NoRelay(), logger: Logger, time: any TimeSource = SystemTime(),
+        observer: any CommitObserver = NoCommitObserver()
     ) {
+        self.observer = observer
         self.relay = relay
         self.time = time
         self.eventLoops = eventLoops
@@ -36,10 +40,10 @@ public actor Hub {
             return try await opening.value
         }
         let opening = Task {
-            [store, recentCapacity, metrics, relay, logger, time, eventLoop = self.eventLoops.next()] in
+            [store, recentCapacity, metrics, relay, logger, time, observer, eventLoop = self.eventLoops.next()] in
             try await Room.open(
                 id, on: eventLoop, store: store, recentCapacity: recentCapacity, metrics: metrics, relay: relay,
-                logger: logger, time: time)
+                logger: logger, time: time, observer: observer)
         }
         self.rooms[id] = opening
         do {

@@ -99,6 +99,7 @@ extension Room {
         // What comes back with another id is an original the store found (a retry committed through another node):
         // it was delivered when it was committed.
         let new = stored.filter { $0.proposed.id == $0.stored.id }.map(\.stored)
+        if !new.isEmpty { self.observer.committed(new) }
         for (proposed, original, _) in stored where proposed.id != original.id {
             self.recentAcks.remember(original)
         }

@@ -61,6 +61,8 @@ public actor Room {
     let store: any MessageStore
     /// Where receipts and typing notices go for the other nodes' copies of this room.
     let relay: any RoomSignalRelay
+    /// Told of each batch this room commits.
+    let observer: any CommitObserver
     let metrics: RoomMetrics
     let logger: Logger
     nonisolated let inbox = NIOLockedValueBox(Inbox())
@@ -95,14 +97,14 @@ public actor Room {
     public static func open(
         _ id: RoomID, on eventLoop: any EventLoop, store: any MessageStore, recentCapacity: Int,
         metrics: RoomMetrics = .none, relay: any RoomSignalRelay = NoRelay(),
-        logger: Logger, time: any TimeSource = SystemTime()
+        logger: Logger, time: any TimeSource = SystemTime(), observer: any CommitObserver = NoCommitObserver()
     ) async throws -> Room {
         let lastSeq = try await store.lastSequence(in: id)
         let recent = try await store.latest(in: id, limit: recentCapacity)
         let room = Room(
             id: id, eventLoop: eventLoop, store: store, relay: relay, nextSeq: lastSeq + 1,
             recent: RecentMessages(capacity: recentCapacity, messages: recent), metrics: metrics, logger: logger,
-            time: time)
+            time: time, observer: observer)
         room.runner.withLockedValue {
             $0 = Task(executorPreference: EventLoopTaskExecutor(eventLoop)) { await room.run() }
         }
@@ -111,8 +113,10 @@ public actor Room {
 
     private init(
         id: RoomID, eventLoop: any EventLoop, store: any MessageStore, relay: any RoomSignalRelay, nextSeq: Int64,
-        recent: RecentMessages, metrics: RoomMetrics, logger: Logger, time: any TimeSource
+        recent: RecentMessages, metrics: RoomMetrics, logger: Logger, time: any TimeSource,
+        observer: any CommitObserver
     ) {
+        self.observer = observer
         self.id = id
         self.time = time
         self.eventLoop = eventLoop

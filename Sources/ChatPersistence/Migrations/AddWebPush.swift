@@ -1,4 +1,6 @@
 import FluentKit
+import FluentSQL
+import SQLKit
 
 /// Adds Web Push (PROTOCOL.md §9.11): `push_subscriptions`, one row per browser endpoint, and `server_keys`, which
 /// holds the VAPID key pair every node signs with.
@@ -13,6 +15,10 @@ struct AddWebPush: AsyncMigration {
             .field("created_at", .datetime, .required)
             .unique(on: "endpoint")
             .create()
+        // A room's subscribed members are found from the subscriptions' side (PushAudience).
+        try await database.requiredSQL(by: "AddWebPush").raw(
+            "CREATE INDEX push_subscriptions_by_user ON push_subscriptions (user_id)"
+        ).run()
         try await database.schema(ServerKeyRecord.schema)
             .field("name", .string, .identifier(auto: false))
             .field("value", .string, .required)

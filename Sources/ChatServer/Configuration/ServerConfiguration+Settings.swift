@@ -155,6 +155,14 @@ extension ServerConfiguration {
             "outbound-allow", "CHAT_OUTBOUND_ALLOW",
             "Internal addresses the server may send its own requests to (Web Push endpoints), comma-separated CIDRs such as `127.0.0.0/8,10.1.0.0/16`; plain `http` is allowed to them. Anything else must be `https` on a public address"
         ),
+        .optionalText(
+            "vapid-subject", "CHAT_VAPID_SUBJECT", \.vapidSubject,
+            "Who runs the server, as push services see it in every Web Push request (VAPID): a `mailto:` address or an `https:` URL",
+            accepted: "`mailto:…` or `https://…`", default: "`--public-url`"),
+        .choice(
+            "push-content", "CHAT_PUSH_CONTENT", \.pushContent, ["shown", "hidden"],
+            "What a Web Push notification says: `shown`, the sender and the text; `hidden`, only \"New message\" (the push service never reads either: it is encrypted)"
+        ),
         .choice(
             "attachments-store", "CHAT_ATTACHMENTS_STORE", \.attachmentsStore, ["files", "postgres"],
             "Where attachment bytes live: `files` in `--attachments-dir`, or `postgres` in the database, in chunks (needs `--database-url`; no shared directory then)"
@@ -331,6 +339,19 @@ extension ServerConfiguration.Setting {
             defaultText: { `default` ?? "`\($0[keyPath: keyPath])`" }
         ) { configuration, value in
             guard !value.isEmpty else { return "must not be empty" }
+            configuration[keyPath: keyPath] = value
+            return nil
+        }
+    }
+
+    /// Text that may be left out (empty: `default` says what stands in for it).
+    fileprivate static func optionalText(
+        _ flag: String, _ variable: String, _ keyPath: WritableKeyPath<ServerConfiguration, String>, _ meaning: String,
+        accepted: String, default: String
+    ) -> Self {
+        return Self(
+            flag: flag, variable: variable, meaning: meaning, accepted: accepted, defaultText: { _ in `default` }
+        ) { configuration, value in
             configuration[keyPath: keyPath] = value
             return nil
         }

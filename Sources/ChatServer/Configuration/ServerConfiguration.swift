@@ -134,6 +134,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var tutorialProtocols = Set(TutorialProtocol.allCases)
     /// The internal addresses the server may send its own requests to (Web Push), `http` included.
     public var outboundAllow: [AddressRange] = []
+    /// Who runs the server, for push services (VAPID `sub`): `mailto:` or `https:`; empty: the public URL.
+    public var vapidSubject = ""
+    /// `shown` or `hidden`: whether a push notification carries the message's text.
+    public var pushContent = "shown"
 
     /// Where attachment files live, by content hash.
     public var attachmentsDirectory: String {

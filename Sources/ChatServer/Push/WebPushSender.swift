@@ -6,6 +6,7 @@ import Logging
 import Metrics
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// Sends Web Push messages (RFC 8030) to push services, encrypted for each subscription (RFC 8291) and signed with
 /// the server's VAPID key (RFC 8292).
@@ -14,32 +15,17 @@ import NIOHTTP1
 /// (past that the oldest message goes, counted as dropped); one request per endpoint at a time; a push service that
 /// answers 429 or 5xx is asked again after its `Retry-After` (or 1, 2, 4 s), up to four tries; one that answers 404 or
 /// 410 has forgotten the subscription, which is deleted; no request waits longer than 10 s.
-public actor WebPushSender {
-    /// What to send: the JSON the service worker reads, and how the push service should treat it.
-    public struct Message: Sendable {
-        public var payload: Data
-        /// Seconds the push service keeps it for a device that is offline.
-        public var ttl: Int
-        /// `high` wakes a phone now (direct messages, mentions); `normal` otherwise.
-        public var urgent: Bool
-        /// A newer message of the same topic replaces an undelivered older one (one per room).
-        public var topic: String?
-
-        public init(payload: Data, ttl: Int = 24 * 3600, urgent: Bool, topic: String?) {
-            self.payload = payload
-            self.ttl = ttl
-            self.urgent = urgent
-            self.topic = topic
-        }
-    }
-
+public actor WebPushSender: PushSending {
     private struct Job {
         let subscription: PushSubscription
-        let message: Message
+        let message: PushMessage
         var size: Int { self.message.payload.count + self.subscription.endpoint.utf8.count }
     }
 
     private let client: HTTPClient
+    /// Where requests may go; a host name's addresses are checked before each request.
+    private let policy: OutboundPolicy
+    private let lookups: NIOThreadPool
     private let vapid: @Sendable () -> VAPID
     private let store: any PushSubscriptionStore
     private let logger: Logger
@@ -60,10 +46,12 @@ public actor WebPushSender {
 
     /// `vapid` is asked at each send: the subject may be the public URL, known once the server listens.
     public init(
-        client: HTTPClient, vapid: @escaping @Sendable () -> VAPID, store: any PushSubscriptionStore,
-        logger: Logger, maxQueuedBytes: Int = 1 << 20
+        client: HTTPClient, policy: OutboundPolicy, lookups: NIOThreadPool, vapid: @escaping @Sendable () -> VAPID,
+        store: any PushSubscriptionStore, logger: Logger, maxQueuedBytes: Int = 1 << 20
     ) {
         self.client = client
+        self.policy = policy
+        self.lookups = lookups
         self.vapid = vapid
         self.store = store
         self.logger = logger
@@ -71,7 +59,7 @@ public actor WebPushSender {
     }
 
     /// Queues `message` for `subscription`; returns at once.
-    public func send(_ message: Message, to subscription: PushSubscription) {
+    public func send(_ message: PushMessage, to subscription: PushSubscription) {
         let job = Job(subscription: subscription, message: message)
         while self.queuedBytes + job.size > self.maxQueuedBytes, let oldest = self.order.popFirst() {
             guard let gone = self.queues[oldest]?.popFirst() else { continue }
@@ -104,6 +92,7 @@ public actor WebPushSender {
             let status: HTTPResponseStatus
             let retryAfter: Int?
             do {
+                try await self.checkAddresses(of: job.subscription.endpoint)
                 let response = try await self.client.execute(try self.request(for: job), timeout: Self.timeout)
                 status = response.status
                 retryAfter = response.headers.first(name: "Retry-After").flatMap(Int.init)
@@ -135,6 +124,18 @@ public actor WebPushSender {
             }
         }
     }
+
+    /// Refuses an endpoint whose host is, or is a name of, an address the policy does not allow.
+    private func checkAddresses(of endpoint: String) async throws {
+        guard let url = URL(string: endpoint), self.policy.allows(url), let host = url.host else {
+            throw Refused()
+        }
+        let addresses = try await HostAddresses.of(host.trimmingCharacters(in: ["[", "]"]), on: self.lookups)
+        guard !addresses.isEmpty, addresses.allSatisfy(self.policy.allows(address:)) else { throw Refused() }
+    }
+
+    /// An endpoint the outbound policy does not allow (`--outbound-allow`).
+    struct Refused: Error {}
 
     private func request(for job: Job) throws -> HTTPClientRequest {
         guard let url = URL(string: job.subscription.endpoint) else { throw WebPushEncryption.Malformed() }
