@@ -291,7 +291,7 @@ export class ChatClient {
     const room = this.store.rooms.get(roomID);
     if (!room) return;
     room.messages.clear();
-    room.renames.clear();
+    room.lines.clear();
     room.clientMsgIDs.clear();
     room.oldestLoadedSeq = null;
     room.hasMore = true;

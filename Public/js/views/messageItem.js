@@ -14,11 +14,14 @@ export function daySeparator(date) {
 }
 
 /**
- * A rename of the room, as a centred line of its own (`text` says who renamed it to what; the name is user data and
- * goes in as text, like everything else).
+ * A rename of the room or a change of its members, as a centred line of its own (`text` says who did what; names
+ * are user data and go in as text, like everything else).
  */
-export function renameLine(rename, text) {
-  return el('div', { className: 'system-line rename-line', dataset: { eventSeq: String(rename.seq) } }, el('span', { text }));
+export function systemLine(event, text) {
+  return el('div', {
+    className: `system-line ${event.kind === 'rename' ? 'rename-line' : 'member-line'}`,
+    dataset: { eventSeq: String(event.seq), kind: event.kind },
+  }, el('span', { text }));
 }
 
 /**
