@@ -11,6 +11,7 @@ import { Uploads } from './uploads.js';
 import { pageIsSeen } from './views/seenTracker.js';
 import { Administration } from './administration.js';
 import { MyData } from './myData.js';
+import { Moderation, rankOf } from './moderation.js';
 
 const TYPING_INTERVAL_MS = 2_000; // the server forwards at most one `typing` per user and room every 2 s (§9.4)
 const HISTORY_PAGE = 50;
@@ -62,6 +63,7 @@ export class ChatClient {
     this.drafts = this.loadDrafts();
     this.administration = new Administration(api);
     this.myData = new MyData(api);
+    this.moderation = new Moderation(api);
     // A password change or this account's deletion under way: the server revokes this device's token too, and closes
     // its socket, which then means nothing.
     this.revokingOwnTokens = false;
@@ -276,11 +278,15 @@ export class ChatClient {
       case 'left':
         this.store.removeRoom(frame.room);
         break;
-      case 'error':
-        if (frame.ref && this.outbox.find(frame.ref)) this.outbox.reject(frame.ref, frame.code);
+      case 'error': {
+        const entry = frame.ref ? this.outbox.find(frame.ref) : null;
+        // Muted in that room (§8.6): the refusal says so, and the chat's composer shows it.
+        if (entry && frame.reason === 'muted') this.store.setMuted(entry.frame.room, true);
+        if (entry) this.outbox.reject(frame.ref, frame.reason === 'muted' ? 'muted' : frame.code);
         // A read the server already has (stale_read), or cannot take (bad_seq, forbidden): stop resending it.
         if (['stale_read', 'bad_seq', 'forbidden'].includes(frame.code)) this.pendingReads.drop(frame.ref);
         break;
+      }
       default:
         break; // frame types a newer server may add
     }
@@ -577,6 +583,11 @@ export class ChatClient {
 
   async updateProfile(changes) {
     this.updateMe(await this.api.updateMe(changes));
+  }
+
+  /** My rank in a room (§7.3): a server administrator outranks everyone, else my role there. */
+  myRank(roomID) {
+    return rankOf(this.store.rooms.get(roomID)?.role, this.me.admin === true);
   }
 
   /** The room's members' profiles, by username (§7; members only). */

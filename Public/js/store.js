@@ -12,7 +12,7 @@ const TYPING_VISIBLE_MS = 5_000;
 const CACHED_ROOMS = 30;
 const CACHED_MESSAGES_PER_ROOM = 30;
 // The events shown as a centred line of their own in the chat (§9.1): a rename and the membership changes.
-export const LINE_KINDS = new Set(['rename', 'joined', 'left', 'invited', 'removed', 'banned', 'role']);
+const LINE_KINDS = ['rename', 'joined', 'left', 'invited', 'removed', 'banned', 'role'];
 
 // How each change event (§9.1) changes the message it targets. A delete leaves a tombstone: no text, edit time,
 // attachments or reactions.
@@ -197,7 +197,7 @@ export class Store {
       if (!room || !Array.isArray(messages)) continue;
       for (const message of messages) {
         if (!Number.isInteger(message?.seq) || message.seq > room.resumeSeq) continue;
-        if (LINE_KINDS.has(message.kind)) room.lines.set(message.seq, message);
+        if (LINE_KINDS.includes(message.kind)) room.lines.set(message.seq, message);
         else if (!room.messages.has(message.seq)) this.addMessage(room, message, message.stateSeq ?? message.seq);
       }
       this.emit(`room:${roomID}`);
@@ -239,7 +239,7 @@ export class Store {
         this.stopTyping(room, event.sender?.id);
         break;
       default:
-        if (LINE_KINDS.has(kind)) {
+        if (LINE_KINDS.includes(kind)) {
           if (live && !room.lines.has(event.seq)) this.lastLiveLine = { room, event };
           this.addLine(room, event);
         } else {
@@ -275,7 +275,7 @@ export class Store {
       const kind = event.kind ?? 'message';
       if (kind === 'message') {
         if (!room.messages.has(event.seq)) this.addMessage(room, event, pageSeq);
-      } else if (LINE_KINDS.has(kind)) {
+      } else if (LINE_KINDS.includes(kind)) {
         this.addLine(room, event);
       } else {
         this.foldChange(room, event);

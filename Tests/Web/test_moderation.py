@@ -65,3 +65,49 @@ class ModerationTests(WebClientTestCase):
                                        "You removed Dan Park", "Carol Wu left"], "Bob's lines")
         if os.environ.get("SCREENSHOT_DIR"):
             bob_page.screenshot(os.path.join(os.environ["SCREENSHOT_DIR"], "desktop-light-member-lines.png"))
+
+    def menu_actions(self, page, seq):
+        self.open_message_menu(page, seq)
+        actions = [item.get_attribute("data-action") for item in page.find_all("#message-menu .menu-item")]
+        page.find("#message-menu .menu-item").send_keys("\ue00c")  # Escape
+        return actions
+
+    def test_report_for_everyone_and_delete_only_for_moderators(self):
+        # setup: Ann owns a group with Bob and Carol; each wrote a message
+        ann, bob, carol = self.user("ann", "Ann Lee"), self.user("bob", "Bob Chen"), self.user("carol", "Carol Wu")
+        room_id = self.group(ann, "Crew", [bob["user"]["username"], carol["user"]["username"]])["id"]
+        ann_seq = seed(ann, room_id, 1, "from ann")[0]
+        carol_seq = seed(carol, room_id, 1, "from carol")[0]
+        bob_page = self.signed_in(bob)
+        self.open_chat(bob_page, room_id)
+        self.wait_for_texts(bob_page, ["from ann 1", "from carol 1"], "Bob's chat")
+        # validate: a member reports, but deletes nobody else's message
+        actions = self.menu_actions(bob_page, carol_seq)
+        self.assertIn("report", actions)
+        self.assertNotIn("remove", actions, "no Delete of others' messages for a member")
+        # act: Bob reports Carol's message, then again
+        self.choose_menu_item(bob_page, carol_seq, "report")
+        bob_page.wait_for(lambda d: bob_page.find("#report-dialog").is_displayed(), "the report dialog")
+        bob_page.find("#report-reason").send_keys("spam")
+        bob_page.find("#report-submit").click()
+        bob_page.wait_for(lambda d: bob_page.find("#toast").text == "Reported", "the note that it was reported")
+        self.choose_menu_item(bob_page, carol_seq, "report")
+        bob_page.wait_for(lambda d: bob_page.find("#report-dialog").is_displayed(), "the report dialog again")
+        bob_page.find("#report-reason").send_keys("still spam")
+        bob_page.find("#report-submit").click()
+        bob_page.wait_for(lambda d: bob_page.find("#toast").text == "You reported this message already", "already reported")
+        # act: Ann makes Bob a moderator; his menu now has Delete (live, from the role event)
+        api(self.base(), "PUT", f"/rooms/{room_id}/members/{bob['user']['id']}/role", {"role": "moderator"}, token=ann["token"])
+        bob_page.wait_for(lambda d: "remove" in self.menu_actions(bob_page, carol_seq), "Delete for a moderator")
+        # a moderator may not delete the owner's message: the refusal is said
+        self.choose_menu_item(bob_page, ann_seq, "remove")
+        bob_page.wait_for(lambda d: "does not allow" in bob_page.find("#toast").text, "the refusal")
+        # he deletes Carol's: both pages say a moderator removed it
+        carol_page = self.signed_in(carol)
+        self.open_chat(carol_page, room_id)
+        self.wait_for_texts(carol_page, ["from ann 1", "from carol 1"], "Carol's chat")
+        self.choose_menu_item(bob_page, carol_seq, "remove")
+        for page in (bob_page, carol_page):
+            page.wait_for(lambda d: page.find(f'#messages .recall-line[data-seq="{carol_seq}"]').text
+                          == "Message removed by a moderator", "the moderator wording")
+        self.assertEqual(self.history_texts(ann, room_id), ["from ann 1", ""])

@@ -89,7 +89,7 @@ export function pendingElement(entry, context) {
     replyTo: entry.meta?.replyTo,
     date: entry.createdAt,
   };
-  const reason = entry.error && entry.error !== 'timeout' ? errorText(entry.error) : null;
+  const reason = entry.error && entry.error !== 'timeout' ? refusalText(entry.error) : null;
   const status = deliveryStatus(failed, () => context.onRetry(entry.clientMsgID), () => context.onDiscard(entry.clientMsgID), {
     pendingText: context.online ? t('pending') : t('waitingForConnection'),
     failedText: reason ? `${t('failed')}: ${reason}` : t('failed'),
@@ -139,7 +139,12 @@ function changeStatus(entry, context) {
 /** What did not happen, and why when the server said (a timeout has no reason worth showing). */
 function failedChangeText(entry) {
   const what = t(`changeFailed_${entry.frame.type}`);
-  return entry.error && entry.error !== 'timeout' ? `${what} ${errorText(entry.error)}` : what;
+  return entry.error && entry.error !== 'timeout' ? `${what} ${refusalText(entry.error)}` : what;
+}
+
+/** Why the server refused a frame: its error code's message, or that a moderator muted me (`muted`, §8.6). */
+function refusalText(error) {
+  return error === 'muted' ? t('mutedComposer') : errorText(error);
 }
 
 function deliveryStatus(failed, onRetry, onDiscard, { pendingText = t('pending'), failedText = t('failed'), canRetry = true, onEdit = null } = {}) {
