@@ -111,3 +111,55 @@ class ModerationTests(WebClientTestCase):
             page.wait_for(lambda d: page.find(f'#messages .recall-line[data-seq="{carol_seq}"]').text
                           == "Message removed by a moderator", "the moderator wording")
         self.assertEqual(self.history_texts(ann, room_id), ["from ann 1", ""])
+
+    def member_action(self, page, username, action):
+        page.click(f'{self.member_row(page, username)} .member-action[data-action="{action}"]', f"{action} for {username}")
+
+    def tags(self, page, username):
+        return [tag.text for tag in page.find_all(f"{self.member_row(page, username)} .tag")]
+
+    def test_the_owner_gives_roles_removes_bans_and_unbans_from_the_chat_info(self):
+        # setup: Ann's channel with Bob, Carol and Dan; Carol's page is open on it
+        ann, bob = self.user("ann", "Ann Lee"), self.user("bob", "Bob Chen")
+        carol, dan = self.user("carol", "Carol Wu"), self.user("dan", "Dan Park")
+        names = {who["user"]["username"] for who in (bob, carol, dan)}
+        room_id = self.channel(ann, "News", names)["id"]
+        bob_name, carol_name, dan_name = (who["user"]["username"] for who in (bob, carol, dan))
+        carol_page = self.signed_in(carol)
+        self.open_chat(carol_page, room_id)
+        page = self.signed_in(ann)
+        self.open_chat(page, room_id)
+        self.open_info(page)
+        page.wait_for(lambda d: self.tags(page, ann["user"]["username"]) == ["Owner"], "Ann's Owner tag")
+        # act: Bob becomes a moderator
+        self.member_action(page, bob_name, "make-moderator")
+        page.wait_for(lambda d: self.tags(page, bob_name) == ["Moderator"], "Bob's Moderator tag")
+        # act: Ann removes Carol, whose open page loses the chat
+        self.member_action(page, carol_name, "remove")
+        page.wait_for(lambda d: not page.find_all(self.member_row(page, carol_name)), "Carol gone from the members")
+        carol_page.wait_for(lambda d: not carol_page.find_all(f'.chat-item[data-room-id="{room_id}"]')
+                            and not carol_page.find_all(".chat-view"), "Carol's page without the chat")
+        # act: Ann bans Dan; he is in the Banned list, and unbanned again
+        self.member_action(page, dan_name, "ban")
+        page.wait_for(lambda d: page.find_all(f'#room-info-bans .ban-row[data-username="{dan_name}"]'), "Dan banned")
+        self.assertFalse(page.find_all(self.member_row(page, dan_name)))
+        with self.assertRaises(Exception):
+            api(self.base(), "POST", f"/rooms/{room_id}/join", token=dan["token"])
+        page.click(f'#room-info-bans .ban-row[data-username="{dan_name}"] .unban-button', "Unban")
+        page.wait_for(lambda d: not page.find_all("#room-info-bans .ban-row"), "nobody banned")
+        api(self.base(), "POST", f"/rooms/{room_id}/join", token=dan["token"])
+        # validate: Bob, a moderator, may not act on Ann (the owner): no buttons for her, and the lines say it all
+        bob_page = self.signed_in(bob)
+        self.open_chat(bob_page, room_id)
+        self.open_info(bob_page)
+        bob_page.wait_for(lambda d: bob_page.find_all(self.member_row(bob_page, dan_name) + " .member-action"), "Bob's actions on Dan")
+        self.assertFalse(bob_page.find_all(self.member_row(bob_page, ann["user"]["username"]) + " .member-action"))
+        actions = [b.get_attribute("data-action") for b in bob_page.find_all(self.member_row(bob_page, dan_name) + " .member-action")]
+        self.assertEqual(actions, ["mute", "remove", "ban"], "a moderator gives no roles")
+        page.find("#room-info .dialog-close").click()
+        self.wait_for_lines(page, ["You made Bob Chen a moderator", "You removed Carol Wu", "You banned Dan Park", "Dan Park joined"],
+                            "the lines of it all")
+        if os.environ.get("SCREENSHOT_DIR"):
+            self.open_info(page)
+            page.wait_for(lambda d: self.tags(page, bob_name) == ["Moderator"], "the tags")
+            page.screenshot(os.path.join(os.environ["SCREENSHOT_DIR"], "desktop-light-room-info-roles.png"))

@@ -10,6 +10,9 @@ import { LAST_SEEN_LOOKUPS, statusOf } from '../presenceText.js';
 import { errorText, t } from '../strings.js';
 import { navigate } from '../router.js';
 import { BlockControl } from './blockControl.js';
+import { canModerate } from '../moderation.js';
+import { memberActions, memberTags } from './memberModeration.js';
+import { BansList } from './bansList.js';
 
 export class RoomInfo {
   constructor(client, roomID) {
@@ -69,7 +72,11 @@ export class RoomInfo {
       type: 'text', id: 'invite-username', className: 'text-input', autocomplete: 'off', autocapitalize: 'none',
       spellcheck: 'false', required: true, 'aria-label': t('inviteUsername'), placeholder: t('inviteUsername'),
     });
-    this.memberList = el('ul', { className: 'member-list', id: 'room-info-members', 'aria-labelledby': 'room-info-members-title' });
+    this.memberList = el('ul', { className: 'member-list', id: 'room-info-members', 'aria-labelledby': 'room-info-members-title', tabindex: '-1' });
+    this.moderationError = el('p', { className: 'form-error moderation-error', id: 'moderation-error', role: 'alert' });
+    this.bans = shared && canModerate(this.client.myRank(room.id))
+      ? new BansList(this.client, room.id, { onRefused: (text) => { this.moderationError.textContent = text; } })
+      : null;
     this.memberProfiles = null;
     const muted = this.client.notifier.isMuted(room.id);
     replaceChildren(this.body,
@@ -86,6 +93,8 @@ export class RoomInfo {
         })),
       shared && el('h3', { className: 'section-title', id: 'room-info-members-title', text: t('memberList') }),
       shared && this.memberList,
+      shared && this.moderationError,
+      this.bans?.element,
       shared && el('form', { className: 'invite-form', id: 'invite-form', on: { submit: (event) => this.invite(event) } },
         el('h3', { className: 'section-title', text: t('invite') }),
         el('div', { className: 'inline-form-row' }, this.inviteInput, el('button', { type: 'submit', className: 'button primary', text: t('invite') }))),
@@ -213,6 +222,13 @@ export class RoomInfo {
 
   renderMembers() {
     if (!this.memberList || !this.memberProfiles) return;
+    const room = this.store.rooms.get(this.roomID);
+    const moderating = {
+      myRank: this.client.myRank(this.roomID),
+      lobby: this.roomID === 'lobby',
+      onDone: () => this.moderated(),
+      onRefused: (text) => { this.moderationError.textContent = text; },
+    };
     replaceChildren(this.memberList, this.memberProfiles.map((profile, index) => {
       const { presence, text: status } = statusOf(this.client, profile.id, { lookUp: index < LAST_SEEN_LOOKUPS });
       const online = presence?.online === true;
@@ -222,9 +238,20 @@ export class RoomInfo {
           avatarElement(profileAvatar(profile)),
           el('span', { className: `presence-dot${online ? ' online' : ''}${presence ? '' : ' unknown'}`, 'aria-hidden': 'true' })),
         el('span', { className: 'member-main' },
-          el('span', { className: 'member-name', text: profile.id === this.store.me.id ? `${name} (${t('you')})` : name }),
-          el('span', { className: 'member-detail', text: `@${profile.username} · ${status}` })));
+          el('span', { className: 'member-name-row' },
+            el('span', { className: 'member-name', text: profile.id === this.store.me.id ? `${name} (${t('you')})` : name }),
+            memberTags(profile)),
+          el('span', { className: 'member-detail', text: `@${profile.username} · ${status}` }),
+          room && room.kind !== 'direct' && memberActions(this.client, this.roomID, profile, moderating)));
     }));
+  }
+
+  /** A change made from the list: the members (and who is banned) as they are now, the focus back on the list. */
+  async moderated() {
+    this.moderationError.textContent = '';
+    this.client.membersChanged(this.roomID);
+    await Promise.all([this.loadMembers(), this.bans?.load()]);
+    this.memberList.focus();
   }
 
   /** The name, kind and member count as they are now; closes when the room is gone (left on another device). */
