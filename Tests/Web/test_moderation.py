@@ -163,3 +163,31 @@ class ModerationTests(WebClientTestCase):
             self.open_info(page)
             page.wait_for(lambda d: self.tags(page, bob_name) == ["Moderator"], "the tags")
             page.screenshot(os.path.join(os.environ["SCREENSHOT_DIR"], "desktop-light-room-info-roles.png"))
+
+    def test_a_muted_member_sees_a_note_instead_of_the_text_field(self):
+        # setup: Ann's group with Bob, whose page is open on it
+        ann, bob = self.user("ann", "Ann Lee"), self.user("bob", "Bob Chen")
+        bob_name = bob["user"]["username"]
+        room_id = self.group(ann, "Crew", [bob_name])["id"]
+        bob_page = self.signed_in(bob)
+        self.open_chat(bob_page, room_id)
+        # act: Ann mutes Bob from the chat info
+        page = self.signed_in(ann)
+        self.open_chat(page, room_id)
+        self.open_info(page)
+        self.member_action(page, bob_name, "mute")
+        page.wait_for(lambda d: self.tags(page, bob_name) == ["Muted"], "Bob's Muted tag")
+        # validate: Bob's next send is refused and the composer says why
+        self.type_and_send(bob_page, "can I still talk?")
+        bob_page.wait_for(lambda d: bob_page.find("#composer-muted").is_displayed(), "the muted note")
+        self.assertEqual(bob_page.find("#composer-muted").text, MUTED_NOTE)
+        self.assertFalse(bob_page.find("#composer-input").is_displayed())
+        # a new page knows it from the room's summary
+        other_page = self.signed_in(bob)
+        other_page.go(f"#/chat/{room_id}")
+        other_page.wait_for(lambda d: other_page.find("#composer-muted").is_displayed(), "the muted note from the summary")
+        # unmuted, the field is back after a reload
+        self.member_action(page, bob_name, "unmute")
+        page.wait_for(lambda d: self.tags(page, bob_name) == [], "no Muted tag")
+        other_page.driver.refresh()
+        other_page.wait_for(lambda d: other_page.find("#composer-input").is_displayed(), "the text field again")
