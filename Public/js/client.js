@@ -562,6 +562,20 @@ export class ChatClient {
     return null;
   }
 
+  /**
+   * Looks up the profiles of the people named (`{id, name}`) that are not known yet, so a list about to show them
+   * shows their display names; someone who cannot be found goes by their username.
+   */
+  async lookUpProfiles(people) {
+    const unknown = new Map();
+    for (const person of people) {
+      if (person?.id && person.name && !person.via && !this.store.profiles.has(person.id)) unknown.set(person.id, person.name);
+    }
+    await Promise.all([...unknown].map(([id, name]) => this.api.users(name)
+      .then((profiles) => this.store.addProfiles(profiles.filter((profile) => profile.id === id)))
+      .catch(() => {})));
+  }
+
   /** Asks once per connection when someone not online was last seen (presence frames only carry changes). */
   lookUpLastSeen(userID) {
     if (!userID || this.store.connection !== Status.ONLINE || this.lastSeenRequests.has(userID)) return;

@@ -191,3 +191,66 @@ class ModerationTests(WebClientTestCase):
         page.wait_for(lambda d: self.tags(page, bob_name) == [], "no Muted tag")
         other_page.driver.refresh()
         other_page.wait_for(lambda d: other_page.find("#composer-input").is_displayed(), "the text field again")
+
+    def report_row(self, page, list_id, report_id):
+        return f'#{list_id} .report-row[data-id="{report_id}"]'
+
+    def test_a_member_reports_and_an_administrator_resolves_it_from_administration(self):
+        # setup: Ann's group with Bob and Carol; Carol wrote something; Ann's page is open on the chat
+        ann, bob, carol = self.user("ann", "Ann Lee"), self.user("bob", "Bob Chen"), self.user("carol", "Carol Wu")
+        room_id = self.group(ann, "Crew", [bob["user"]["username"], carol["user"]["username"]])["id"]
+        spam_seq = seed(carol, room_id, 1, "buy now")[0]
+        rude_seq = seed(carol, room_id, 1, "rude words")[0]
+        ann_page = self.signed_in(ann)
+        self.open_chat(ann_page, room_id)
+        self.wait_for_texts(ann_page, ["buy now 1", "rude words 1"], "Ann's chat")
+        # act: Bob reports both messages (from the menu for the first)
+        bob_page = self.signed_in(bob)
+        self.open_chat(bob_page, room_id)
+        self.wait_for_texts(bob_page, ["buy now 1", "rude words 1"], "Bob's chat")
+        self.choose_menu_item(bob_page, spam_seq, "report")
+        bob_page.wait_for(lambda d: bob_page.find("#report-dialog").is_displayed(), "the report dialog")
+        bob_page.find("#report-reason").send_keys("spam")
+        bob_page.find("#report-submit").click()
+        bob_page.wait_for(lambda d: bob_page.find("#toast").text == "Reported", "Reported")
+        rude = api(self.base(), "POST", f"/rooms/{room_id}/messages/{rude_seq}/report", {"reason": "rude"}, token=bob["token"])
+        spam = next(report for report in api(self.base(), "GET", f"/rooms/{room_id}/reports", token=ann["token"])["reports"]
+                    if report["seq"] == spam_seq)
+        # an administrator resolves the spam by deleting the message
+        root = self.admin("root", "Root Admin")
+        admin_page = self.signed_in(root)
+        admin_page.go("#/me/admin")
+        admin_page.click("#admin-reports-link", "Reports in Administration")
+        row = self.report_row(admin_page, "admin-reports", spam["id"])
+        admin_page.wait_for(lambda d: admin_page.find_all(row), "the report")
+        text = admin_page.find(row).text
+        for expected in ("Carol Wu in Crew", "buy now 1", "Reason: spam", "reported by Bob Chen"):
+            self.assertIn(expected, text)
+        self.assertIn("deactivate-account", [o.get_attribute("value") for o in admin_page.find_all(f"{row} option")])
+        if os.environ.get("SCREENSHOT_DIR"):
+            admin_page.screenshot(os.path.join(os.environ["SCREENSHOT_DIR"], "desktop-light-admin-reports.png"))
+        admin_page.js("const s = document.querySelector(arguments[0]); s.value = 'delete-message'; s.dispatchEvent(new Event('change'));",
+                      f"{row} .resolve-action")
+        admin_page.find(f"{row} .resolve-button").click()
+        admin_page.wait_for(lambda d: "Resolved by Root Admin: Delete the message" in admin_page.find(row).text, "resolved")
+        # validate: the message is removed, in a moderator's words for the pages that saw it go
+        for page in (ann_page, bob_page):
+            page.wait_for(lambda d: page.find(f'#messages .recall-line[data-seq="{spam_seq}"]').text
+                          == "Message removed by a moderator", "the moderator wording")
+        # the owner dismisses the other from the chat's info (no deactivation offered there)
+        self.open_info(ann_page)
+        row = self.report_row(ann_page, "room-reports", rude["id"])
+        ann_page.wait_for(lambda d: ann_page.find_all(row), "the report in the chat info")
+        self.assertEqual(len(ann_page.find_all("#room-reports .report-row")), 1, "only the open one")
+        self.assertNotIn("deactivate-account", [o.get_attribute("value") for o in ann_page.find_all(f"{row} option")])
+        ann_page.find(f"{row} .resolve-button").click()
+        try:
+            ann_page.wait_for(lambda d: "Resolved by Ann Lee: Dismiss" in ann_page.find(row).text, "dismissed")
+        except AssertionError:
+            self.fail(f"not dismissed: {ann_page.find(row).text}")
+        # the administrator's list of open reports is empty now
+        admin_page.driver.refresh()
+        admin_page.wait_for(lambda d: admin_page.find("#admin-reports-status").text in ("", "No reports.")
+                            and not admin_page.find_all(f'#admin-reports .report-row[data-id="{spam["id"]}"]')
+                            and not admin_page.find_all(f'#admin-reports .report-row[data-id="{rude["id"]}"]'),
+                            "neither report among the open ones")

@@ -13,6 +13,7 @@ import { BlockControl } from './blockControl.js';
 import { canModerate } from '../moderation.js';
 import { memberActions, memberTags } from './memberModeration.js';
 import { BansList } from './bansList.js';
+import { RoomReports } from './roomReports.js';
 
 export class RoomInfo {
   constructor(client, roomID) {
@@ -74,9 +75,9 @@ export class RoomInfo {
     });
     this.memberList = el('ul', { className: 'member-list', id: 'room-info-members', 'aria-labelledby': 'room-info-members-title', tabindex: '-1' });
     this.moderationError = el('p', { className: 'form-error moderation-error', id: 'moderation-error', role: 'alert' });
-    this.bans = shared && canModerate(this.client.myRank(room.id))
-      ? new BansList(this.client, room.id, { onRefused: (text) => { this.moderationError.textContent = text; } })
-      : null;
+    const moderating = shared && canModerate(this.client.myRank(room.id));
+    this.bans = moderating ? new BansList(this.client, room.id, { onRefused: (text) => { this.moderationError.textContent = text; } }) : null;
+    const reports = moderating ? new RoomReports(this.client, room.id) : null;
     this.memberProfiles = null;
     const muted = this.client.notifier.isMuted(room.id);
     replaceChildren(this.body,
@@ -95,6 +96,7 @@ export class RoomInfo {
       shared && this.memberList,
       shared && this.moderationError,
       this.bans?.element,
+      reports?.element,
       shared && el('form', { className: 'invite-form', id: 'invite-form', on: { submit: (event) => this.invite(event) } },
         el('h3', { className: 'section-title', text: t('invite') }),
         el('div', { className: 'inline-form-row' }, this.inviteInput, el('button', { type: 'submit', className: 'button primary', text: t('invite') }))),
