@@ -2,8 +2,6 @@
 messages a moderator removed, Report and a moderator's Delete in the message menu, roles, removals, bans and mutes
 from the chat info, the composer of a muted member, and reports resolved from Administration → Reports."""
 
-import os
-
 from harness import api
 from webcase import WebClientTestCase, seed
 from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
@@ -63,8 +61,6 @@ class ModerationTests(WebClientTestCase):
         self.open_chat(bob_page, room_id)
         self.wait_for_lines(bob_page, ["Ann Lee added Carol Wu", "Ann Lee added Dan Park", "Ann Lee made you a moderator",
                                        "You removed Dan Park", "Carol Wu left"], "Bob's lines")
-        if os.environ.get("SCREENSHOT_DIR"):
-            bob_page.screenshot(os.path.join(os.environ["SCREENSHOT_DIR"], "desktop-light-member-lines.png"))
 
     def menu_actions(self, page, seq):
         self.open_message_menu(page, seq)
@@ -159,10 +155,6 @@ class ModerationTests(WebClientTestCase):
         page.find("#room-info .dialog-close").click()
         self.wait_for_lines(page, ["You made Bob Chen a moderator", "You removed Carol Wu", "You banned Dan Park", "Dan Park joined"],
                             "the lines of it all")
-        if os.environ.get("SCREENSHOT_DIR"):
-            self.open_info(page)
-            page.wait_for(lambda d: self.tags(page, bob_name) == ["Moderator"], "the tags")
-            page.screenshot(os.path.join(os.environ["SCREENSHOT_DIR"], "desktop-light-room-info-roles.png"))
 
     def test_a_muted_member_sees_a_note_instead_of_the_text_field(self):
         # setup: Ann's group with Bob, whose page is open on it
@@ -227,8 +219,6 @@ class ModerationTests(WebClientTestCase):
         for expected in ("Carol Wu in Crew", "buy now 1", "Reason: spam", "reported by Bob Chen"):
             self.assertIn(expected, text)
         self.assertIn("deactivate-account", [o.get_attribute("value") for o in admin_page.find_all(f"{row} option")])
-        if os.environ.get("SCREENSHOT_DIR"):
-            admin_page.screenshot(os.path.join(os.environ["SCREENSHOT_DIR"], "desktop-light-admin-reports.png"))
         admin_page.js("const s = document.querySelector(arguments[0]); s.value = 'delete-message'; s.dispatchEvent(new Event('change'));",
                       f"{row} .resolve-action")
         admin_page.find(f"{row} .resolve-button").click()
