@@ -75,6 +75,7 @@ const SHELL = [
   '/js/views/reportRow.js',
   '/js/views/resetPassword.js',
   '/js/views/roomInfo.js',
+  '/js/views/roomMembers.js',
   '/js/views/roomReports.js',
   '/js/views/rovingList.js',
   '/js/views/seenTracker.js',

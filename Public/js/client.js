@@ -52,6 +52,11 @@ export class ChatClient {
       const live = this.store.lastLiveMessage;
       this.notifier.notify(live, live?.room.id === this.activeRoomID && pageIsSeen());
     });
+    // Someone joined or left a room: its member count is asked for again.
+    this.store.on('live-line', () => {
+      const { room, event } = this.store.lastLiveLine;
+      if (event.kind !== 'rename') this.membersChanged(room.id);
+    });
     this.expectPresenceSnapshot = true;
     this.roomListSettled = false;
     this.firstRoomList = new Promise((resolve) => {
@@ -496,10 +501,7 @@ export class ChatClient {
     this.membersChanged(roomID);
   }
 
-  /**
-   * Someone joined a room: its channel member count is asked for again. (The server tells nobody but the joiner,
-   * §9.6, so this is called when this page sees it happen: an invitation it made, a stranger's message.)
-   */
+  /** Someone joined or left a room (an invitation this page made, a membership event): its count is asked again. */
   membersChanged(roomID) {
     if (this.memberCounts.has(roomID)) this.refreshMemberCounts();
   }

@@ -2,7 +2,7 @@
 messages a moderator removed, Report and a moderator's Delete in the message menu, roles, removals, bans and mutes
 from the chat info, the composer of a muted member, and reports resolved from Administration → Reports."""
 
-from harness import api
+from harness import api, axe_violations
 from webcase import WebClientTestCase, seed
 from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
 
@@ -203,6 +203,7 @@ class ModerationTests(WebClientTestCase):
         self.choose_menu_item(bob_page, spam_seq, "report")
         bob_page.wait_for(lambda d: bob_page.find("#report-dialog").is_displayed(), "the report dialog")
         bob_page.find("#report-reason").send_keys("spam")
+        self.assertEqual(axe_violations(bob_page, "the report dialog"), [])
         bob_page.find("#report-submit").click()
         bob_page.wait_for(lambda d: bob_page.find("#toast").text == "Reported", "Reported")
         rude = api(self.base(), "POST", f"/rooms/{room_id}/messages/{rude_seq}/report", {"reason": "rude"}, token=bob["token"])
@@ -219,6 +220,7 @@ class ModerationTests(WebClientTestCase):
         for expected in ("Carol Wu in Crew", "buy now 1", "Reason: spam", "reported by Bob Chen"):
             self.assertIn(expected, text)
         self.assertIn("deactivate-account", [o.get_attribute("value") for o in admin_page.find_all(f"{row} option")])
+        self.assertEqual(axe_violations(admin_page, "Administration → Reports"), [])
         admin_page.js("const s = document.querySelector(arguments[0]); s.value = 'delete-message'; s.dispatchEvent(new Event('change'));",
                       f"{row} .resolve-action")
         admin_page.find(f"{row} .resolve-button").click()
@@ -232,6 +234,7 @@ class ModerationTests(WebClientTestCase):
         row = self.report_row(ann_page, "room-reports", rude["id"])
         ann_page.wait_for(lambda d: ann_page.find_all(row), "the report in the chat info")
         self.assertEqual(len(ann_page.find_all("#room-reports .report-row")), 1, "only the open one")
+        self.assertEqual(axe_violations(ann_page, "the chat info with roles, bans and reports"), [])
         self.assertNotIn("deactivate-account", [o.get_attribute("value") for o in ann_page.find_all(f"{row} option")])
         ann_page.find(f"{row} .resolve-button").click()
         try:

@@ -49,7 +49,7 @@ export function memberActions(client, roomID, profile, { myRank, lobby, onDone, 
     actions.push(profile.role === 'moderator'
       ? button('make-member', 'makeMember', null, () => moderation.setRole(roomID, profile.id, 'member'))
       : button('make-moderator', 'makeModerator', null, () => moderation.setRole(roomID, profile.id, 'moderator')));
-    if (!lobby) {
+    if (!lobby && profile.role !== 'owner') {
       actions.push(button('make-owner', 'makeOwner', t('confirmMakeOwner', { name }), () => moderation.setRole(roomID, profile.id, 'owner')));
     }
   }
