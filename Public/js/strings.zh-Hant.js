@@ -385,4 +385,11 @@ export const ZH_HANT = {
   resolvedAs: '已由{name}處理：{action}',
   reportResolved: '檢舉已處理。',
   reportMessageOf: '{name}被檢舉的訊息',
+  audit_role: '變更了 {target} 在聊天中的角色',
+  audit_remove_member: '將 {target} 移出了聊天',
+  audit_ban: '在聊天中封禁了 {target}',
+  audit_unban: '在聊天中解除了對 {target} 的封禁',
+  audit_mute: '在聊天中禁言了 {target}',
+  audit_unmute: '在聊天中解除了 {target} 的禁言',
+  audit_resolve_report: '處理了一則檢舉：{target}',
 };
