@@ -601,6 +601,18 @@ export class ChatClient {
     this.updateMe(await this.api.updateMe(changes));
   }
 
+  /**
+   * Asks for my rooms again: a moderator may have lifted a mute, which no event says (§7.3); the summary does.
+   * Unreachable, the list stands as it is.
+   */
+  async refreshRooms() {
+    try {
+      this.store.replaceRooms(await this.api.rooms());
+    } catch {
+      // the next connection's room list brings it
+    }
+  }
+
   /** My rank in a room (§7.3): a server administrator outranks everyone, else my role there. */
   myRank(roomID) {
     return rankOf(this.store.rooms.get(roomID)?.role, this.me.admin === true);

@@ -296,7 +296,7 @@ export class Store {
   /**
    * Keeps a rename or a membership change to show in the chat. A rename names the room when it is newer than the
    * name the room has: an older rename met again (in a history page, a replay) never brings an older name back. A
-   * `role` event of mine newer than what the room's role reflects is my role from now on.
+   * `role` event newer than what the room's role reflects changes mine when it names me, or a new owner when I was it.
    */
   addLine(room, event) {
     if (event.kind === 'rename' && typeof event.text !== 'string') return;
@@ -307,10 +307,14 @@ export class Store {
       room.name = text;
       room.nameSeq = seq;
     }
-    if (kind === 'role' && member.id === this.me.id && seq > room.roleSeq) {
-      room.role = text;
+    if (kind === 'role' && seq > room.roleSeq) {
+      // A new owner: the previous one (maybe me) is a moderator now, which no event of its own says (§7.3).
+      const mine = member.id === this.me.id ? text : text === 'owner' && room.role === 'owner' ? 'moderator' : room.role;
       room.roleSeq = seq;
-      this.emit('rooms');
+      if (mine !== room.role) {
+        room.role = mine;
+        this.emit('rooms');
+      }
     }
   }
 

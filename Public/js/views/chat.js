@@ -151,6 +151,7 @@ export class ChatView {
     if (this.destroyed || !this.room()) return;
     this.readPositionKnown = true;
     const room = this.room();
+    if (room.muted) this.client.refreshRooms(); // unmuted since? Only the summary would say
     // Back in a chat where nothing arrived since: where it was left. Otherwise at the first unread message.
     const left = savedPositions.get(this.roomID);
     const saved = left && left.latestSeq === room?.latestSeq ? left : null;
