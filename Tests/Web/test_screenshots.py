@@ -2,7 +2,8 @@
 on a phone and a desktop, the emoji picker, the message menu on a long press, selecting messages, Me and the new
 group dialog on a desktop, and the offline banner; Administration (users, an account with its reset link,
 invitations, the audit log), My data and the password reset page on a desktop and a phone, and the sign-in screen
-after a deactivation."""
+after a deactivation; moderation (membership lines, a group's info with roles, Reports, and reporting a message on a
+phone)."""
 
 import os
 import time
@@ -220,6 +221,15 @@ class ScreenshotTests(WebClientTestCase):
             browser.js("document.activeElement?.blur()")
             time.sleep(0.3)
             browser.screenshot(os.path.join(out, f"{device}-light-member-lines.png"))
+            if mobile:
+                browser.js("document.querySelector(arguments[0]).click()", f'#messages .message[data-seq="{spam}"] .message-actions-button')
+                browser.click('#message-menu [data-action="report"]', "Report")
+                browser.wait_for(lambda d: browser.find("#report-dialog").is_displayed(), "the report dialog")
+                browser.find("#report-reason").send_keys("Selling watches in every chat")
+                browser.js("document.activeElement?.blur()")
+                time.sleep(0.3)
+                browser.screenshot(os.path.join(out, f"{device}-light-report.png"))
+                browser.find("#report-cancel").click()
             browser.click("#room-info-button", "the chat info")
             browser.wait_for(lambda d: browser.find_all("#room-info-members .tag-muted"), "the members with their tags")
             browser.js("document.activeElement?.blur()")
