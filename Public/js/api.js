@@ -1,5 +1,6 @@
-// The REST half of the protocol (docs/PROTOCOL.md §6, §7, §9.3, §9.7, §10). Every call resolves with the parsed body
-// or rejects with an ApiError whose `code` is the server's error code, or `unreachable` when no answer came.
+// The REST half of the protocol (docs/PROTOCOL.md §6, §7 with §7.3 and §7.4, §9.3, §9.7, §10). Every call resolves
+// with the parsed body or rejects with an ApiError whose `code` is the server's error code, or `unreachable` when no
+// answer came.
 
 const BASE = '/api/v1';
 
@@ -120,6 +121,27 @@ export class Api {
     return this.request('GET', `/rooms/${encodeURIComponent(roomID)}/messages?${query}`);
   }
 
+  // §7.3 roles and moderation, §7.4 reports
+  setRole(roomID, userID, role) { return this.request('PUT', `${memberPath(roomID, userID)}/role`, { body: { role } }); }
+  removeMember(roomID, userID) { return this.request('DELETE', memberPath(roomID, userID)); }
+  bans(roomID) { return this.request('GET', `/rooms/${encodeURIComponent(roomID)}/bans`); }
+  /** `put`: true bans (or mutes), false lifts it. `list`: 'bans' or 'mutes'. */
+  restrict(roomID, list, userID, put) {
+    return this.request(put ? 'PUT' : 'DELETE', `/rooms/${encodeURIComponent(roomID)}/${list}/${encodeURIComponent(userID)}`);
+  }
+  removeMessage(roomID, seq) { return this.request('DELETE', `/rooms/${encodeURIComponent(roomID)}/messages/${seq}`); }
+  /** Resolves with {report, created}: `created` false when I had reported that message before (200, not 201). */
+  async report(roomID, seq, reason) {
+    const response = await this.send('POST', `/rooms/${encodeURIComponent(roomID)}/messages/${seq}/report`, { body: { reason } });
+    return { report: await response.json().catch(() => null), created: response.status === 201 };
+  }
+  /** One page of reports, {reports, next}: a room's (`roomID`), or every room's for an administrator (null). */
+  reports(roomID, { state = 'open', after = null, limit = 50 } = {}) {
+    const path = roomID ? `/rooms/${encodeURIComponent(roomID)}/reports` : '/admin/reports';
+    return this.request('GET', `${path}?${pageQuery({ state, after, limit })}`);
+  }
+  resolveReport(id, action) { return this.request('POST', `/reports/${encodeURIComponent(id)}/resolve`, { body: { action } }); }
+
   // §9.3 attachments, §9.7 search and config
   upload(file) {
     const name = encodeURIComponent(file.name || 'file');
@@ -157,6 +179,10 @@ export class Api {
   attachmentURL(id) {
     return `${BASE}/attachments/${encodeURIComponent(id)}?token=${encodeURIComponent(this.getToken() || '')}`;
   }
+}
+
+function memberPath(roomID, userID) {
+  return `/rooms/${encodeURIComponent(roomID)}/members/${encodeURIComponent(userID)}`;
 }
 
 /** The query of a paged list (§10): what is set of `query`, `after` and `limit`. */

@@ -11,6 +11,7 @@ import { Uploads } from './uploads.js';
 import { pageIsSeen } from './views/seenTracker.js';
 import { Administration } from './administration.js';
 import { MyData } from './myData.js';
+import { Moderation, rankOf } from './moderation.js';
 
 const TYPING_INTERVAL_MS = 2_000; // the server forwards at most one `typing` per user and room every 2 s (§9.4)
 const HISTORY_PAGE = 50;
@@ -51,6 +52,11 @@ export class ChatClient {
       const live = this.store.lastLiveMessage;
       this.notifier.notify(live, live?.room.id === this.activeRoomID && pageIsSeen());
     });
+    // Someone joined or left a room: its member count is asked for again.
+    this.store.on('live-line', () => {
+      const { room, event } = this.store.lastLiveLine;
+      if (event.kind !== 'rename') this.membersChanged(room.id);
+    });
     this.expectPresenceSnapshot = true;
     this.roomListSettled = false;
     this.firstRoomList = new Promise((resolve) => {
@@ -62,6 +68,7 @@ export class ChatClient {
     this.drafts = this.loadDrafts();
     this.administration = new Administration(api);
     this.myData = new MyData(api);
+    this.moderation = new Moderation(api);
     // A password change or this account's deletion under way: the server revokes this device's token too, and closes
     // its socket, which then means nothing.
     this.revokingOwnTokens = false;
@@ -276,11 +283,15 @@ export class ChatClient {
       case 'left':
         this.store.removeRoom(frame.room);
         break;
-      case 'error':
-        if (frame.ref && this.outbox.find(frame.ref)) this.outbox.reject(frame.ref, frame.code);
+      case 'error': {
+        const entry = frame.ref ? this.outbox.find(frame.ref) : null;
+        // Muted in that room (§8.6): the refusal says so, and the chat's composer shows it.
+        if (entry && frame.reason === 'muted') this.store.setMuted(entry.frame.room, true);
+        if (entry) this.outbox.reject(frame.ref, frame.reason === 'muted' ? 'muted' : frame.code);
         // A read the server already has (stale_read), or cannot take (bad_seq, forbidden): stop resending it.
         if (['stale_read', 'bad_seq', 'forbidden'].includes(frame.code)) this.pendingReads.drop(frame.ref);
         break;
+      }
       default:
         break; // frame types a newer server may add
     }
@@ -291,7 +302,7 @@ export class ChatClient {
     const room = this.store.rooms.get(roomID);
     if (!room) return;
     room.messages.clear();
-    room.renames.clear();
+    room.lines.clear();
     room.clientMsgIDs.clear();
     room.oldestLoadedSeq = null;
     room.hasMore = true;
@@ -490,10 +501,7 @@ export class ChatClient {
     this.membersChanged(roomID);
   }
 
-  /**
-   * Someone joined a room: its channel member count is asked for again. (The server tells nobody but the joiner,
-   * §9.6, so this is called when this page sees it happen: an invitation it made, a stranger's message.)
-   */
+  /** Someone joined or left a room (an invitation this page made, a membership event): its count is asked again. */
   membersChanged(roomID) {
     if (this.memberCounts.has(roomID)) this.refreshMemberCounts();
   }
@@ -556,6 +564,20 @@ export class ChatClient {
     return null;
   }
 
+  /**
+   * Looks up the profiles of the people named (`{id, name}`) that are not known yet, so a list about to show them
+   * shows their display names; someone who cannot be found goes by their username.
+   */
+  async lookUpProfiles(people) {
+    const unknown = new Map();
+    for (const person of people) {
+      if (person?.id && person.name && !person.via && !this.store.profiles.has(person.id)) unknown.set(person.id, person.name);
+    }
+    await Promise.all([...unknown].map(([id, name]) => this.api.users(name)
+      .then((profiles) => this.store.addProfiles(profiles.filter((profile) => profile.id === id)))
+      .catch(() => {})));
+  }
+
   /** Asks once per connection when someone not online was last seen (presence frames only carry changes). */
   lookUpLastSeen(userID) {
     if (!userID || this.store.connection !== Status.ONLINE || this.lastSeenRequests.has(userID)) return;
@@ -577,6 +599,23 @@ export class ChatClient {
 
   async updateProfile(changes) {
     this.updateMe(await this.api.updateMe(changes));
+  }
+
+  /**
+   * Asks for my rooms again: a moderator may have lifted a mute, which no event says (§7.3); the summary does.
+   * Unreachable, the list stands as it is.
+   */
+  async refreshRooms() {
+    try {
+      this.store.replaceRooms(await this.api.rooms());
+    } catch {
+      // the next connection's room list brings it
+    }
+  }
+
+  /** My rank in a room (§7.3): a server administrator outranks everyone, else my role there. */
+  myRank(roomID) {
+    return rankOf(this.store.rooms.get(roomID)?.role, this.me.admin === true);
   }
 
   /** The room's members' profiles, by username (§7; members only). */

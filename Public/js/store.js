@@ -3,13 +3,16 @@
 //
 // Topics: 'rooms' (the list and its badges), `room:<id>` (that room's messages), `typing:<id>`, 'presence',
 // 'connection', 'me', 'language', 'profiles', 'live-message' (a new message from someone else arrived live:
-// `lastLiveMessage` holds it), 'live-rename' (a room was renamed, live: `lastLiveRename` holds {room, rename}),
+// `lastLiveMessage` holds it), 'live-line' (a rename or a membership change arrived live: `lastLiveLine` holds
+// {room, event}),
 // 'settings' (mute, notifications, theme), 'limits' (the server's limits were read again).
 
 const TYPING_VISIBLE_MS = 5_000;
 // What the offline cache keeps: the newest messages of the chats with the latest activity.
 const CACHED_ROOMS = 30;
 const CACHED_MESSAGES_PER_ROOM = 30;
+// The events shown as a centred line of their own in the chat (§9.1): a rename and the membership changes.
+const LINE_KINDS = ['rename', 'joined', 'left', 'invited', 'removed', 'banned', 'role'];
 
 // How each change event (§9.1) changes the message it targets. A delete leaves a tombstone: no text, edit time,
 // attachments or reactions.
@@ -18,8 +21,10 @@ const CHANGES = new Map([
     message.text = event.text;
     message.editedAt = event.date;
   }],
-  ['delete', (message) => {
+  ['delete', (message, event) => {
     message.deleted = true;
+    // Deleted by someone else than its author: a moderator removed it (§7.3).
+    if (event.sender?.id && message.sender?.id && event.sender.id !== message.sender.id) message.removedByModerator = true;
     message.text = '';
     delete message.editedAt;
     delete message.attachments;
@@ -39,10 +44,13 @@ function newRoom(summary) {
     lastReadSeq: summary.lastReadSeq ?? 0,
     unreadCount: summary.unreadCount ?? 0,
     nameSeq: summary.latestSeq ?? 0, // the seq up to which `name` is known to be current (a summary's, or a rename's)
+    role: summary.role ?? null, // mine in a channel or group (§7.3): owner, moderator or member
+    roleSeq: summary.latestSeq ?? 0, // the seq up to which `role` is known to be current (a summary's, or a role event's)
+    muted: summary.muted === true, // a moderator muted me here (§7.3)
     // seq → message (only `message` events; edits, deletes and reactions are applied to them). Each message's
     // `stateSeq` is the newest seq its state includes: a change is applied only when it is newer (§9.1).
     messages: new Map(),
-    renames: new Map(), // seq → `rename` event loaded (shown as a line in the chat; the newest names the room)
+    lines: new Map(), // seq → a rename or membership event loaded (a line in the chat; the newest rename names the room)
     clientMsgIDs: new Set(), // clientMsgIDs of loaded messages, so a pending copy is never shown beside its original
     resumeSeq: summary.latestSeq ?? 0, // the last seq of the live stream handled: where a resume continues from
     newestPageLoaded: false,
@@ -64,7 +72,7 @@ export class Store {
     this.nextRetryAt = null; // when the next attempt starts (ms), while offline
     this.serverVersion = null;
     this.lastLiveMessage = null;
-    this.lastLiveRename = null;
+    this.lastLiveLine = null;
     this.listeners = new Map();
   }
 
@@ -111,6 +119,11 @@ export class Store {
         existing.nameSeq = summary.latestSeq ?? 0;
       }
       existing.kind = summary.kind;
+      if ((summary.latestSeq ?? 0) >= existing.roleSeq) {
+        existing.role = summary.role ?? null;
+        existing.roleSeq = summary.latestSeq ?? 0;
+      }
+      existing.muted = summary.muted === true;
       if (!peerLeft) existing.peer = summary.peer ?? null;
       this.advancePeerRead(existing, summary.peerLastReadSeq ?? 0);
       if ((summary.latestSeq ?? 0) >= existing.latestSeq) {
@@ -157,11 +170,13 @@ export class Store {
       lastReadSeq: room.lastReadSeq,
       unreadCount: room.unreadCount,
       peerLastReadSeq: room.peerReadSeq,
+      ...(room.role ? { role: room.role } : {}),
+      ...(room.muted ? { muted: true } : {}),
     }));
   }
 
   /**
-   * {roomID: [its newest messages (with their `stateSeq`), and the renames among them]} for the offline cache, taken
+   * {roomID: [its newest messages (with their `stateSeq`), and the lines among them]} for the offline cache, taken
    * with roomSummaries() (see client.js).
    */
   recentMessages() {
@@ -169,8 +184,8 @@ export class Store {
     for (const room of this.sortedRooms().slice(0, CACHED_ROOMS)) {
       if (room.messages.size === 0) continue;
       const messages = this.orderedMessages(room.id).slice(-CACHED_MESSAGES_PER_ROOM).map(({ rev, ...message }) => message);
-      const renames = this.orderedRenames(room.id).filter((rename) => rename.seq > messages[0].seq);
-      cache[room.id] = [...messages, ...renames].sort((a, b) => a.seq - b.seq);
+      const lines = this.orderedLines(room.id).filter((line) => line.seq > messages[0].seq);
+      cache[room.id] = [...messages, ...lines].sort((a, b) => a.seq - b.seq);
     }
     return cache;
   }
@@ -182,7 +197,7 @@ export class Store {
       if (!room || !Array.isArray(messages)) continue;
       for (const message of messages) {
         if (!Number.isInteger(message?.seq) || message.seq > room.resumeSeq) continue;
-        if (message.kind === 'rename') room.renames.set(message.seq, message);
+        if (LINE_KINDS.includes(message.kind)) room.lines.set(message.seq, message);
         else if (!room.messages.has(message.seq)) this.addMessage(room, message, message.stateSeq ?? message.seq);
       }
       this.emit(`room:${roomID}`);
@@ -200,7 +215,8 @@ export class Store {
 
   /**
    * Applies a `message` frame from the live stream or a replay: new messages are added, edits, deletes and
-   * reactions change their target (see foldChange), a rename names the room anew (and shows as a line in the chat).
+   * reactions change their target (see foldChange), a rename names the room anew and a membership change may change
+   * my role (both show as a line in the chat).
    * Frames already handled (by seq) change nothing. Only messages are unread, notified and the room's last message.
    */
   applyLiveEvent(event, { live = false } = {}) {
@@ -222,12 +238,13 @@ export class Store {
         }
         this.stopTyping(room, event.sender?.id);
         break;
-      case 'rename':
-        if (live && !room.renames.has(event.seq)) this.lastLiveRename = { room, rename: event };
-        this.addRename(room, event);
-        break;
       default:
-        this.foldChange(room, event); // an unknown kind changes nothing, but still counts its seq (done above)
+        if (LINE_KINDS.includes(kind)) {
+          if (live && !room.lines.has(event.seq)) this.lastLiveLine = { room, event };
+          this.addLine(room, event);
+        } else {
+          this.foldChange(room, event); // an unknown kind changes nothing, but still counts its seq (done above)
+        }
         break;
     }
     this.emit('rooms');
@@ -236,9 +253,9 @@ export class Store {
       this.emit('live-message');
       this.lastLiveMessage = null;
     }
-    if (this.lastLiveRename) {
-      this.emit('live-rename');
-      this.lastLiveRename = null;
+    if (this.lastLiveLine) {
+      this.emit('live-line');
+      this.lastLiveLine = null;
     }
   }
 
@@ -246,8 +263,8 @@ export class Store {
    * Applies a history page (§7, §8.4). Its messages are in their state when the page was read, which includes every
    * event in the page, so they are added with the page's newest seq as their `stateSeq`: the page's edits, deletes
    * and reactions then change only messages loaded earlier in an older state (an old edit never undoes the newer
-   * text a message was loaded with). Its renames are shown; one names the room only if it is newer than what the
-   * room's name already reflects.
+   * text a message was loaded with). Its renames and membership changes are shown; a rename names the room only if
+   * it is newer than what the room's name already reflects.
    */
   applyHistoryPage(roomID, page, { newest }) {
     const room = this.rooms.get(roomID);
@@ -258,8 +275,8 @@ export class Store {
       const kind = event.kind ?? 'message';
       if (kind === 'message') {
         if (!room.messages.has(event.seq)) this.addMessage(room, event, pageSeq);
-      } else if (kind === 'rename') {
-        this.addRename(room, event);
+      } else if (LINE_KINDS.includes(kind)) {
+        this.addLine(room, event);
       } else {
         this.foldChange(room, event);
       }
@@ -277,23 +294,44 @@ export class Store {
   }
 
   /**
-   * Keeps a rename to show in the chat, and names the room after it when it is newer than the name the room has:
-   * an older rename met again (in a history page, a replay) never brings an older name back.
+   * Keeps a rename or a membership change to show in the chat. A rename names the room when it is newer than the
+   * name the room has: an older rename met again (in a history page, a replay) never brings an older name back. A
+   * `role` event newer than what the room's role reflects changes mine when it names me, or a new owner when I was it.
    */
-  addRename(room, event) {
-    if (typeof event.text !== 'string') return;
-    room.renames.set(event.seq, { room: room.id, kind: 'rename', seq: event.seq, id: event.id, sender: event.sender, text: event.text, date: event.date });
-    if (event.seq > room.nameSeq) {
-      room.name = event.text;
-      room.nameSeq = event.seq;
+  addLine(room, event) {
+    if (event.kind === 'rename' && typeof event.text !== 'string') return;
+    if (event.kind !== 'rename' && !event.member?.id) return;
+    const { kind, seq, id, sender, member, text, date } = event;
+    room.lines.set(seq, { room: room.id, kind, seq, id, sender, member, text, date });
+    if (kind === 'rename' && seq > room.nameSeq) {
+      room.name = text;
+      room.nameSeq = seq;
+    }
+    if (kind === 'role' && seq > room.roleSeq) {
+      // A new owner: the previous one (maybe me) is a moderator now, which no event of its own says (§7.3).
+      const mine = member.id === this.me.id ? text : text === 'owner' && room.role === 'owner' ? 'moderator' : room.role;
+      room.roleSeq = seq;
+      if (mine !== room.role) {
+        room.role = mine;
+        this.emit('rooms');
+      }
     }
   }
 
-  /** Renames loaded for a room, in seq order. */
-  orderedRenames(roomID) {
+  /** Renames and membership changes loaded for a room, in seq order. */
+  orderedLines(roomID) {
     const room = this.rooms.get(roomID);
     if (!room) return [];
-    return [...room.renames.values()].sort((a, b) => a.seq - b.seq);
+    return [...room.lines.values()].sort((a, b) => a.seq - b.seq);
+  }
+
+  /** A moderator muted me in a room: a send was refused for it (§8.6), or a summary says so. */
+  setMuted(roomID, muted) {
+    const room = this.rooms.get(roomID);
+    if (!room || room.muted === muted) return;
+    room.muted = muted;
+    this.emit('rooms');
+    this.emit(`room:${roomID}`);
   }
 
   /** A message we sent was acknowledged before its `message` frame reached us: show it from what we sent. */

@@ -231,7 +231,7 @@ class MessageMenuTests(WebClientTestCase):
 
         ActionChains(page.driver).context_click(self.message_node(page, one).find_element(By.CSS_SELECTOR, ".message-text")).perform()
         page.wait_for(lambda d: page.find("#message-menu").is_displayed(), "the menu on a right-click")
-        self.assertEqual(page.js(MENU_ACTIONS_JS), ["reply", "copy", "select"], "Bob's message: no edit or recall")
+        self.assertEqual(page.js(MENU_ACTIONS_JS), ["reply", "copy", "select", "report"], "Bob's message: no edit or recall, but Report")
         ActionChains(page.driver).send_keys(Keys.ESCAPE).perform()
         page.wait_for(lambda d: not page.find("#message-menu").is_displayed(), "the menu closed")
 

@@ -2,7 +2,8 @@
 on a phone and a desktop, the emoji picker, the message menu on a long press, selecting messages, Me and the new
 group dialog on a desktop, and the offline banner; Administration (users, an account with its reset link,
 invitations, the audit log), My data and the password reset page on a desktop and a phone, and the sign-in screen
-after a deactivation."""
+after a deactivation; moderation (membership lines, a group's info with roles, Reports, and reporting a message on a
+phone)."""
 
 import os
 import time
@@ -190,6 +191,57 @@ class ScreenshotTests(WebClientTestCase):
         signed_out.js("document.activeElement?.blur()")
         signed_out.screenshot(os.path.join(out, "phone-light-deactivated.png"))
         self.assert_no_alerts(browser, guest, signed_out)
+
+    def test_moderation_screenshots(self):
+        out = os.environ.get("SCREENSHOT_DIR", os.path.join(REPO, "docs", "screenshots"))
+        tag = unique_name("_")
+        ann, bob, carol, dan, eve = [register(self.base(), f"{first}{tag}", name) for first, name in (
+            ("ann", "Ann Lee"), ("bob", "Bob Chen"), ("carol", "Carol Wu"), ("dan", "Dan Park"), ("eve", "Eve Moss"))]
+        room_id = api(self.base(), "POST", "/rooms", {"kind": "group", "name": "Trip to Kyoto",
+                                                      "members": [bob["user"]["username"]]}, token=ann["token"])["id"]
+        as_ann = lambda method, path, body=None: api(self.base(), method, f"/rooms/{room_id}{path}", body, token=ann["token"])
+        for person in (carol, dan, eve):
+            as_ann("POST", "/invite", {"username": person["user"]["username"]})
+        writer = self.socket(ann)
+        writer.send_message(room_id, "Welcome, everyone! Flights are booked for the 12th.")
+        as_ann("PUT", f"/members/{bob['user']['id']}/role", {"role": "moderator"})
+        as_ann("PUT", f"/mutes/{eve['user']['id']}")
+        spam = self.socket(dan).send_message(room_id, "Cheap watches!!! Visit my shop")
+        api(self.base(), "POST", f"/rooms/{room_id}/messages/{spam}/report", {"reason": "Spam"}, token=carol["token"])
+        api(self.base(), "DELETE", f"/rooms/{room_id}/members/{dan['user']['id']}", token=bob["token"])
+        writer.send_message(room_id, "Thanks Bob.")
+        api(self.base(), "POST", f"/rooms/{room_id}/leave", token=carol["token"])
+        server.admin("grant", ann["user"]["username"])
+        ann = api(self.base(), "POST", "/login", {"username": ann["user"]["username"], "password": "correct horse battery"})
+        browser = self.signed_in(ann)
+        for device, (width, height, mobile) in {"desktop": (1280, 800, False), "phone": (390, 844, True)}.items():
+            browser.set_viewport(width, height, mobile)
+            browser.go(f"#/chat/{room_id}")
+            browser.wait_for(lambda d: len(browser.find_all("#messages .member-line")) == 6, "the membership lines")
+            browser.js("document.activeElement?.blur()")
+            time.sleep(0.3)
+            browser.screenshot(os.path.join(out, f"{device}-light-member-lines.png"))
+            if mobile:
+                browser.js("document.querySelector(arguments[0]).click()", f'#messages .message[data-seq="{spam}"] .message-actions-button')
+                browser.click('#message-menu [data-action="report"]', "Report")
+                browser.wait_for(lambda d: browser.find("#report-dialog").is_displayed(), "the report dialog")
+                browser.find("#report-reason").send_keys("Selling watches in every chat")
+                browser.js("document.activeElement?.blur()")
+                time.sleep(0.3)
+                browser.screenshot(os.path.join(out, f"{device}-light-report.png"))
+                browser.find("#report-cancel").click()
+            browser.click("#room-info-button", "the chat info")
+            browser.wait_for(lambda d: browser.find_all("#room-info-members .tag-muted"), "the members with their tags")
+            browser.js("document.activeElement?.blur()")
+            time.sleep(0.3)
+            browser.screenshot(os.path.join(out, f"{device}-light-room-info-roles.png"))
+            browser.js("document.getElementById('room-info').close()")
+            browser.go("#/me/admin/reports")
+            browser.wait_for(lambda d: browser.find_all("#admin-reports .report-row"), "the reports")
+            browser.js("document.activeElement?.blur()")
+            time.sleep(0.3)
+            browser.screenshot(os.path.join(out, f"{device}-light-admin-reports.png"))
+        self.assert_no_alerts(browser)
 
 
 if __name__ == "__main__":

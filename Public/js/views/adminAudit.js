@@ -5,8 +5,8 @@ import { t } from '../strings.js';
 import { formatDateTime } from '../time.js';
 import { PagedList } from './adminList.js';
 
-// What each action says, and which field of the entry names what it was done to (user actions carry the username
-// as `detail`; a removed message is `ROOM/SEQ` in `target`).
+// What each action says, and which field of the entry names what it was done to (user actions and room moderation
+// carry the username as `detail`; a removed message is `ROOM/SEQ` in `target`; a resolved report, the action taken).
 const ACTIONS = {
   'grant': { key: 'audit_grant', object: 'detail' },
   'revoke': { key: 'audit_revoke', object: 'detail' },
@@ -17,6 +17,13 @@ const ACTIONS = {
   'invite': { key: 'audit_invite' },
   'revoke-invite': { key: 'audit_revoke_invite' },
   'delete-message': { key: 'audit_delete_message', object: 'target' },
+  'role': { key: 'audit_role', object: 'detail' },
+  'remove-member': { key: 'audit_remove_member', object: 'detail' },
+  'ban': { key: 'audit_ban', object: 'detail' },
+  'unban': { key: 'audit_unban', object: 'detail' },
+  'mute': { key: 'audit_mute', object: 'detail' },
+  'unmute': { key: 'audit_unmute', object: 'detail' },
+  'resolve-report': { key: 'audit_resolve_report', object: 'detail' },
 };
 
 export class AdminAuditView {

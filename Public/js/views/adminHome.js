@@ -15,6 +15,7 @@ export class AdminHomeView {
         navRow({ id: 'admin-users-link', path: 'me/admin/users', label: t('adminUsers') }),
         navRow({ id: 'admin-invites-link', path: 'me/admin/invites', label: t('adminInvites') }),
         navRow({ id: 'admin-rooms-link', path: 'me/admin/rooms', label: t('adminRooms') }),
+        navRow({ id: 'admin-reports-link', path: 'me/admin/reports', label: t('reports') }),
         navRow({ id: 'admin-audit-link', path: 'me/admin/audit', label: t('adminAudit') })),
       el('section', { className: 'settings-group', 'aria-labelledby': 'registration-title' },
         el('div', { className: 'settings-row registration-row' },

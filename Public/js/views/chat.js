@@ -6,7 +6,8 @@
 import { el, icon, ICONS } from '../dom.js';
 import { t } from '../strings.js';
 import { dayKey } from '../time.js';
-import { daySeparator, messageElement, pendingElement, recallLine, renameLine, unreadDivider, uploadElement } from './messageItem.js';
+import { daySeparator, messageElement, pendingElement, recallLine, systemLine, unreadDivider, uploadElement } from './messageItem.js';
+import { systemLineText } from './systemLines.js';
 import { MessageActions } from './messageActions.js';
 import { openMenusOn } from './contextMenu.js';
 import { UnreadJump } from './unreadJump.js';
@@ -78,7 +79,7 @@ export class ChatView {
         this.renderMessages();
       }),
       this.store.on('live-message', () => this.announce(this.store.lastLiveMessage)),
-      this.store.on('live-rename', () => this.announceRename(this.store.lastLiveRename)),
+      this.store.on('live-line', () => this.announceLine(this.store.lastLiveLine)),
       this.store.on('profiles', () => {
         this.renderMessages();
         this.renderTyping();
@@ -124,6 +125,7 @@ export class ChatView {
     this.announcer,
     el('div', { className: 'drop-overlay', 'aria-hidden': 'true' }, el('span', { text: t('dropFile') })),
     this.actions.menu.element,
+    this.actions.reportDialog.element,
     this.emojiPicker.element,
     this.infoPanel.element);
     acceptDroppedFiles(this.element, (files) => this.composer.sendFiles(files));
@@ -149,6 +151,7 @@ export class ChatView {
     if (this.destroyed || !this.room()) return;
     this.readPositionKnown = true;
     const room = this.room();
+    if (room.muted) this.client.refreshRooms(); // unmuted since? Only the summary would say
     // Back in a chat where nothing arrived since: where it was left. Otherwise at the first unread message.
     const left = savedPositions.get(this.roomID);
     const saved = left && left.latestSeq === room?.latestSeq ? left : null;
@@ -248,17 +251,10 @@ export class ChatView {
     this.announcer.textContent = t('announceMessage', { name, text: messageSummary(message) });
   }
 
-  /** A rename is announced like a message: with the words of its line. */
-  announceRename(live) {
+  /** A rename or a membership change is announced like a message: with the words of its line. */
+  announceLine(live) {
     if (!live || live.room.id !== this.roomID) return;
-    this.announcer.textContent = this.renameText(live.room, live.rename);
-  }
-
-  /** "Bob renamed the group to “Trip”", "You renamed the channel to “News”". */
-  renameText(room, rename) {
-    const byMe = rename.sender?.id === this.store.me.id;
-    const name = byMe ? '' : this.store.displayName(rename.sender?.id, rename.sender?.name ?? '');
-    return t(`renamed${room.kind === 'channel' ? 'Channel' : 'Group'}${byMe ? 'ByMe' : ''}`, { name, title: rename.text });
+    this.announcer.textContent = systemLineText(this.store, live.room, live.event);
   }
 
   // MARK: message list
@@ -314,22 +310,24 @@ export class ChatView {
     };
     const context = this.itemContext();
     const changesByTarget = this.client.pendingChangesByTarget(this.roomID);
-    const renames = this.store.orderedRenames(this.roomID);
-    let nextRename = 0;
-    // A rename shows as a line of its own, centred, where it happened among the messages.
-    const addRenamesBefore = (seq) => {
-      for (; nextRename < renames.length && renames[nextRename].seq < seq; nextRename += 1) {
-        const rename = renames[nextRename];
-        addDay(rename.date);
+    const lines = this.store.orderedLines(this.roomID);
+    let nextLine = 0;
+    // A rename or a membership change shows as a line of its own, centred, where it happened among the messages.
+    const addLinesBefore = (seq) => {
+      for (; nextLine < lines.length && lines[nextLine].seq < seq; nextLine += 1) {
+        const line = lines[nextLine];
+        addDay(line.date);
         previousSender = null;
-        if (rename.sender?.id !== me) this.client.profile(rename.sender?.id, rename.sender?.name, rename.sender?.via);
-        const text = this.renameText(room, rename);
-        items.push({ key: `rename:${rename.seq}`, signature: text, build: () => renameLine(rename, text) });
+        for (const person of [line.sender, line.member]) {
+          if (person && person.id !== me) this.client.profile(person.id, person.name, person.via);
+        }
+        const text = systemLineText(this.store, room, line);
+        if (text) items.push({ key: `line:${line.seq}`, signature: text, build: () => systemLine(line, text) });
       }
     };
 
     for (const message of messages) {
-      addRenamesBefore(message.seq);
+      addLinesBefore(message.seq);
       addDay(message.date);
       const mine = message.sender?.id === me;
       if (message.deleted) {
@@ -360,7 +358,7 @@ export class ChatView {
         build: () => messageElement(message, { ...context, mine, showSender, showRead, senderProfile, changes, selected }),
       });
     }
-    addRenamesBefore(Infinity);
+    addLinesBefore(Infinity);
     for (const entry of this.client.pendingSends(this.roomID)) {
       addDay(entry.createdAt);
       items.push({ key: `pending:${entry.clientMsgID}`, signature: `${entry.state}|${context.online}`, build: () => pendingElement(entry, context) });

@@ -1,6 +1,7 @@
 // The composer of a chat: the text box (Enter sends, Shift+Enter breaks the line, ↑ in an empty box edits my last
 // message), the reply or edit bar, the remaining count near the server's size limit (a message over it is not
 // sent, and says why), emoji, and files by picker or paste (any type: images show as images, the rest as files).
+// A member a moderator muted (the room's summary says so, or a send was refused for it) sees a note instead.
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { t } from '../strings.js';
 import { measureText } from '../limits.js';
@@ -21,11 +22,24 @@ export class Composer {
     this.element = this.build();
     this.textarea.value = this.client.draft(this.roomID);
     this.updateCount();
-    this.unsubscribe = this.store.on('limits', () => this.updateCount());
+    this.unsubscribers = [
+      this.store.on('limits', () => this.updateCount()),
+      this.store.on('rooms', () => this.renderMuted()),
+    ];
+    this.renderMuted();
   }
 
   destroy() {
-    this.unsubscribe();
+    this.unsubscribers.forEach((unsubscribe) => unsubscribe());
+  }
+
+  /** Muted in this room (§7.3): the note stands where the text field was. */
+  renderMuted() {
+    const muted = this.store.rooms.get(this.roomID)?.muted === true;
+    if (this.row.hidden === muted) return;
+    this.row.hidden = muted;
+    this.count.hidden = muted;
+    this.mutedNote.hidden = !muted;
   }
 
   build() {
@@ -61,20 +75,23 @@ export class Composer {
       'aria-expanded': 'false',
       on: { click: () => this.emojiPicker.open(this.emojiButton, (emoji) => this.insert(emoji)) },
     }, icon(ICONS.emoji));
+    this.mutedNote = el('p', { className: 'composer-muted', id: 'composer-muted', hidden: true, text: t('mutedComposer') });
+    this.row = el('div', { className: 'composer-row' },
+      el('button', {
+        type: 'button',
+        className: 'icon-button attach-button',
+        id: 'attach-file',
+        'aria-label': t('attachFile'),
+        on: { click: () => this.fileInput.click() },
+      }, icon(ICONS.attach)),
+      this.fileInput,
+      this.textarea,
+      this.emojiButton,
+      el('button', { type: 'submit', className: 'icon-button send-button', id: 'send-button', 'aria-label': t('send') }, icon(ICONS.send)));
     return el('form', { className: 'composer', id: 'composer', on: { submit: (event) => this.submit(event) } },
       this.contextBar,
-      el('div', { className: 'composer-row' },
-        el('button', {
-          type: 'button',
-          className: 'icon-button attach-button',
-          id: 'attach-file',
-          'aria-label': t('attachFile'),
-          on: { click: () => this.fileInput.click() },
-        }, icon(ICONS.attach)),
-        this.fileInput,
-        this.textarea,
-        this.emojiButton,
-        el('button', { type: 'submit', className: 'icon-button send-button', id: 'send-button', 'aria-label': t('send') }, icon(ICONS.send))),
+      this.row,
+      this.mutedNote,
       this.count);
   }
 

@@ -9,6 +9,7 @@ import { AdminUserView } from './adminUser.js';
 import { AdminInvitesView } from './adminInvites.js';
 import { AdminRoomsView } from './adminRooms.js';
 import { AdminAuditView } from './adminAudit.js';
+import { AdminReportsView } from './adminReports.js';
 
 // `path` matches the page's address after #/me/; what it captures is passed to the view after the client.
 const PAGES = [
@@ -19,6 +20,7 @@ const PAGES = [
   { path: /^admin\/invites$/, View: AdminInvitesView, title: 'adminInvites', back: 'me/admin' },
   { path: /^admin\/rooms$/, View: AdminRoomsView, title: 'adminRooms', back: 'me/admin' },
   { path: /^admin\/audit$/, View: AdminAuditView, title: 'adminAudit', back: 'me/admin' },
+  { path: /^admin\/reports$/, View: AdminReportsView, title: 'reports', back: 'me/admin' },
 ];
 
 /** The view of Me's page `page` ('' is Me itself, and so is a page that does not exist). */

@@ -1,10 +1,13 @@
 // What can be done to a chat's messages, and the ways in: the message menu (from a message's "…" button, a
 // right-click, a long press or the context-menu key) and selecting several messages to copy or recall at once.
 import { copyText } from '../clipboard.js';
-import { t } from '../strings.js';
+import { canModerate } from '../moderation.js';
+import { describeError, t } from '../strings.js';
 import { MessageMenu } from './messageMenu.js';
 import { MessageSelection } from './messageSelection.js';
 import { messageSummary } from './preview.js';
+import { ReportDialog } from './reportDialog.js';
+import { showToast } from './toast.js';
 
 export class MessageActions {
   /**
@@ -14,6 +17,7 @@ export class MessageActions {
   constructor(client, roomID, { emojiPicker, composer, nameOf, onSelectionChanged }) {
     Object.assign(this, { client, roomID, nameOf });
     const react = (message, emoji) => client.toggleReaction(roomID, message.seq, emoji);
+    this.reportDialog = new ReportDialog(client, roomID, nameOf);
     this.menu = new MessageMenu({
       handlers: {
         react,
@@ -23,6 +27,8 @@ export class MessageActions {
         edit: (message) => composer.startEdit(message),
         select: (message) => this.selection.start(message.seq),
         delete: (message) => this.recall([message.seq]),
+        report: (message) => this.reportDialog.open(message, this.lastOpener),
+        remove: (message) => this.removeAsModerator(message),
       },
       offers: (feature) => client.offers(feature),
     });
@@ -47,9 +53,15 @@ export class MessageActions {
     return message?.sender?.id === this.client.me.id;
   }
 
+  /** Whether I may delete others' messages here: a moderator, the owner, an administrator (§7.3). */
+  moderates() {
+    return canModerate(this.client.myRank(this.roomID));
+  }
+
   /** The menu of a message, from its "…" button. */
   openFromButton(message, button) {
-    this.menu.open(message, { opener: button, mine: this.isMine(message) });
+    this.lastOpener = button;
+    this.menu.open(message, { opener: button, mine: this.isMine(message), moderates: this.moderates() });
   }
 
   /**
@@ -66,7 +78,8 @@ export class MessageActions {
     }
     if (this.menu.isOpenFor(item)) return; // the context-menu key's keydown and the contextmenu event that follows it
     const anchor = at ? new DOMRect(at.x, at.y, 0, 0) : item.querySelector('.bubble').getBoundingClientRect();
-    this.menu.open(message, { opener: item, mine: this.isMine(message), anchor });
+    this.lastOpener = item;
+    this.menu.open(message, { opener: item, mine: this.isMine(message), moderates: this.moderates(), anchor });
   }
 
   /** The selected messages as text: "Name: words" a line each, in order. */
@@ -75,6 +88,19 @@ export class MessageActions {
       .map((message) => `${this.nameOf(message.sender)}: ${messageSummary(message)}`);
     copyText(lines.join('\n'));
     this.selection.end();
+  }
+
+  /**
+   * A moderator deletes someone else's message, once asked (§7.3): the `delete` event shows it removed by a
+   * moderator. The server's refusal (someone of my rank or higher wrote it) is said in a note.
+   */
+  async removeAsModerator(message) {
+    if (!window.confirm(t('confirmRemoveMessage'))) return;
+    try {
+      await this.client.moderation.removeMessage(this.roomID, message.seq);
+    } catch (error) {
+      showToast(error.code === 'not_allowed' ? t('moderationNotAllowed') : describeError(error), { alert: true });
+    }
   }
 
   /** Recalls my messages (for everyone), once asked; returns whether it was confirmed. */

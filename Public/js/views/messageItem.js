@@ -14,11 +14,14 @@ export function daySeparator(date) {
 }
 
 /**
- * A rename of the room, as a centred line of its own (`text` says who renamed it to what; the name is user data and
- * goes in as text, like everything else).
+ * A rename of the room or a change of its members, as a centred line of its own (`text` says who did what; names
+ * are user data and go in as text, like everything else).
  */
-export function renameLine(rename, text) {
-  return el('div', { className: 'system-line rename-line', dataset: { eventSeq: String(rename.seq) } }, el('span', { text }));
+export function systemLine(event, text) {
+  return el('div', {
+    className: `system-line ${event.kind === 'rename' ? 'rename-line' : 'member-line'}`,
+    dataset: { eventSeq: String(event.seq), kind: event.kind },
+  }, el('span', { text }));
 }
 
 /**
@@ -86,7 +89,7 @@ export function pendingElement(entry, context) {
     replyTo: entry.meta?.replyTo,
     date: entry.createdAt,
   };
-  const reason = entry.error && entry.error !== 'timeout' ? errorText(entry.error) : null;
+  const reason = entry.error && entry.error !== 'timeout' ? refusalText(entry.error) : null;
   const status = deliveryStatus(failed, () => context.onRetry(entry.clientMsgID), () => context.onDiscard(entry.clientMsgID), {
     pendingText: context.online ? t('pending') : t('waitingForConnection'),
     failedText: reason ? `${t('failed')}: ${reason}` : t('failed'),
@@ -136,7 +139,12 @@ function changeStatus(entry, context) {
 /** What did not happen, and why when the server said (a timeout has no reason worth showing). */
 function failedChangeText(entry) {
   const what = t(`changeFailed_${entry.frame.type}`);
-  return entry.error && entry.error !== 'timeout' ? `${what} ${errorText(entry.error)}` : what;
+  return entry.error && entry.error !== 'timeout' ? `${what} ${refusalText(entry.error)}` : what;
+}
+
+/** Why the server refused a frame: its error code's message, or that a moderator muted me (`muted`, §8.6). */
+function refusalText(error) {
+  return error === 'muted' ? t('mutedComposer') : errorText(error);
 }
 
 function deliveryStatus(failed, onRetry, onDiscard, { pendingText = t('pending'), failedText = t('failed'), canRetry = true, onEdit = null } = {}) {

@@ -8,19 +8,21 @@ export const QUICK_REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🙏'
 const MENU_MARGIN_PX = 8;
 
 /**
- * Every action the menu can offer, in order: `shows(message, mine)` says whether it applies to a message. An action
- * shows only when the chat handles it, and one that needs the server (`feature`) only when the server's config
- * lists that feature: forwarding, pinning and reporting wait for their endpoints (issue 34).
+ * Every action the menu can offer, in order: `shows(message, {mine, moderates})` says whether it applies to a
+ * message (`moderates`: I may delete others' messages in this chat, §7.3). An action shows only when the chat
+ * handles it, and one that needs the server (`feature`) only when the server's config lists that feature:
+ * forwarding and pinning wait for their endpoints (issue 34).
  */
 const ACTIONS = [
   { id: 'reply', label: 'reply', shows: () => true },
   { id: 'copy', label: 'copy', shows: (message) => Boolean(message.text) },
   { id: 'forward', label: 'forward', feature: 'forward', shows: () => true },
-  { id: 'edit', label: 'edit', shows: (message, mine) => mine && Boolean(message.text) },
+  { id: 'edit', label: 'edit', shows: (message, { mine }) => mine && Boolean(message.text) },
   { id: 'select', label: 'selectMessages', shows: () => true },
   { id: 'pin', label: 'pinMessage', feature: 'pin', shows: () => true },
-  { id: 'report', label: 'report', feature: 'report', shows: (message, mine) => !mine },
-  { id: 'delete', label: 'delete', danger: true, shows: (message, mine) => mine },
+  { id: 'report', label: 'report', shows: (message, { mine }) => !mine },
+  { id: 'delete', label: 'delete', danger: true, shows: (message, { mine }) => mine },
+  { id: 'remove', label: 'removeMessage', danger: true, shows: (message, { mine, moderates }) => !mine && moderates },
 ];
 
 export class MessageMenu {
@@ -47,13 +49,14 @@ export class MessageMenu {
 
   /**
    * Opens for `message`; the focus returns to `opener` on Escape. It shows beside `anchor` (a DOMRect: the opener's
-   * unless given), or at it when it is a point (no width: where a right-click happened).
+   * unless given), or at it when it is a point (no width: where a right-click happened). `mine`: the message is mine;
+   * `moderates`: I may delete others' messages here.
    */
-  open(message, { opener, mine, anchor = opener.getBoundingClientRect() }) {
+  open(message, { opener, mine, moderates = false, anchor = opener.getBoundingClientRect() }) {
     this.close();
     this.opener = opener;
     const actions = ACTIONS.filter((action) => this.handlers[action.id] && (!action.feature || this.offers(action.feature))
-      && action.shows(message, mine));
+      && action.shows(message, { mine, moderates }));
     replaceChildren(this.element,
       el('div', { className: 'menu-reactions' }, QUICK_REACTIONS.map((emoji) => el('button', {
         type: 'button',

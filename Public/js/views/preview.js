@@ -12,8 +12,12 @@ export function messageSummary(message) {
   return '';
 }
 
-/** "You recalled a message", "Bob recalled a message" (`nameOf(sender)` names others). */
+/**
+ * "You recalled a message", "Bob recalled a message" (`nameOf(sender)` names others), or "Message removed by a
+ * moderator" when this page saw someone else delete it (a history page shows only the tombstone).
+ */
 export function recallText(message, me, nameOf) {
+  if (message.removedByModerator) return t('removedByModerator');
   return message.sender?.id === me.id ? t('recalledByMe') : t('recalledBy', { name: nameOf(message.sender) });
 }
 

@@ -1,15 +1,14 @@
 // A chat's details, in a modal dialog from its header: kind and member count, mute (kept in this browser), and for
-// channels and groups their members (loaded when the dialog opens, with presence), inviting someone by username and
-// leaving. A group (any member) or a channel (its creator: the server says no to anyone else) can be renamed here:
+// channels and groups their members (roomMembers.js: with presence, roles, what I may do to each, and for moderators
+// who is banned and the chat's reports), inviting someone by username and leaving. A group (any member) or a channel (its creator: the server says no to anyone else) can be renamed here:
 // Rename turns the title into a field, Enter or Save renames, Escape or Cancel goes back; a refusal is shown under
 // the field and nothing changes. Direct chats and the lobby (which nobody created) offer no Rename. A direct chat
 // offers Block (or Unblock) of the other person instead (PROTOCOL.md §10.7).
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
-import { avatarElement, profileAvatar } from '../avatar.js';
-import { LAST_SEEN_LOOKUPS, statusOf } from '../presenceText.js';
 import { errorText, t } from '../strings.js';
 import { navigate } from '../router.js';
 import { BlockControl } from './blockControl.js';
+import { RoomMembers } from './roomMembers.js';
 
 export class RoomInfo {
   constructor(client, roomID) {
@@ -30,12 +29,14 @@ export class RoomInfo {
     // Only the details follow changes while the dialog is open: rebuilding it would lose what is being typed.
     this.unsubscribers = [
       this.store.on('rooms', () => { if (this.element.open) this.refresh(); }),
-      this.store.on(`room:${roomID}`, () => { if (this.element.open) this.noticeNewMember(); }),
-      this.store.on('presence', () => { if (this.element.open) this.renderMembers(); }),
-      this.store.on('connection', () => { if (this.element.open) this.renderMembers(); }),
+      // Someone joined, left or has another role: the list as it is now.
+      this.store.on('live-line', () => {
+        const { room, event } = this.store.lastLiveLine;
+        if (this.element.open && room.id === roomID && event.kind !== 'rename') this.members?.load();
+      }),
+      this.store.on('presence', () => { if (this.element.open) this.members?.render(); }),
+      this.store.on('connection', () => { if (this.element.open) this.members?.render(); }),
     ];
-    this.memberProfiles = null;
-    this.reloadedFor = new Set(); // senders the members were loaded again for (once each: they may have left since)
   }
 
   open(opener) {
@@ -69,8 +70,7 @@ export class RoomInfo {
       type: 'text', id: 'invite-username', className: 'text-input', autocomplete: 'off', autocapitalize: 'none',
       spellcheck: 'false', required: true, 'aria-label': t('inviteUsername'), placeholder: t('inviteUsername'),
     });
-    this.memberList = el('ul', { className: 'member-list', id: 'room-info-members', 'aria-labelledby': 'room-info-members-title' });
-    this.memberProfiles = null;
+    this.members = shared ? new RoomMembers(this.client, room.id) : null;
     const muted = this.client.notifier.isMuted(room.id);
     replaceChildren(this.body,
       el('header', { className: 'dialog-header' },
@@ -84,8 +84,7 @@ export class RoomInfo {
           type: 'checkbox', id: 'mute-chat', checked: muted,
           on: { change: (event) => this.client.notifier.setMuted(room.id, event.target.checked) },
         })),
-      shared && el('h3', { className: 'section-title', id: 'room-info-members-title', text: t('memberList') }),
-      shared && this.memberList,
+      this.members?.element,
       shared && el('form', { className: 'invite-form', id: 'invite-form', on: { submit: (event) => this.invite(event) } },
         el('h3', { className: 'section-title', text: t('invite') }),
         el('div', { className: 'inline-form-row' }, this.inviteInput, el('button', { type: 'submit', className: 'button primary', text: t('invite') }))),
@@ -93,7 +92,6 @@ export class RoomInfo {
       shared && el('button', { type: 'button', className: 'button danger wide', id: 'leave-room', text: t('leave'), on: { click: () => this.leave() } }),
       peer && new BlockControl(this.client.myData, peer).element);
     this.refresh();
-    if (shared) this.loadMembers();
   }
 
   // MARK: renaming
@@ -184,49 +182,6 @@ export class RoomInfo {
     else this.renameInput.removeAttribute('aria-invalid');
   }
 
-  /** Asks the server for the members (each time the dialog opens: people join and leave). */
-  async loadMembers() {
-    const list = this.memberList;
-    try {
-      const members = await this.client.members(this.roomID);
-      if (list !== this.memberList) return; // rendered again meanwhile
-      this.memberProfiles = members;
-      this.renderMembers();
-    } catch (error) {
-      if (list !== this.memberList) return;
-      replaceChildren(list, el('li', { className: 'member-list-status', text: error.code === 'unreachable' ? errorText(error.code) : t('membersUnavailable') }));
-    }
-  }
-
-  /**
-   * The server tells nobody but the newcomer that someone joined (§9.6): a message from someone the list does not
-   * have means it is out of date, so it is loaded again.
-   */
-  noticeNewMember() {
-    const sender = this.store.rooms.get(this.roomID)?.lastMessage?.sender;
-    if (!this.memberProfiles || !sender?.id || sender.via || this.reloadedFor.has(sender.id)) return;
-    if (this.memberProfiles.some((profile) => profile.id === sender.id)) return;
-    this.reloadedFor.add(sender.id);
-    this.loadMembers();
-    this.client.membersChanged(this.roomID);
-  }
-
-  renderMembers() {
-    if (!this.memberList || !this.memberProfiles) return;
-    replaceChildren(this.memberList, this.memberProfiles.map((profile, index) => {
-      const { presence, text: status } = statusOf(this.client, profile.id, { lookUp: index < LAST_SEEN_LOOKUPS });
-      const online = presence?.online === true;
-      const name = profile.displayName || profile.username;
-      return el('li', { className: 'member-row', dataset: { username: profile.username } },
-        el('span', { className: 'avatar-wrap' },
-          avatarElement(profileAvatar(profile)),
-          el('span', { className: `presence-dot${online ? ' online' : ''}${presence ? '' : ' unknown'}`, 'aria-hidden': 'true' })),
-        el('span', { className: 'member-main' },
-          el('span', { className: 'member-name', text: profile.id === this.store.me.id ? `${name} (${t('you')})` : name }),
-          el('span', { className: 'member-detail', text: `@${profile.username} · ${status}` })));
-    }));
-  }
-
   /** The name, kind and member count as they are now; closes when the room is gone (left on another device). */
   refresh() {
     const room = this.store.rooms.get(this.roomID);
@@ -249,7 +204,7 @@ export class RoomInfo {
       await this.client.invite(this.roomID, username);
       this.inviteInput.value = '';
       this.status.textContent = t('invited', { name: username });
-      this.loadMembers();
+      this.members?.load();
     } catch (error) {
       this.status.textContent = errorText(error.code);
     }
