@@ -260,7 +260,7 @@ public final class ChatService: Sendable {
         let pushContext = PushNotifications.Context(
             audience: SQLPushAudience(sql: sql), presence: presence, directory: directory, sending: sender,
             content: PushNotifications.Content(rawValue: configuration.pushContent) ?? .shown,
-            publicURL: { publicURL.value }, time: time)
+            publicURL: { publicURL.value })
         background.run { await notifications.run(pushContext) }
         let deletion = AccountDeletion(
             administration: administration, accounts: accountStore, sent: sent, hub: hub, sessions: liveSessions,

@@ -20,8 +20,8 @@ public final class PushNotifications: CommitObserver {
 
     private let batches: AsyncStream<[StoredMessage]>
     private let continuation: AsyncStream<[StoredMessage]>.Continuation
-    /// Whether any account has a subscription, as last asked: while none does, a batch costs one question a second
-    /// at most, and nothing else.
+    /// Whether any account has a subscription, and when that was last asked (machinery, so the system's clock,
+    /// ARCHITECTURE §1.2): while none does, the database is asked once a second at most.
     private let active = Mutex<(known: Bool, asked: ContinuousClock.Instant?)>((false, nil))
 
     /// How long an answer of "nobody subscribed" stands (another node may take the first subscription).
@@ -32,6 +32,9 @@ public final class PushNotifications: CommitObserver {
     }
 
     public func committed(_ events: [StoredMessage]) {
+        // While nobody has subscribed, and it was asked lately, a batch costs one lock and nothing else.
+        let (known, asked) = self.active.withLock { $0 }
+        if !known, let asked, asked.duration(to: .now) < Self.recheck { return }
         guard events.contains(where: { $0.kind == .message }) else { return }
         self.continuation.yield(events)
     }
@@ -49,11 +52,10 @@ public final class PushNotifications: CommitObserver {
         let sending: any PushSending
         let content: Content
         let publicURL: @Sendable () -> String
-        let time: any TimeSource
 
         public init(
             audience: any PushAudience, presence: Presence, directory: any RoomDirectory, sending: any PushSending,
-            content: Content, publicURL: @escaping @Sendable () -> String, time: any TimeSource
+            content: Content, publicURL: @escaping @Sendable () -> String
         ) {
             self.audience = audience
             self.presence = presence
@@ -61,7 +63,6 @@ public final class PushNotifications: CommitObserver {
             self.sending = sending
             self.content = content
             self.publicURL = publicURL
-            self.time = time
         }
     }
 
@@ -78,7 +79,7 @@ public final class PushNotifications: CommitObserver {
     /// Whether to look at a batch at all: yes once anyone subscribed (subscriptions are not taken back often
     /// enough to ask again); until then, asked at most once per ``recheck``.
     private func anyoneSubscribed(_ context: Context) async -> Bool {
-        let now = context.time.now
+        let now = ContinuousClock.now
         let (known, asked) = self.active.withLock { $0 }
         if known { return true }
         if let asked, asked.duration(to: now) < Self.recheck { return false }

@@ -2,11 +2,11 @@ import Foundation
 import NIOPosix
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// The addresses a host name stands for, looked up on a thread pool (`getaddrinfo` blocks): what
