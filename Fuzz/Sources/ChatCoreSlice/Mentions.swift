@@ -1,0 +1,1 @@
+../../../Sources/ChatCore/Rooms/Mentions.swift
