@@ -130,6 +130,9 @@ class AccessibilityTests(WebClientTestCase):
             guest.wait_for(lambda d: guest.find_all("#auth-invite"), "registering with an invitation")
             violations += axe_violations(guest, f"invitation {scheme}")
         signed_out = self.signed_in(bob)
+        # Connected first: a page whose socket opens after the deactivation is refused with 401, not closed with 4003.
+        signed_out.wait_for(
+            lambda d: signed_out.find(".topbar .status-light").get_attribute("data-state") == "online", "Bob connected")
         api(self.base(), "POST", f"/admin/users/{bob['user']['id']}/deactivate", token=root["token"])
         signed_out.wait_for(lambda d: signed_out.find_all("#auth-notice"), "signed out by the deactivation")
         violations += axe_violations(signed_out, "signed out with the reason")
