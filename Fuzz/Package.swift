@@ -36,7 +36,7 @@ let package = Package(
         fuzzer("LobbyChatFuzzer", [chatProtocol]),
         fuzzer("ClientFrameFuzzer", [chatProtocol]),
         fuzzer("ContentSnifferFuzzer", ["ChatCoreSlice", nioCore]),
-        fuzzer("SearchTermsFuzzer", ["ChatCoreSlice"]),
+        fuzzer("SearchQueryFuzzer", ["ChatCoreSlice"]),
         fuzzer(
             "WebSocketFrameFuzzer",
             [

@@ -19,12 +19,12 @@ declare -A max_len=(
     [LobbyChatFuzzer]=5000           # past the 4096-byte message limit
     [ClientFrameFuzzer]=4096
     [ContentSnifferFuzzer]=4096      # room for JPEG segments before the frame header
-    [SearchTermsFuzzer]=1024         # past 200 characters of 4 bytes
+    [SearchQueryFuzzer]=1024         # past 200 characters of 4 bytes
     [WebSocketFrameFuzzer]=4096
     [MultipartFuzzer]=4096
 )
 all_targets=(TCPLineFramerFuzzer TCPCommandFuzzer LobbyChatFuzzer ClientFrameFuzzer ContentSnifferFuzzer
-    SearchTermsFuzzer WebSocketFrameFuzzer MultipartFuzzer)
+    SearchQueryFuzzer WebSocketFrameFuzzer MultipartFuzzer)
 
 seconds=60
 update_corpus=0

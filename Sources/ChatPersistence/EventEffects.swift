@@ -9,10 +9,14 @@ enum EventEffects {
     /// Everything that stores `events`, in order: one multi-row `INSERT` of their rows, then what each changes.
     /// Both writers run these in one transaction (``SerialSQLWriter``, ``PostgresEventWriter``).
     static func storing(_ events: [StoredMessage], on sql: any SQLDatabase) -> [any SQLExpression] {
-        [MessageRowsInsert(rows: events.map(MessageRecord.values))] + events.flatMap(Self.statements)
+        let index = SearchIndexKind(sql)
+        let insert = MessageRowsInsert(
+            rows: events.map(MessageRecord.values),
+            searchVectors: index == .postgres ? events.map(PostgresMessageSearch.vector(of:)) : nil)
+        return [insert] + events.flatMap { Self.statements(for: $0, index: index) }
     }
 
-    static func statements(for event: StoredMessage) -> [any SQLExpression] {
+    static func statements(for event: StoredMessage, index: SearchIndexKind) -> [any SQLExpression] {
         let room = event.room.rawValue
         switch event.kind {
         case .message:
@@ -25,19 +29,22 @@ enum EventEffects {
         case .edit:
             guard let target = event.target else { return [] }
             // An edit's mentions replace the message's.
-            return [
+            let unindexing = index == .sqlite ? [SQLiteMessageSearch.unindexing(room: room, seq: target)] : []
+            let indexing = index == .sqlite ? [SQLiteMessageSearch.indexing(room: room, seq: target)] : []
+            return unindexing + [
                 SQLQueryString(
-                    "UPDATE messages SET text = \(bind: event.text), edited_at = \(bind: event.date), mentions = \(bind: MessageRecord.mentionsColumn(event.mentions)), mentions_all = \(bind: event.mentions.all) WHERE room = \(bind: room) AND seq = \(bind: target)"
+                    "UPDATE messages SET text = \(bind: event.text), edited_at = \(bind: event.date), mentions = \(bind: MessageRecord.mentionsColumn(event.mentions)), mentions_all = \(bind: event.mentions.all)\(Self.searchVector(of: event, index: index)) WHERE room = \(bind: room) AND seq = \(bind: target)"
                 ),
                 SQLQueryString("DELETE FROM mentions WHERE room = \(bind: room) AND seq = \(bind: target)"),
-            ] + Self.mentionRows(event.mentions, room: room, seq: target, date: event.date)
+            ] + Self.mentionRows(event.mentions, room: room, seq: target, date: event.date) + indexing
         case .delete:
             guard let target = event.target else { return [] }
             // The text goes everywhere it was kept: the message, its edits, and quotes of it in replies. Its
             // attachments stop being readable through this room unless another message here still carries them
             // (the `attachments` column is JSON holding each id as text, upper-case as Swift writes it, while
             // PostgreSQL shows a `uuid` in lower case: both are lowered; this runs before the column is cleared).
-            return [
+            let unindexing = index == .sqlite ? [SQLiteMessageSearch.unindexing(room: room, seq: target)] : []
+            return unindexing + [
                 SQLQueryString(
                     """
                     DELETE FROM attachment_rooms WHERE room = \(bind: room)
@@ -46,7 +53,7 @@ enum EventEffects {
                         AND m.deleted = \(bind: false) AND LOWER(m.attachments) LIKE '%' || LOWER(CAST(attachment_rooms.attachment_id AS TEXT)) || '%')
                     """),
                 SQLQueryString(
-                    "UPDATE messages SET text = '', deleted = \(bind: true), attachments = NULL, edited_at = NULL, mentions = NULL, mentions_all = \(bind: false) WHERE room = \(bind: room) AND seq = \(bind: target)"
+                    "UPDATE messages SET text = '', deleted = \(bind: true), attachments = NULL, edited_at = NULL, mentions = NULL, mentions_all = \(bind: false)\(unsafeRaw: index == .postgres ? ", search_vector = NULL" : "") WHERE room = \(bind: room) AND seq = \(bind: target)"
                 ),
                 SQLQueryString("DELETE FROM mentions WHERE room = \(bind: room) AND seq = \(bind: target)"),
                 SQLQueryString(
@@ -77,6 +84,14 @@ enum EventEffects {
         case .joined, .left, .invited, .removed, .banned, .role:
             return Self.membershipStatements(for: event)
         }
+    }
+
+    /// `, search_vector = …` for an edit on PostgreSQL: the column holds the message's tokens as edited (the author's,
+    /// with the edit's mentions); SQLite's index is re-filled by its own statements.
+    private static func searchVector(of edit: StoredMessage, index: SearchIndexKind) -> SQLQueryString {
+        guard index == .postgres else { return "" }
+        let tokens = SearchDocument.tokens(text: edit.text, sender: edit.sender.id, mentions: edit.mentions)
+        return ", search_vector = CAST(\(bind: SearchDocument.tsvector(tokens)) AS tsvector)"
     }
 
     /// The `mentions` rows of message `seq`: one per account named, or one for everyone (`@all`).
@@ -143,19 +158,37 @@ enum EventEffects {
 /// (docs/BENCHMARKS.md, "Where the time goes"). The column names are plain lower-case words, the same unquoted in
 /// SQLite and PostgreSQL; the values are bound through the dialect as before.
 struct MessageRowsInsert: SQLExpression {
-    static let prefix = "INSERT INTO \(MessageRecord.schema) (\(MessageRecord.columns.joined(separator: ", "))) VALUES "
+    static let prefix = "INSERT INTO \(MessageRecord.schema) (\(MessageRecord.columns.joined(separator: ", "))"
 
     let rows: [[any Encodable & Sendable]]
+    /// On PostgreSQL, each row's `search_vector` (``PostgresMessageSearch/vector(of:)``); `nil` on SQLite.
+    let searchVectors: [String?]?
 
     func serialize(to serializer: inout SQLSerializer) {
         serializer.write(Self.prefix)
+        serializer.write(self.searchVectors == nil ? ") VALUES " : ", search_vector) VALUES ")
         for (index, row) in self.rows.enumerated() {
             serializer.write(index == 0 ? "(" : ", (")
             for (column, value) in row.enumerated() {
                 if column > 0 { serializer.write(", ") }
                 serializer.write(bind: value)
             }
+            if let vectors = self.searchVectors {
+                serializer.write(", CAST(")
+                serializer.write(bind: vectors[index])
+                serializer.write(" AS tsvector)")
+            }
             serializer.write(")")
         }
+    }
+}
+
+/// Which search index the statements keep: SQLite's FTS5 table or PostgreSQL's `search_vector` column.
+enum SearchIndexKind {
+    case sqlite
+    case postgres
+
+    init(_ sql: any SQLDatabase) {
+        self = sql.dialect.name == "postgresql" ? .postgres : .sqlite
     }
 }

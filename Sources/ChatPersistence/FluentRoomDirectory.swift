@@ -253,12 +253,37 @@ public struct FluentRoomDirectory: RoomDirectory {
         return members
     }
 
+    /// Takes a room's messages out of SQLite's search index with FTS5's `delete` command and the tokens they were
+    /// indexed with (``SQLiteMessageSearch/unindexing(room:seq:)`` does the same on the writer, by its function).
+    private static func unindexMessages(of room: String, on sql: any SQLDatabase) async throws {
+        let rows = try await sql.raw(
+            """
+            SELECT rowid AS id, text, sender_id, mentions, mentions_all FROM messages
+            WHERE room = \(bind: room) AND kind = 'message' AND deleted = 0
+            AND rowid <= (SELECT indexed_upto FROM search_position)
+            """
+        ).all()
+        for row in rows {
+            let tokens = SQLiteSearchTokens.tokens(
+                text: try row.decode(column: "text", as: String.self),
+                sender: try row.decode(column: "sender_id", as: UUID.self),
+                mentions: try row.decode(column: "mentions", as: String?.self),
+                all: try row.decode(column: "mentions_all", as: Bool.self))
+            try await sql.raw(
+                """
+                INSERT INTO message_search(message_search, rowid, tokens)
+                VALUES ('delete', \(bind: try row.decode(column: "id", as: Int64.self)), \(bind: tokens))
+                """
+            ).run()
+        }
+    }
+
     public func deleteRoom(_ id: RoomID) async throws {
         let room = id.rawValue
         try await self.database.transaction { transaction in
             let sql = transaction.requiredSQL(by: "FluentRoomDirectory.deleteRoom")
-            // Emptied first, so SQLite's search index lets go of the text by its update trigger (§4).
-            try await sql.raw("UPDATE messages SET text = '' WHERE room = \(bind: room) AND kind = 'message'").run()
+            // SQLite's search index lets go of the room's messages first (PostgreSQL's goes with the rows).
+            if self.postgres == nil { try await Self.unindexMessages(of: room, on: sql) }
             var statements: [SQLQueryString] = [
                 "DELETE FROM reactions WHERE room = \(bind: room)",
                 "DELETE FROM attachment_rooms WHERE room = \(bind: room)",

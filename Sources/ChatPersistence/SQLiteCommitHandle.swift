@@ -35,6 +35,12 @@ final class SQLiteCommitHandle: @unchecked Sendable {
             throw SQLiteCommitError(code: opened, message: message ?? "cannot open \(path)")
         }
         sqlite_nio_sqlite3_busy_timeout(handle, 60_000)
+        do {
+            try SQLiteSearchTokens.install(on: handle)
+        } catch {
+            sqlite_nio_sqlite3_close(handle)
+            throw error
+        }
         return SQLiteCommitHandle(handle: handle)
     }
 

@@ -284,7 +284,7 @@ public final class ChatService: Sendable {
                 attachments: attachmentRules, receivingDirectory: files.temporaryDirectory,
                 threadPool: files.threadPool, maxUploadBytes: configuration.maxUploadBytes, uploads: UploadSlots()),
             search: SearchController(
-                search: SearchMessages(search: storage.search, access: access),
+                search: SearchMessages(search: storage.search, access: access, accounts: accountStore),
                 mentions: MentionsOfMe(mentioned: SQLMentionedMessages(sql: sql))),
             push: PushController(
                 subscriptions: PushSubscriptions(

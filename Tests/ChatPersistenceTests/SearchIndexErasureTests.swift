@@ -28,31 +28,6 @@ struct SearchIndexErasureTests {
         await file.close()
     }
 
-    @Test(
-        "the migration that turns secure-delete on refills the index with messages only, as the triggers do, not edit events"
-    )
-    func migrationIndexesMessagesOnly() async throws {
-        let file = try await MigratedSQLiteFile.open()
-        let sql = try #require(file.database as? any SQLDatabase)
-        let ann = Sender(name: "ann", id: UUID())
-        let date = Date(timeIntervalSinceReferenceDate: 800_000_000)
-        try await file.store.append(
-            [StoredMessage(room: "r", seq: 1, id: UUID(), sender: ann, text: "first draft", date: date)], isolation: nil
-        )
-        try await file.store.append(
-            [
-                StoredMessage(
-                    room: "r", seq: 2, id: UUID(), sender: ann, kind: .edit, text: "pelican", date: date, target: 1)
-            ], isolation: nil)
-        // act: run the migration again over existing rows, as on a database upgraded to it
-        let migration = try #require(ChatMigrations.all.first { $0.name.hasSuffix("EraseDeletedTextFromSearch") })
-        try await migration.prepare(on: file.database).get()
-        // validate: only the message (whose text the edit rewrote) matches, not the edit event's own row
-        let rows = try await sql.raw("SELECT rowid FROM message_search WHERE message_search MATCH 'pelican'").all()
-        #expect(rows.count == 1)
-        await file.close()
-    }
-
     /// Whether any block FTS5 stores for `message_search` holds the word's bytes.
     static func indexBlocksContain(_ word: String, _ sql: any SQLDatabase) async throws -> Bool {
         let rows = try await sql.raw("SELECT block FROM message_search_data").all()

@@ -59,7 +59,7 @@ struct AddRichEvents: AsyncMigration {
         try await sql.create(index: "messages_room_reply").on(MessageRecord.schema).column("room").column("reply_seq")
             .run()
         if sql.dialect.name == "sqlite" {
-            for statement in SQLiteMessageSearch.schema {
+            for statement in SQLiteWordIndex.schema {
                 try await sql.raw(SQLQueryString(statement)).run()
             }
         }
@@ -67,7 +67,7 @@ struct AddRichEvents: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         if let sql = database.sql(ifDialect: "sqlite") {
-            for statement in SQLiteMessageSearch.dropSchema {
+            for statement in SQLiteWordIndex.dropSchema {
                 try await sql.raw(SQLQueryString(statement)).run()
             }
         }

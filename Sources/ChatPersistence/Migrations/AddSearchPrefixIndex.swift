@@ -8,7 +8,7 @@ import SQLKit
 /// what their million occurrences cost (60 ms on a lobby of 1,000,000 messages, BENCHMARKS.md "How cost grows with
 /// work"). With one, a three-character prefix's list is read like a word's, newest first, and the walk stops at the
 /// page (3 ms). *Why three only:* it is what people type first; shorter ones do not match as prefixes
-/// (``SearchTerms/minimumPrefixBytes``), longer ones name few words; and each length indexed adds an entry per
+/// (``SearchPhrase/minimumPrefixBytes``), longer ones name few words; and each length indexed adds an entry per
 /// word to every commit (three: 11 µs and about 40 bytes per message of 20 words; two and three: twice that).
 ///
 /// FTS5 takes the option only when the table is created: the index is made again, with `secure-delete` as
@@ -16,11 +16,11 @@ import SQLKit
 /// million messages on the benchmark's machine). The triggers that keep it current refer to it by name and stay as they are.
 struct AddSearchPrefixIndex: AsyncMigration {
     func prepare(on database: any Database) async throws {
-        try await Self.recreate(SQLiteMessageSearch.createIndex, on: database)
+        try await Self.recreate(SQLiteWordIndex.createIndex, on: database)
     }
 
     func revert(on database: any Database) async throws {
-        try await Self.recreate(SQLiteMessageSearch.createIndexWithoutPrefixes, on: database)
+        try await Self.recreate(SQLiteWordIndex.createIndexWithoutPrefixes, on: database)
     }
 
     /// In one transaction: a server stopped halfway finds the old index whole, never none (the triggers on
@@ -32,7 +32,7 @@ struct AddSearchPrefixIndex: AsyncMigration {
             try await sql.raw("DROP TABLE message_search").run()
             try await sql.raw(SQLQueryString(create)).run()
             try await sql.raw("INSERT INTO message_search(message_search, rank) VALUES ('secure-delete', 1)").run()
-            try await SQLiteMessageSearch.indexExisting(on: sql)
+            try await SQLiteWordIndex.indexExisting(on: sql)
         }
     }
 }

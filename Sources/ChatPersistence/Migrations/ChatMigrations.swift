@@ -26,5 +26,6 @@ public enum ChatMigrations {
         AddReports(),
         AddMentions(),
         AddWebPush(),
+        IndexSearchTokens(),
     ]
 }

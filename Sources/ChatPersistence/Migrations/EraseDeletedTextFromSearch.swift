@@ -16,7 +16,7 @@ struct EraseDeletedTextFromSearch: AsyncMigration {
             let sql = transaction.requiredSQL(by: "EraseDeletedTextFromSearch")
             try await sql.raw("INSERT INTO message_search(message_search, rank) VALUES ('secure-delete', 1)").run()
             try await sql.raw("INSERT INTO message_search(message_search) VALUES ('delete-all')").run()
-            try await SQLiteMessageSearch.indexExisting(on: sql)
+            try await SQLiteWordIndex.indexExisting(on: sql)
         }
     }
 

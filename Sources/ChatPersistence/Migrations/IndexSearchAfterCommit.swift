@@ -12,7 +12,7 @@ import SQLKit
 /// a delete rewrites the index only for a message the index already holds; one it does not hold yet is indexed
 /// later with its text as it is then.
 struct IndexSearchAfterCommit: AsyncMigration {
-    private static let updateTrigger = """
+    static let updateTrigger = """
         CREATE TRIGGER message_search_update AFTER UPDATE OF text ON messages
         WHEN new.kind = 'message' AND old.rowid <= (SELECT indexed_upto FROM search_position) BEGIN
           INSERT INTO message_search(message_search, rowid, text) VALUES ('delete', old.rowid, old.text);
@@ -41,10 +41,10 @@ struct IndexSearchAfterCommit: AsyncMigration {
         guard database.sql(ifDialect: "sqlite") != nil else { return }
         try await database.transaction { transaction in
             let sql = transaction.requiredSQL(by: "IndexSearchAfterCommit")
-            for statement in SQLiteMessageSearch.indexPending { try await sql.raw(SQLQueryString(statement)).run() }
+            for statement in SQLiteWordIndex.indexPending { try await sql.raw(SQLQueryString(statement)).run() }
             try await sql.raw("DROP TRIGGER message_search_update").run()
             try await sql.raw("DROP TABLE search_position").run()
-            for statement in SQLiteMessageSearch.schema[1...2] { try await sql.raw(SQLQueryString(statement)).run() }
+            for statement in SQLiteWordIndex.schema[1...2] { try await sql.raw(SQLQueryString(statement)).run() }
         }
     }
 }

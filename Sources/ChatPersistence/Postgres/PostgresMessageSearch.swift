@@ -1,16 +1,14 @@
 import ChatCore
+import ChatProtocol
 import FluentKit
 import FluentSQL
 import Foundation
 import SQLKit
 
-/// ``MessageSearch`` on PostgreSQL's full-text search: a generated `tsvector` column of the `text` of `message`
-/// events (`simple` configuration: every word as written, lower-cased, in any language) with a GIN index, so an
-/// edit or a delete, which rewrites the row's text, re-indexes it without the store's help.
-///
-/// The query is built from ``SearchTerms``' words, which hold only letters and digits, each quoted as a lexeme
-/// (the last also as a prefix) and joined with `&`: nothing a user types is read as tsquery syntax, so no query can
-/// fail on it. Unlike SQLite's index, accents are not folded (`café` does not find `cafe`).
+/// ``MessageSearch`` on PostgreSQL: a `tsvector` column of each message's tokens (``SearchDocument``) with a GIN
+/// index. The server writes the column with the message's row, and again with an edit, so it holds exactly the
+/// tokens SQLite's index holds; queries are `tsquery` literals of the same tokens, quoted, so nothing a user types
+/// is read as syntax and no query fails on it.
 public struct PostgresMessageSearch: MessageSearch {
     private let database: any SQLDatabase
 
@@ -18,42 +16,53 @@ public struct PostgresMessageSearch: MessageSearch {
         self.database = database
     }
 
-    /// The column and its index, created by ``AddPostgresSearch``.
-    static let schema = [
-        "ALTER TABLE messages ADD COLUMN search_vector tsvector GENERATED ALWAYS AS (CASE WHEN kind = 'message' THEN to_tsvector('simple'::regconfig, text) END) STORED",
-        "CREATE INDEX messages_search ON messages USING GIN (search_vector)",
-    ]
-
-    static let dropSchema = [
-        "DROP INDEX IF EXISTS messages_search",
-        "ALTER TABLE messages DROP COLUMN IF EXISTS search_vector",
-    ]
-
-    /// `ts_headline`'s options: about as much text around the matches as SQLite's `snippet(…, 16)`, the matches
-    /// between the marks ``SnippetPart`` splits on.
-    private static let headline =
-        "StartSel=\(SnippetPart.matchStart), StopSel=\(SnippetPart.matchEnd), MaxWords=16, MinWords=8, ShortWord=0"
-
-    public func search(_ terms: SearchTerms, for user: UUID, in room: RoomID?, limit: Int) async throws -> [SearchMatch]
-    {
-        let roomFilter = SearchMatch.roomCondition(room)
-        let query: SQLQueryString = """
-            SELECT m.*, ts_headline('simple'::regconfig, m.text, q.query, \(bind: Self.headline)) AS search_snippet
-            FROM messages m
-            JOIN memberships ms ON ms.room_id = m.room AND ms.user_id = \(bind: user)
-            CROSS JOIN (SELECT to_tsquery('simple'::regconfig, \(bind: Self.tsquery(terms))) AS query) q
-            WHERE m.search_vector @@ q.query AND m.kind = 'message' AND m.deleted = false\(roomFilter)
-            ORDER BY ts_rank(m.search_vector, q.query) DESC, m.created_at DESC
-            LIMIT \(bind: limit)
-            """
-        return try SearchMatch.decoded(from: try await self.database.raw(query).all())
+    /// The `search_vector` of a new event: a message's tokens, `nil` for every other kind.
+    static func vector(of event: StoredMessage) -> String? {
+        guard event.kind == .message, !event.deleted else { return nil }
+        return SearchDocument.tsvector(
+            SearchDocument.tokens(text: event.text, sender: event.sender.id, mentions: event.mentions))
     }
 
-    /// Each word as a quoted lexeme, the last one also as a prefix when it is long enough, all required.
-    static func tsquery(_ terms: SearchTerms) -> String {
-        terms.words.enumerated().map { index, word in
-            let quoted = "'" + word.replacingOccurrences(of: "'", with: "''") + "'"
-            return terms.matchesAsPrefix(at: index) ? quoted + ":*" : quoted
-        }.joined(separator: " & ")
+    /// Newest first. With words or features to find, the GIN index gives the matches; with filters on columns alone,
+    /// the messages are read by their columns' indexes.
+    public func search(_ criteria: SearchCriteria, for user: UUID, limit: Int) async throws -> [StoredMessage] {
+        let conditions = SearchConditions.columns(criteria)
+        let found: SQLQueryString
+        if criteria.usesIndex {
+            found = " AND m.search_vector @@ CAST(\(bind: Self.tsquery(criteria)) AS tsquery)"
+        } else if !criteria.excluded.isEmpty {
+            let excluded = criteria.excluded.map(Self.phrase).joined(separator: " | ")
+            found = " AND NOT COALESCE(m.search_vector @@ CAST(\(bind: excluded) AS tsquery), false)"
+        } else {
+            found = ""
+        }
+        let order: SQLQueryString =
+            criteria.room == nil || criteria.usesIndex ? "m.created_at DESC, m.seq DESC" : "m.seq DESC"
+        let query: SQLQueryString = """
+            SELECT m.* FROM messages m
+            JOIN memberships ms ON ms.room_id = m.room AND ms.user_id = \(bind: user)
+            WHERE m.kind = 'message' AND m.deleted = false\(found)\(conditions)
+            ORDER BY \(order)
+            LIMIT \(bind: limit)
+            """
+        return try await self.database.raw(query).all().map(MessageRecord.storedMessage(from:))
+    }
+
+    /// A `tsquery` of the criteria: each group (its phrases with `|`) with `&`, then `& !` the excluded ones.
+    static func tsquery(_ criteria: SearchCriteria) -> String {
+        var parts = criteria.required.map { group in "(" + group.map(Self.phrase).joined(separator: " | ") + ")" }
+        if !criteria.excluded.isEmpty {
+            parts.append("!(" + criteria.excluded.map(Self.phrase).joined(separator: " | ") + ")")
+        }
+        return parts.joined(separator: " & ")
+    }
+
+    /// A phrase as `tsquery` writes one: its lexemes quoted and joined by `<->` (next to each other), the last one
+    /// with `:*` when it is a prefix.
+    static func phrase(_ phrase: SearchPhrase) -> String {
+        "("
+            + phrase.tokens.map { token in
+                SearchDocument.quotedLexeme(token.text) + (token.isPrefix ? ":*" : "")
+            }.joined(separator: " <-> ") + ")"
     }
 }

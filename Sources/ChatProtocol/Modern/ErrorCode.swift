@@ -8,6 +8,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case invalidBody = "invalid_body"
     case invalidLimit = "invalid_limit"
     case invalidBefore = "invalid_before"
+    case invalidPosition = "invalid_position"
     case invalidQuery = "invalid_query"
     case invalidKind = "invalid_kind"
     case invalidName = "invalid_name"

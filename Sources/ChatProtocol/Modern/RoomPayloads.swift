@@ -210,10 +210,14 @@ public struct HistoryPage: Codable, Sendable, Equatable {
     public var messages: [MessagePayload]
     /// Whether older messages exist; when `false` this page reaches the room's first message.
     public var hasMore: Bool
+    /// For a page `after` or `around` a message: whether newer messages exist (absent on other pages, which end at
+    /// the newest).
+    public var hasNewer: Bool?
 
-    public init(messages: [MessagePayload], hasMore: Bool) {
+    public init(messages: [MessagePayload], hasMore: Bool, hasNewer: Bool? = nil) {
         self.messages = messages
         self.hasMore = hasMore
+        self.hasNewer = hasNewer
     }
 }
 

@@ -106,14 +106,29 @@ struct RoomsController: Sendable {
         return .json(try await self.summary(of: room, for: me))
     }
 
-    /// `GET /rooms/{id}/messages?before=SEQ&limit=N` → one page of history, oldest first, with `hasMore`.
+    /// `GET /rooms/{id}/messages?before=SEQ|after=SEQ|around=SEQ&limit=N` → one page of history, oldest first, with
+    /// `hasMore` (and `hasNewer` after or around a message).
     @Sendable func historyPage(_ request: Request) async throws -> Response {
         let me = try request.authenticated.account
         let room = try Self.roomID(request)
         let limit: Int? = try request.integerQuery("limit", code: .invalidLimit)
         let before: Int64? = try request.integerQuery("before", code: .invalidBefore)
+        let after: Int64? = try request.integerQuery("after", code: .invalidPosition)
+        let around: Int64? = try request.integerQuery("around", code: .invalidPosition)
+        let positions = [
+            before.map(History.Position.before), after.map(History.Position.after),
+            around.map(History.Position.around),
+        ].compactMap { $0 }
+        guard positions.count <= 1 else {
+            throw APIError.badRequest(.invalidPosition, "Give one of before, after and around.")
+        }
+        // A `seq` is never negative, and far below the top of Int64, where the page's bounds would overflow.
+        guard [after, around].allSatisfy({ ($0 ?? 0) >= 0 && ($0 ?? 0) < 1 << 62 }) else {
+            throw APIError.badRequest(.invalidPosition, "after and around are a message's seq.")
+        }
         do {
-            return .json(try await self.history.page(of: room, for: me.id, before: before, limit: limit))
+            return .json(
+                try await self.history.page(of: room, for: me.id, at: positions.first ?? .newest, limit: limit))
         } catch {
             switch error {
             case .badLimit:

@@ -4,8 +4,8 @@ import ChatUseCases
 import Metrics
 import Vapor
 
-/// Finding messages: `GET /api/v1/search?q=&room=&limit=` (PROTOCOL.md §9.7), messages of my rooms, ranked, with
-/// snippets; and `GET /api/v1/mentions?before=&limit=` (§9.10), the messages that mention me.
+/// Finding messages: `GET /api/v1/search?q=&room=&from=&has=&before=&after=&limit=` (PROTOCOL.md §9.7), messages of
+/// my rooms, newest first, with snippets; and `GET /api/v1/mentions?before=&limit=` (§9.10), the messages that mention me.
 struct SearchController: Sendable {
     let search: SearchMessages
     let mentions: MentionsOfMe
@@ -26,9 +26,12 @@ struct SearchController: Sendable {
         let text = request.query[String.self, at: "q"] ?? ""
         let limit: Int? = try request.integerQuery("limit", code: .invalidLimit)
         let room = request.query[String.self, at: "room"].map { RoomID($0) }
+        let filters = SearchMessages.filterParameters.compactMap { key in
+            request.query[String.self, at: key].map { (key: key, value: $0) }
+        }
         let metrics = request.application.serverMetrics
         let started = ContinuousClock.now
-        let results = try await self.search(text, for: me.id, in: room, limit: limit)
+        let results = try await self.search(text, filters: filters, for: me.id, in: room, limit: limit)
         metrics.searches.increment()
         metrics.searchDuration.record(duration: ContinuousClock.now - started)
         return .json(results)

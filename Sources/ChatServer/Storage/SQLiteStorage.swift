@@ -43,8 +43,9 @@ struct SQLiteStorage: ServerStorage {
                 threadPool: application.threadPool, on: application.eventLoopGroup.next(), logger: logger,
                 waits: metrics.writerWait)
             do {
-                // Messages a crash left out of the search index (it follows the commits: IndexSearchAfterCommit).
-                try await writer.writer.indexSearch()
+                // Messages a crash left out of the search index (it follows the commits: IndexSearchAfterCommit),
+                // or all of them after the index was made anew (IndexSearchTokens).
+                try await writer.writer.catchUpSearchIndex(logger: logger)
             } catch {
                 await writer.close()
                 throw error

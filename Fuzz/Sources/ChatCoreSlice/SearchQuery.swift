@@ -1,0 +1,1 @@
+../../../Sources/ChatCore/Search/SearchQuery.swift
