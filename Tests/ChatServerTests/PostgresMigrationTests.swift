@@ -77,6 +77,9 @@ struct PostgresMigrationTests {
             #expect(bobThere.user.id == bob.user.id)
             let after = try await Self.snapshot(of: target, for: bobThere, rooms: [dm.id, group.id, "lobby"])
             #expect(after == before)
+            // The copied messages are found by search, as edited.
+            let found = try await target.search("edited", token: bobThere.token).results.map(\.message.text)
+            #expect(found == ["two, edited"])
             // New messages are numbered after the copied ones.
             let annThere = try await target.api.send(
                 .POST, "/login", json: LoginRequest(username: "ann", password: "correct horse")

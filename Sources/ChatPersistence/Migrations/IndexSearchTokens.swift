@@ -1,6 +1,5 @@
-import ChatCore
 import FluentKit
-import Foundation
+import Logging
 import SQLKit
 
 /// Makes search find words in every script (PROTOCOL.md §9.7): both databases now index the server's own tokens
@@ -13,9 +12,6 @@ import SQLKit
 /// - PostgreSQL: the generated `search_vector` becomes a column the server writes; existing messages are filled in
 ///   batches here, with progress in the log, then the GIN index is built once.
 struct IndexSearchTokens: AsyncMigration {
-    /// Messages filled per statement on PostgreSQL.
-    static let batch = 5_000
-
     func prepare(on database: any Database) async throws {
         if let sql = database.sql(ifDialect: "sqlite") {
             try await Self.prepareSQLite(sql, on: database)
@@ -61,53 +57,7 @@ struct IndexSearchTokens: AsyncMigration {
         ] {
             try await sql.raw(SQLQueryString(statement)).run()
         }
-        let total =
-            try await sql.raw(
-                "SELECT COUNT(*) AS total FROM messages WHERE kind = 'message' AND deleted = false"
-            ).first()?.decode(column: "total", as: Int.self) ?? 0
-        if total > 0 { logger.notice("Indexing \(total) messages for search in every script") }
-        var after: (room: String, seq: Int64) = ("", 0)
-        var done = 0
-        while true {
-            let rows = try await sql.raw(
-                """
-                SELECT room, seq, text, sender_id, mentions, mentions_all FROM messages
-                WHERE kind = 'message' AND deleted = false AND (room, seq) > (\(bind: after.room), \(bind: after.seq))
-                ORDER BY room, seq LIMIT \(bind: Self.batch)
-                """
-            ).all()
-            guard let last = rows.last else { break }
-            try await Self.fill(rows, on: sql)
-            after = (try last.decode(column: "room", as: String.self), try last.decode(column: "seq", as: Int64.self))
-            done += rows.count
-            logger.notice("Search index: \(done) of \(total) messages")
-        }
+        try await PostgresMessageSearch.fillMissingVectors(on: sql, logger: logger)
         try await sql.raw("CREATE INDEX messages_search ON messages USING GIN (search_vector)").run()
-    }
-
-    /// Writes the `search_vector` of each row, in one statement.
-    private static func fill(_ rows: [any SQLRow], on sql: any SQLDatabase) async throws {
-        var values: [SQLQueryString] = []
-        for row in rows {
-            let mentioned =
-                try row.decodeNil(column: "mentions")
-                ? []
-                : try JSONDecoder().decode(
-                    [UUID].self, from: Data(row.decode(column: "mentions", as: String.self).utf8))
-            let mentions = Mentions(accounts: mentioned, all: try row.decode(column: "mentions_all", as: Bool.self))
-            let tokens = SearchDocument.tokens(
-                text: try row.decode(column: "text", as: String.self),
-                sender: try row.decode(column: "sender_id", as: UUID.self), mentions: mentions)
-            values.append(
-                "(\(bind: try row.decode(column: "room", as: String.self)), \(bind: try row.decode(column: "seq", as: Int64.self)), \(bind: SearchDocument.tsvector(tokens)))"
-            )
-        }
-        try await sql.raw(
-            """
-            UPDATE messages m SET search_vector = CAST(v.vector AS tsvector)
-            FROM (VALUES \(values.joined(separator: ", "))) AS v(room, seq, vector)
-            WHERE m.room = v.room AND m.seq = v.seq
-            """
-        ).run()
     }
 }

@@ -3,6 +3,7 @@ import ChatProtocol
 import FluentKit
 import FluentSQL
 import Foundation
+import Logging
 import SQLKit
 
 /// ``MessageSearch`` on PostgreSQL: a `tsvector` column of each message's tokens (``SearchDocument``) with a GIN
@@ -46,6 +47,60 @@ public struct PostgresMessageSearch: MessageSearch {
             LIMIT \(bind: limit)
             """
         return try await self.database.raw(query).all().map(MessageRecord.storedMessage(from:))
+    }
+
+    /// Messages filled per statement by ``fillMissingVectors(on:logger:)``.
+    static let fillBatch = 5_000
+
+    /// Writes the `search_vector` of every message that has none, in batches, with progress in the log: after
+    /// ``IndexSearchTokens`` adds the column, and after `migrate-to-postgres` copies rows that SQLite indexed its own
+    /// way.
+    public static func fillMissingVectors(on sql: any SQLDatabase, logger: Logger) async throws {
+        let pending = "kind = 'message' AND deleted = false AND search_vector IS NULL"
+        let total =
+            try await sql.raw("SELECT COUNT(*) AS total FROM messages WHERE \(unsafeRaw: pending)").first()?
+            .decode(column: "total", as: Int.self) ?? 0
+        guard total > 0 else { return }
+        logger.notice("Indexing \(total) messages for search")
+        var done = 0
+        while true {
+            let rows = try await sql.raw(
+                """
+                SELECT room, seq, text, sender_id, mentions, mentions_all FROM messages WHERE \(unsafeRaw: pending)
+                ORDER BY room, seq LIMIT \(bind: Self.fillBatch)
+                """
+            ).all()
+            guard !rows.isEmpty else { break }
+            try await Self.fill(rows, on: sql)
+            done += rows.count
+            logger.notice("Search index: \(done) of \(total) messages")
+        }
+    }
+
+    /// Writes the `search_vector` of each row, in one statement.
+    private static func fill(_ rows: [any SQLRow], on sql: any SQLDatabase) async throws {
+        var values: [SQLQueryString] = []
+        for row in rows {
+            let mentioned =
+                try row.decodeNil(column: "mentions")
+                ? []
+                : try JSONDecoder().decode(
+                    [UUID].self, from: Data(row.decode(column: "mentions", as: String.self).utf8))
+            let mentions = Mentions(accounts: mentioned, all: try row.decode(column: "mentions_all", as: Bool.self))
+            let tokens = SearchDocument.tokens(
+                text: try row.decode(column: "text", as: String.self),
+                sender: try row.decode(column: "sender_id", as: UUID.self), mentions: mentions)
+            values.append(
+                "(\(bind: try row.decode(column: "room", as: String.self)), \(bind: try row.decode(column: "seq", as: Int64.self)), \(bind: SearchDocument.tsvector(tokens)))"
+            )
+        }
+        try await sql.raw(
+            """
+            UPDATE messages m SET search_vector = CAST(v.vector AS tsvector)
+            FROM (VALUES \(values.joined(separator: ", "))) AS v(room, seq, vector)
+            WHERE m.room = v.room AND m.seq = v.seq
+            """
+        ).run()
     }
 
     /// A `tsquery` of the criteria: each group (its phrases with `|`) with `&`, then `& !` the excluded ones.

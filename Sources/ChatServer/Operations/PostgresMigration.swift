@@ -125,6 +125,8 @@ public enum PostgresMigration {
                 counts.append((table, copied))
             }
             try await postgres.raw("ALTER TABLE messages ENABLE TRIGGER \(unsafeRaw: AddReadOnSend.trigger)").run()
+            // SQLite's index is its own table: the search column is made here from the same tokens.
+            try await PostgresMessageSearch.fillMissingVectors(on: postgres, logger: database.logger)
             try await postgres.raw(
                 "INSERT INTO room_sequences (room, last_seq) SELECT room, MAX(seq) FROM messages GROUP BY room"
             ).run()
