@@ -4,8 +4,8 @@ docs/BENCHMARKS.md.
 
 Fills a fresh server with a lobby of --messages messages (over /chat, as a tutorial client writes them, so every
 message takes the real commit path) and --rooms channels (over /api/v1), restarts it, and measures: start-up time,
-a history page (p50/p99), a resume of 1,000 missed messages, search for a rare word, two common words and a short
-prefix (p50/p99), bytes on disk per message, and memory per idle room and per open room.
+a history page (p50/p99), a resume of 1,000 missed messages, search for a rare word, two common words, a short
+prefix, Chinese words inside sentences (a third of the lobby is Chinese) and a `from:` filter with a word (p50/p99), bytes on disk per message, and memory per idle room and per open room.
 
 Only Python's standard library: a minimal WebSocket client is below. Run it through `scripts/bench.sh --growth`,
 which builds the server, pins it to CPU 0 and this script to CPU 1; or by hand:
@@ -210,10 +210,26 @@ class Server:
 # ---------------------------------------------------------------------------------------------------------------
 # Filling.
 # ---------------------------------------------------------------------------------------------------------------
+# Chinese sentences for a third of the lobby (issue 32's mix): everyday words that stand inside runs of characters.
+CHINESE = [
+    "我们明天开会讨论预算，请大家准时参加",
+    "请在周五前看完报告并给出意见",
+    "今天的天气很好，我们去公园散步吧",
+    "这个问题需要再讨论一下，明天给你答复",
+    "项目进度比预期快，下周可以提前上线",
+    "晚上一起吃饭吗？我知道一家很好的餐厅",
+]
+
+
 def message_text(index):
-    """About 100 bytes: two words every message has, a word only this one has (`q` + its number in base 36)."""
+    """About 100 bytes: two words every message has, a word only this one has (`q` + its number in base 36); every
+    third message in Chinese, with the same rare word."""
     rare = "q" + base36(index)
+    if index % 3 == 2:
+        return f"第{index}条：{CHINESE[index // 3 % len(CHINESE)]}（{rare}）"
     return f"note {index}: hello world, this is a line of ordinary chat in the lobby with the word {rare} in it."
+
+
 
 
 def base36(number):
@@ -226,13 +242,15 @@ def base36(number):
             return text
 
 
-def fill_lobby(port, count):
-    """Sends `count` messages over one /chat connection, keeping at most a window of them unanswered."""
+def fill_lobby(port, count, poster=None, every=10_000):
+    """Sends `count` messages over one /chat connection, keeping at most a window of them unanswered; with `poster`
+    (an account's token), that account also sends one message per `every`."""
     socket_ = WebSocket(port, "/chat")
+    posted = 0
     started = time.perf_counter()
     sent = received = 0
     window, burst = 4000, 400
-    marker = b"ordinary chat in the lobby"
+    marker = b'"user":"Filler"'
     while received < count:
         room = min(burst, count - sent, window - (sent - received))
         if room > 0:
@@ -245,11 +263,24 @@ def fill_lobby(port, count):
                 received += 1
             elif b'"error"' in text:
                 raise RuntimeError(f"the server refused a message: {text[:200]!r}")
+        while poster and posted < sent // every:
+            posted += 1
+            post(port, poster, f"p{posted}", f"poster update {posted}: the ordinary budget 预算 is on track")
         if sent % 100000 < burst and room > 0:
             log(f"filled {sent} of {count}")
     elapsed = time.perf_counter() - started
     socket_.close()
     return elapsed
+
+
+def post(port, token, client_msg_id, text):
+    """Sends one message to the lobby as an account, on a connection of its own (one that stayed open would receive
+    the whole fill), and waits for its ack."""
+    socket_ = WebSocket(port, f"/api/v1/ws?token={token}")
+    socket_.send(json.dumps({"type": "send", "room": "lobby", "clientMsgID": client_msg_id, "text": text}))
+    while not any(b'"type":"ack"' in text for text in socket_.texts()):
+        pass
+    socket_.close()
 
 
 def fill_rooms(port, rooms):
@@ -373,7 +404,8 @@ def measure(options, server):
         time.sleep(2)
         result["empty_server_rss_kib"] = server.rss_kib()
         log(f"filling the lobby with {options.messages} messages over /chat")
-        seconds = fill_lobby(options.port, options.messages)
+        poster = API.session(options.port, "poster")
+        seconds = fill_lobby(options.port, options.messages, poster=poster.token)
         result["fill_messages_per_s"] = round(options.messages / seconds)
         log(f"creating {options.rooms} rooms")
         fill_rooms(options.port, options.rooms)
@@ -401,7 +433,14 @@ def measure(options, server):
     result["resume_1000"] = resumes(options.port, reader.token, latest, max(10, options.samples // 10))
     # From 36^3 on, the word has four digits and is no other word's prefix (the last word is also a prefix).
     rare = "q" + base36(random.randrange(min(36**3, options.messages // 2), options.messages))
-    for name, query in [("rare_word", rare), ("two_common_words", "hello world"), ("three_letter_prefix", "ord")]:
+    searched = [
+        ("rare_word", rare), ("two_common_words", "hello world"), ("three_letter_prefix", "ord"),
+        # Chinese words inside sentences, common and less so, and a phrase of four characters.
+        ("chinese_word", "预算"), ("chinese_rarer_word", "餐厅"), ("chinese_phrase", "讨论预算"),
+        # A filter with a word: the account's 100 messages among a million.
+        ("from_and_word", "from:poster budget"),
+    ]
+    for name, query in searched:
         result[f"search_{name}"] = searches(reader, query, max(20, options.samples // 4))
 
     watcher = API.session(options.port, "watcher")
