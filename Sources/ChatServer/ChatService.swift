@@ -208,6 +208,10 @@ public final class ChatService: Sendable {
         let access = RoomAccess(directory: directory)
         let history = History(access: access, messages: hub.store)
         let reads = Reads(access: access, hub: hub)
+        // One send limit per account, whether it sends over the socket or over HTTP.
+        let sendChecks = SendChecks(
+            local: LocalSendLimit(burst: configuration.sendBurst, rate: configuration.sendRate, time: time),
+            atCommit: storage.checksSendsAtCommit)
         let files = AttachmentFiles(
             directory: configuration.attachmentsDirectory, node: configuration.resolvedNodeName,
             threadPool: application.threadPool)
@@ -274,7 +278,10 @@ public final class ChatService: Sendable {
                 summaries: summaries,
                 membership: membership,
                 renameRoom: RenameRoom(access: access, hub: hub, time: time), history: history,
-                reads: reads),
+                reads: reads,
+                postMessage: PostMessage(
+                    access: access, hub: hub, messages: hub.store, sendChecks: sendChecks,
+                    maxMessageBytes: configuration.maxMessageBytes)),
             roomModeration: RoomModerationController(moderation: roomModeration),
             reports: ReportsController(
                 reports: Reports(
@@ -310,10 +317,8 @@ public final class ChatService: Sendable {
                 hub: hub, access: access, membership: membership, attachments: attachmentRules, sessions: sessions,
                 presence: presence, presenceBroadcaster: broadcaster, background: background, summaries: summaries,
                 history: history, reads: reads,
-                sendChecks: SendChecks(
-                    local: LocalSendLimit(burst: configuration.sendBurst, rate: configuration.sendRate, time: time),
-                    atCommit: storage.checksSendsAtCommit),
-                maxMessageBytes: configuration.maxMessageBytes, maxReplay: configuration.maxReplay,
+                sendChecks: sendChecks, maxMessageBytes: configuration.maxMessageBytes,
+                maxReplay: configuration.maxReplay,
                 maxSocketsPerAccount: configuration.maxSocketsPerAccount, metrics: application.serverMetrics))
     }
 

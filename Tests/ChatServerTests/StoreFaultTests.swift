@@ -90,6 +90,11 @@ struct StoreFaultTests {
         Case(route: .history, tables: rooms) {
             try await $0.api.get("/rooms/\($0.group)/messages", token: $0.ann.token)
         },
+        Case(route: .postMessage, tables: rooms) {
+            try await $0.api.send(
+                .POST, "/rooms/\($0.group)/messages", json: PostMessageRequest(text: "hi", clientMsgID: "f1"),
+                token: $0.ann.token)
+        },
         Case(route: .reads, tables: rooms) { try await $0.api.get("/rooms/\($0.group)/reads", token: $0.ann.token) },
         Case(route: .members, tables: rooms) {
             try await $0.api.get("/rooms/\($0.group)/members", token: $0.ann.token)

@@ -80,6 +80,7 @@ extension APIRoute {
     public static let leave = APIRoute(.POST, "rooms/:room/leave")
     public static let invite = APIRoute(.POST, "rooms/:room/invite")
     public static let history = APIRoute(.GET, "rooms/:room/messages")
+    public static let postMessage = APIRoute(.POST, "rooms/:room/messages")
     public static let reads = APIRoute(.GET, "rooms/:room/reads")
     public static let members = APIRoute(.GET, "rooms/:room/members")
     public static let directRoom = APIRoute(.POST, "dms")
@@ -132,7 +133,8 @@ extension APIRoute {
         .register, .login, .logout, .me, .updateMe, .changePassword, .passwordReset, .export, .deleteMe, .blocks,
         .block, .unblock,
         .users, .user,
-        .rooms, .createRoom, .publicRooms, .renameRoom, .join, .leave, .invite, .history, .reads, .members, .directRoom,
+        .rooms, .createRoom, .publicRooms, .renameRoom, .join, .leave, .invite, .history, .postMessage, .reads,
+        .members, .directRoom,
         .setRole, .removeMember, .bans, .ban, .unban, .mute, .unmute, .deleteMessage, .report, .roomReports,
         .notifications,
         .resolveReport,

@@ -205,6 +205,20 @@ public struct RoleChange: Codable, Sendable, Equatable {
 }
 
 /// One page of history: `GET /api/v1/rooms/{id}/messages?before=&limit=`.
+/// `POST /api/v1/rooms/{id}/messages`: a message sent over HTTP (PROTOCOL.md §9.12), once per `clientMsgID`.
+public struct PostMessageRequest: Codable, Sendable, Equatable {
+    public var text: String
+    public var clientMsgID: String
+    /// The `seq` of the message this one answers.
+    public var replyTo: Int64?
+
+    public init(text: String, clientMsgID: String, replyTo: Int64? = nil) {
+        self.text = text
+        self.clientMsgID = clientMsgID
+        self.replyTo = replyTo
+    }
+}
+
 public struct HistoryPage: Codable, Sendable, Equatable {
     /// Oldest first.
     public var messages: [MessagePayload]

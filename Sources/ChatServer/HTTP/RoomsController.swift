@@ -15,6 +15,7 @@ struct RoomsController: Sendable {
     let renameRoom: RenameRoom
     let history: History
     let reads: Reads
+    let postMessage: PostMessage
 
     static let forbidden = APIError(status: .forbidden, code: .forbidden, message: RoomAccessDenied.forbiddenMessage)
 
@@ -27,6 +28,7 @@ struct RoomsController: Sendable {
         authenticated.on(.leave, use: self.leave)
         authenticated.on(.invite, use: self.invite)
         authenticated.on(.history, use: self.historyPage)
+        authenticated.on(.postMessage, use: self.send)
         authenticated.on(.reads, use: self.readPositions)
         authenticated.on(.members, use: self.members)
         authenticated.on(.directRoom, use: self.directRoom)
@@ -139,6 +141,23 @@ struct RoomsController: Sendable {
                 throw StoreUnavailable("history could not be read", underlying: failure)
             }
         }
+    }
+
+    /// `POST /rooms/{id}/messages {"text","clientMsgID"}` → `201` with the ack; a retry of the same `clientMsgID` →
+    /// `200` with the original's.
+    @Sendable func send(_ request: Request) async throws -> Response {
+        let me = try request.authenticated.account
+        let body = try request.content.decode(PostMessageRequest.self)
+        let outcome = try await self.postMessage(body, to: try Self.roomID(request), as: me.sender)
+        let (status, message): (HTTPResponseStatus, StoredMessage) =
+            switch outcome {
+            case .created(let message): (.created, message)
+            case .repeated(let message): (.ok, message)
+            }
+        let ack = AckFrame(
+            clientMsgID: body.clientMsgID, room: message.room.rawValue, seq: message.seq, id: message.id,
+            date: message.date.milliseconds)
+        return .json(ack, status: status)
     }
 
     /// `GET /rooms/{id}/reads` → how far each member has read, as the `receipt` frames that moved them there
