@@ -7,6 +7,7 @@ import { saveSession, userStorageKey } from './session.js';
 import { PendingReads } from './pendingReads.js';
 import { loadLimits, saveLimits } from './limits.js';
 import { Notifier } from './notifier.js';
+import { WebPush } from './webPush.js';
 import { Uploads } from './uploads.js';
 import { pageIsSeen } from './views/seenTracker.js';
 import { Administration } from './administration.js';
@@ -49,6 +50,7 @@ export class ChatClient {
     this.memberCounts = new Map(); // channel id → members, from the public list (§7)
     this.memberRequests = new Map(); // room id → its members, asked for once (see roomMembers)
     this.notifier = new Notifier(this.store, session.user.id);
+    this.push = new WebPush(api);
     this.store.on('live-message', () => {
       const live = this.store.lastLiveMessage;
       this.notifier.notify(live, live?.room.id === this.activeRoomID && pageIsSeen());
@@ -183,6 +185,7 @@ export class ChatClient {
 
   async signOut() {
     this.stop();
+    await this.push.disable().catch(() => {}); // this browser no longer notifies of the account's messages
     await this.api.logout().catch(() => {});
     this.forgetLocalData();
     this.onSignedOut();
@@ -589,6 +592,13 @@ export class ChatClient {
     this.api.user(userID)
       .then((details) => this.store.applyPresenceDetails(details))
       .catch(() => {});
+  }
+
+  /** A page of the messages that mention me, newest first: {messages, next} (§9.10). */
+  async mentionsPage({ before, limit }) {
+    const page = await this.api.mentions({ before, limit });
+    await this.lookUpProfiles(page.messages.map((message) => message.sender));
+    return page;
   }
 
   searchMessages(query, limit) {

@@ -1,0 +1,68 @@
+// Web Push on this device (PROTOCOL.md §9.11): this browser's push service is subscribed with the server's key and
+// the subscription handed to the server, which then pushes new messages while none of my devices is connected;
+// turning it off does the reverse. The service worker (sw.js) shows what arrives. Permission is asked only when the
+// person turns it on (a click).
+
+/** Why push could not be turned on: 'unsupported', 'denied' (notifications blocked) or 'refused' (by the browser). */
+export class PushError extends Error {
+  constructor(code, reason = '') {
+    super(reason || code);
+    this.code = code;
+    this.reason = reason;
+  }
+}
+
+export class WebPush {
+  constructor(api) {
+    this.api = api;
+  }
+
+  /** Whether this browser can receive push messages at all (service workers, the Push API, notifications). */
+  supported() {
+    return 'serviceWorker' in navigator && 'PushManager' in window && typeof Notification !== 'undefined';
+  }
+
+  async subscription() {
+    if (!this.supported()) return null;
+    const registration = await navigator.serviceWorker.getRegistration();
+    return (await registration?.pushManager.getSubscription()) ?? null;
+  }
+
+  /** Turns push on: asks for permission, subscribes, tells the server. Rejects with a PushError or an ApiError. */
+  async enable() {
+    if (!this.supported()) throw new PushError('unsupported');
+    if (Notification.permission === 'default') await Notification.requestPermission();
+    if (Notification.permission !== 'granted') throw new PushError('denied');
+    const { publicKey } = await this.api.pushKey();
+    const registration = await navigator.serviceWorker.ready;
+    let subscription;
+    try {
+      subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64urlBytes(publicKey) });
+    } catch (error) {
+      throw new PushError('refused', error.message || error.name);
+    }
+    try {
+      await this.api.addPushSubscription(subscription.toJSON());
+    } catch (error) {
+      await subscription.unsubscribe().catch(() => {});
+      throw error;
+    }
+  }
+
+  /** Turns push off: the server forgets the subscription (if it had it), and the browser drops it. */
+  async disable() {
+    const subscription = await this.subscription();
+    if (!subscription) return;
+    try {
+      await this.api.removePushSubscription(subscription.endpoint);
+    } catch (error) {
+      if (error.code !== 'not_found') throw error;
+    }
+    await subscription.unsubscribe();
+  }
+}
+
+function base64urlBytes(text) {
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(text.length / 4) * 4, '='));
+  return Uint8Array.from(binary, (character) => character.charCodeAt(0));
+}
