@@ -154,6 +154,8 @@ export const ZH_HANT = {
   pushHint: 'SwiftChat 關閉時也會通知',
   pushUnsupported: '此瀏覽器不支援推播通知。',
   pushRefused: '瀏覽器無法開啟推播通知（{reason}）。',
+  pushTurningOn: '正在開啟…',
+  pushNoAnswer: '瀏覽器的推播服務沒有回應，請稍後再試。',
   directChat: '一對一聊天',
   displayNameLabel: '暱稱',
   draftMark: '[草稿]',

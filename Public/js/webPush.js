@@ -3,7 +3,13 @@
 // turning it off does the reverse. The service worker (sw.js) shows what arrives. Permission is asked only when the
 // person turns it on (a click).
 
-/** Why push could not be turned on: 'unsupported', 'denied' (notifications blocked) or 'refused' (by the browser). */
+// How long the browser's push service may take to subscribe (it may never answer: offline, or no service at all).
+const SUBSCRIBE_WAIT_MS = 20_000;
+
+/**
+ * Why push could not be turned on: 'unsupported', 'denied' (notifications blocked), 'refused' (by the browser, with
+ * its reason) or 'timeout' (its push service did not answer).
+ */
 export class PushError extends Error {
   constructor(code, reason = '') {
     super(reason || code);
@@ -36,10 +42,17 @@ export class WebPush {
     const { publicKey } = await this.api.pushKey();
     const registration = await navigator.serviceWorker.ready;
     let subscription;
+    let timer;
+    const noAnswer = new Promise((resolve, reject) => { timer = setTimeout(() => reject(new PushError('timeout')), SUBSCRIBE_WAIT_MS); });
     try {
-      subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64urlBytes(publicKey) });
+      subscription = await Promise.race([
+        registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64urlBytes(publicKey) }),
+        noAnswer,
+      ]);
     } catch (error) {
-      throw new PushError('refused', error.message || error.name);
+      throw error instanceof PushError ? error : new PushError('refused', error.message || error.name);
+    } finally {
+      clearTimeout(timer);
     }
     try {
       await this.api.addPushSubscription(subscription.toJSON());

@@ -39,7 +39,8 @@ export class MeView {
     const notifier = this.client.notifier;
     this.pushStatus = el('p', { className: 'form-status', id: 'push-status', role: 'status' });
     this.pushToggle = el('input', {
-      type: 'checkbox', id: 'notify-push', 'aria-describedby': 'push-hint', on: { change: () => this.changePush() },
+      type: 'checkbox', id: 'notify-push', 'aria-labelledby': 'push-label', 'aria-describedby': 'push-hint',
+      on: { change: () => this.changePush() },
     });
     const passwordInput = (id, label, autocomplete) => el('input', {
       type: 'password', id, className: 'text-input', autocomplete, required: true, maxlength: '128',
@@ -80,7 +81,7 @@ export class MeView {
         el('h2', { className: 'section-title', id: 'notifications-title', text: t('notificationsSection') }),
         el('label', { className: 'settings-row toggle-row', for: 'notify-push' },
           el('span', { className: 'settings-label' },
-            el('span', { text: t('pushNotifications') }),
+            el('span', { id: 'push-label', text: t('pushNotifications') }),
             el('small', { className: 'settings-hint', id: 'push-hint', text: t('pushHint') })),
           this.pushToggle),
         this.pushStatus,
@@ -159,10 +160,11 @@ export class MeView {
   async changePush() {
     const wanted = this.pushToggle.checked;
     this.pushToggle.disabled = true;
-    this.pushStatus.textContent = '';
+    this.pushStatus.textContent = wanted ? t('pushTurningOn') : '';
     try {
       if (wanted) await this.client.push.enable();
       else await this.client.push.disable();
+      this.pushStatus.textContent = '';
     } catch (error) {
       this.pushToggle.checked = !wanted;
       this.pushStatus.textContent = pushErrorText(error);
@@ -229,5 +231,6 @@ function pushErrorText(error) {
   if (error.code === 'unsupported') return t('pushUnsupported');
   if (error.code === 'denied') return t('notificationsBlocked');
   if (error.code === 'refused') return t('pushRefused', { reason: error.reason });
+  if (error.code === 'timeout') return t('pushNoAnswer');
   return describeError(error);
 }
