@@ -24,7 +24,7 @@ export function mentionTokens(text) {
  * Whom `@name` mentions in this message: 'me', 'other', 'all', or null when it is no mention (not a member, my own
  * name, an @all the server did not take). `usernameOf(id)` is a mentioned account's username when it is known.
  */
-export function mentionKind(message, name, myID, usernameOf) {
+export function whomMentioned(message, name, myID, usernameOf) {
   const wanted = name.toLowerCase();
   if (message.mentionsAll === true && EVERYONE_NAMES.includes(wanted)) return 'all';
   const id = (message.mentions ?? []).find((candidate) => usernameOf(candidate)?.toLowerCase() === wanted);
@@ -34,10 +34,10 @@ export function mentionKind(message, name, myID, usernameOf) {
 
 /**
  * Wraps the real mentions among the text of `container` (a bubble's text; not inside code or links) in a
- * `.mention` span, `.mention-me` for mine and @all. `kindOf(name)` says whom a name mentions (see mentionKind); a
+ * `.mention` span, `.mention-me` for mine and @all. `whomOf(name)` says whom a name mentions (see whomMentioned); a
  * name that ends in `.`, `-` or `_` is also tried without them, as the server does.
  */
-export function markMentions(container, kindOf) {
+export function markMentions(container, whomOf) {
   const walker = document.createTreeWalker(container, NodeFilter.SHOW_TEXT);
   const textNodes = [];
   while (walker.nextNode()) if (!walker.currentNode.parentElement.closest('code, a')) textNodes.push(walker.currentNode);
@@ -47,11 +47,11 @@ export function markMentions(container, kindOf) {
     let last = 0;
     for (const token of mentionTokens(text)) {
       const trimmed = token.name.replace(/[._-]+$/, '');
-      const kind = kindOf(token.name) ?? (trimmed && trimmed !== token.name ? kindOf(trimmed) : null);
-      if (!kind) continue;
-      const length = kindOf(token.name) ? token.length : trimmed.length + 1;
+      const whom = whomOf(token.name) ?? (trimmed && trimmed !== token.name ? whomOf(trimmed) : null);
+      if (!whom) continue;
+      const length = whomOf(token.name) ? token.length : trimmed.length + 1;
       pieces.push(text.slice(last, token.index), el('span', {
-        className: `mention${kind === 'other' ? '' : ' mention-me'}`,
+        className: `mention${whom === 'other' ? '' : ' mention-me'}`,
         text: text.slice(token.index, token.index + length),
       }));
       last = token.index + length;

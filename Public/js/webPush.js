@@ -7,13 +7,13 @@
 const SUBSCRIBE_WAIT_MS = 20_000;
 
 /**
- * Why push could not be turned on: 'unsupported', 'denied' (notifications blocked), 'refused' (by the browser, with
- * its reason) or 'timeout' (its push service did not answer).
+ * Why push could not be turned on (`problem`, never a server's error code): 'unsupported', 'denied' (notifications
+ * blocked), 'refused' (by the browser, with its `reason`) or 'timeout' (its push service did not answer).
  */
 export class PushError extends Error {
-  constructor(code, reason = '') {
-    super(reason || code);
-    this.code = code;
+  constructor(problem, reason = '') {
+    super(reason || problem);
+    this.problem = problem;
     this.reason = reason;
   }
 }

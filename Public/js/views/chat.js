@@ -19,7 +19,7 @@ import { RovingList } from './rovingList.js';
 import { RoomInfo } from './roomInfo.js';
 import { ChatHeader } from './chatHeader.js';
 import { acceptDroppedFiles } from './dropZone.js';
-import { mentionKind } from '../mentions.js';
+import { whomMentioned } from '../mentions.js';
 
 // Within this many pixels of the end, the list counts as "at the bottom" and follows new messages.
 const BOTTOM_SLACK_PX = 48;
@@ -379,7 +379,7 @@ export class ChatView {
       online: this.store.connection === 'online',
       nameOf: (person) => (person?.id === me ? t('you') : this.store.displayName(person?.id, person?.name ?? '')),
       mentionsMe: (message) => this.store.mentionsMe(message),
-      mentionKind: (message, name) => mentionKind(message, name, me, (id) => this.client.mentionedUsername(this.roomID, id)),
+      whomMentioned: (message, name) => whomMentioned(message, name, me, (id) => this.client.mentionedUsername(this.roomID, id)),
       reactorName: (userID) => (userID === me ? t('you') : this.store.displayName(userID, t('someone'))),
       attachmentURL: (id) => this.client.attachmentURL(id),
       onActions: (message, button) => this.actions.openFromButton(message, button),

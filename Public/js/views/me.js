@@ -226,11 +226,10 @@ export class MeView {
   }
 }
 
-/** Why push could not be turned on or off, in words (a PushError's code, or the server's error). */
+// What each PushError's problem says (webPush.js).
+const PUSH_PROBLEMS = { unsupported: 'pushUnsupported', denied: 'notificationsBlocked', refused: 'pushRefused', timeout: 'pushNoAnswer' };
+
+/** Why push could not be turned on or off, in words (a PushError's problem, or the server's error). */
 function pushErrorText(error) {
-  if (error.code === 'unsupported') return t('pushUnsupported');
-  if (error.code === 'denied') return t('notificationsBlocked');
-  if (error.code === 'refused') return t('pushRefused', { reason: error.reason });
-  if (error.code === 'timeout') return t('pushNoAnswer');
-  return describeError(error);
+  return PUSH_PROBLEMS[error.problem] ? t(PUSH_PROBLEMS[error.problem], { reason: error.reason }) : describeError(error);
 }

@@ -11,6 +11,7 @@ const SHOWN = 8;
 // Who may mention everyone in a room of more members (§9.10).
 const EVERYONE_LIMIT = 20;
 const EVERYONE_ROLES = ['owner', 'moderator'];
+const CARET_KEYS = ['ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown'];
 
 export class MentionSuggestions {
   /** `onPick()`: the text box's text was changed by a pick (save the draft, measure it…). */
@@ -27,6 +28,7 @@ export class MentionSuggestions {
     textarea.setAttribute('aria-autocomplete', 'list');
     textarea.setAttribute('aria-controls', 'mention-suggestions');
     textarea.addEventListener('blur', () => this.close());
+    textarea.addEventListener('click', () => this.update()); // the caret moved: into a mention being typed, or out
   }
 
   get open() {
@@ -107,6 +109,7 @@ export class MentionSuggestions {
     } else if (event.key === 'Escape') {
       this.close();
     } else {
+      if (CARET_KEYS.includes(event.key)) this.close(); // the caret leaves the mention being typed
       return false;
     }
     event.preventDefault();

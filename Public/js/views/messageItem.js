@@ -166,13 +166,13 @@ function senderAvatar(message, context) {
 }
 
 /**
- * The bubble: quote, attachments, text (its real @mentions marked: context.mentionKind) and time. A message from
+ * The bubble: quote, attachments, text (its real @mentions marked: context.whomMentioned) and time. A message from
  * someone else that mentions me (by name or @all: context.mentionsMe) stands out, and says so to a screen reader.
  */
 function bubble(message, context) {
   const attachments = message.attachments ?? [];
   const text = message.text && el('div', { className: 'message-text' }, markdownNodes(message.text));
-  if (text && context.mentionKind) markMentions(text, (name) => context.mentionKind(message, name));
+  if (text && context.whomMentioned) markMentions(text, (name) => context.whomMentioned(message, name));
   const mentionsMe = !context.mine && context.mentionsMe?.(message) === true;
   return el('div', { className: `bubble${!message.text && attachments.length ? ' image-only' : ''}${mentionsMe ? ' mentions-me' : ''}` },
     mentionsMe && el('span', { className: 'visually-hidden', text: t('mentionsYou') }),
