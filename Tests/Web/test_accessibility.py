@@ -254,7 +254,7 @@ class AccessibilityTests(WebClientTestCase):
           ['--accent-text', '--surface'], ['--on-accent', '--button-bg'], ['--bubble-mine-meta', '--bubble-mine'],
           ['--muted', '--bubble-theirs'], ['--danger', '--surface'], ['--link', '--bg'], ['--banner-text', '--banner-bg'],
           ['--bubble-theirs-text', '--mention-bubble'], ['--muted', '--mention-bubble'], ['--link', '--mention-bubble'],
-          ['--bubble-theirs-text', '--mark-bg']];
+          ['--bubble-theirs-text', '--mark-bg'], ['--surface', '--muted']];
         const result = pairs.map(([a, b]) => [a, b, ratio(a, b)]);
         probe.remove();
         return result;
