@@ -67,6 +67,10 @@ class NotificationLevelTests(WebClientTestCase):
         page.find("#room-info-button").click()
         page.wait_for(lambda d: page.find("#room-info").is_displayed(), "the chat info")
 
+    def wait_until_online(self, page):
+        """Connected (after the room list came): a message sent from now on is new to the page, and notifies."""
+        page.wait_for(lambda d: page.find(".topbar .status-light").get_attribute("data-state") == "online", "connected")
+
     def test_gh31_a_chats_level_is_kept_by_the_server_and_decides_what_notifies(self):
         ann, bob = self.user("ann", "Ann Lee"), self.user("bob", "Bob Chen")
         room_id = api(self.base(), "POST", "/rooms", {"kind": "group", "name": unique_name("Lunch "),
@@ -86,6 +90,7 @@ class NotificationLevelTests(WebClientTestCase):
         page.wait_for(lambda d: self.level(ann, room_id) == "mentions", "the level kept by the server")
         page.find("#room-info .dialog-close").click()
         page.go("#/chats")
+        self.wait_until_online(page)
         talk = self.socket(bob)
         talk.send_message(room_id, "plain news")
         talk.send_message(room_id, f"@{ann['user']['username']} your turn")
@@ -116,6 +121,7 @@ class NotificationLevelTests(WebClientTestCase):
         page.driver.refresh()
         page.js(NOTIFICATION_RECORDER_JS)
         page.wait_for(lambda d: page.find_all(f'.chat-item[data-room-id="{room_id}"] .muted-mark'), "the list's mark")
+        self.wait_until_online(page)
         talk.send_message(room_id, f"@{ann['user']['username']} still there?")
         talk.send_message(elsewhere, "after the mute")
         page.wait_for(lambda d: page.js("return window.__notifications.length") >= 1, "the direct message's notification")
