@@ -2,12 +2,16 @@
 // Every request for the shell goes to the network first, so a new version shows at once when the server is up;
 // the cached copy answers only when the network fails. The API, the WebSocket and attachments are never touched.
 // Tests/Web checks that this list names every file of the shell.
+// It also shows Web Push messages (PROTOCOL.md §9.11) as notifications, one per chat, and opens the chat when one is
+// clicked.
 
-const CACHE = 'swiftchat-shell-v2';
+const CACHE = 'swiftchat-shell-v3';
+const APP_ICON = '/icons/app.svg';
 const SHELL = [
   '/',
   '/css/app.css',
   '/icons/app.svg',
+  '/manifest.webmanifest',
   '/js/administration.js',
   '/js/api.js',
   '/js/avatar.js',
@@ -19,6 +23,7 @@ const SHELL = [
   '/js/linkify.js',
   '/js/main.js',
   '/js/markdown.js',
+  '/js/mentions.js',
   '/js/moderation.js',
   '/js/myData.js',
   '/js/notifier.js',
@@ -34,6 +39,7 @@ const SHELL = [
   '/js/theme.js',
   '/js/time.js',
   '/js/uploads.js',
+  '/js/webPush.js',
   '/js/views/adminAudit.js',
   '/js/views/adminHome.js',
   '/js/views/adminInvites.js',
@@ -61,6 +67,8 @@ const SHELL = [
   '/js/views/me.js',
   '/js/views/mePages.js',
   '/js/views/memberModeration.js',
+  '/js/views/mentionsList.js',
+  '/js/views/mentionSuggestions.js',
   '/js/views/messageActions.js',
   '/js/views/messageItem.js',
   '/js/views/messageMenu.js',
@@ -109,3 +117,43 @@ self.addEventListener('fetch', (event) => {
     return response;
   }).catch(() => caches.match(key).then((cached) => cached ?? Response.error())));
 });
+
+// MARK: Web Push
+
+// The server's payload: {room, seq, title, body, url}. The tag is the room's, so a chat shows only its latest message.
+self.addEventListener('push', (event) => {
+  let message = {};
+  try {
+    message = event.data?.json() ?? {};
+  } catch {
+    message = { body: event.data?.text() ?? '' };
+  }
+  const title = message.title || 'SwiftChat';
+  event.waitUntil(self.registration.showNotification(title, {
+    body: message.body ?? '',
+    icon: APP_ICON,
+    badge: APP_ICON,
+    tag: message.room ? `room:${message.room}` : undefined,
+    renotify: Boolean(message.room),
+    data: { url: message.url || `${self.location.origin}/#/chats`, room: message.room ?? null, seq: message.seq ?? null },
+  }));
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  event.waitUntil(openChat(event.notification.data?.url));
+});
+
+/**
+ * Shows the chat at `url` (…/#/chat/ROOM/SEQ) in an open SwiftChat window, which is told to go there and focused;
+ * with none open, in a new one. A URL of another origin is not followed: the app's own chats list opens instead.
+ */
+async function openChat(url) {
+  const target = new URL(url || '/#/chats', self.location.origin);
+  const address = target.origin === self.location.origin ? target.href : `${self.location.origin}/#/chats`;
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+  if (!open) return self.clients.openWindow(address);
+  open.postMessage({ type: 'open', hash: new URL(address).hash });
+  return open.focus().catch(() => open);
+}

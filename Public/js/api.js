@@ -1,4 +1,4 @@
-// The REST half of the protocol (docs/PROTOCOL.md §6, §7 with §7.3 and §7.4, §9.3, §9.7, §10). Every call resolves
+// The REST half of the protocol (docs/PROTOCOL.md §6, §7 with §7.3 and §7.4, §9.3, §9.7, §9.10, §9.11, §10). Every call resolves
 // with the parsed body or rejects with an ApiError whose `code` is the server's error code, or `unreachable` when no
 // answer came.
 
@@ -120,6 +120,22 @@ export class Api {
     if (before) query.set('before', String(before));
     return this.request('GET', `/rooms/${encodeURIComponent(roomID)}/messages?${query}`);
   }
+
+  // §9.10 mentions and notification levels, §9.11 Web Push subscriptions
+  /** `level`: all, mentions or none; resolves with the room's summary. */
+  setNotificationLevel(roomID, level) {
+    return this.request('PUT', `/rooms/${encodeURIComponent(roomID)}/notifications`, { body: { level } });
+  }
+  /** One page of the messages that mention me, newest first: {messages, next}. */
+  mentions({ before = null, limit = 20 } = {}) {
+    const query = new URLSearchParams({ limit: String(limit) });
+    if (before) query.set('before', String(before));
+    return this.request('GET', `/mentions?${query}`);
+  }
+  pushKey() { return this.request('GET', '/push/key'); }
+  /** `subscription`: what PushSubscription.toJSON() gives ({endpoint, keys}). */
+  addPushSubscription(subscription) { return this.request('POST', '/push/subscriptions', { body: subscription }); }
+  removePushSubscription(endpoint) { return this.request('DELETE', '/push/subscriptions', { body: { endpoint } }); }
 
   // §7.3 roles and moderation, §7.4 reports
   setRole(roomID, userID, role) { return this.request('PUT', `${memberPath(roomID, userID)}/role`, { body: { role } }); }

@@ -7,6 +7,7 @@ import { saveSession, userStorageKey } from './session.js';
 import { PendingReads } from './pendingReads.js';
 import { loadLimits, saveLimits } from './limits.js';
 import { Notifier } from './notifier.js';
+import { WebPush } from './webPush.js';
 import { Uploads } from './uploads.js';
 import { pageIsSeen } from './views/seenTracker.js';
 import { Administration } from './administration.js';
@@ -47,7 +48,9 @@ export class ChatClient {
     this.limits = loadLimits();
     this.serverFeatures = new Set(); // optional features the server's config names (none yet: see offers)
     this.memberCounts = new Map(); // channel id → members, from the public list (§7)
+    this.memberRequests = new Map(); // room id → its members, asked for once (see roomMembers)
     this.notifier = new Notifier(this.store, session.user.id);
+    this.push = new WebPush(api);
     this.store.on('live-message', () => {
       const live = this.store.lastLiveMessage;
       this.notifier.notify(live, live?.room.id === this.activeRoomID && pageIsSeen());
@@ -112,6 +115,7 @@ export class ChatClient {
     this.store.on('rooms', () => this.scheduleRoomListSave());
     try {
       this.store.replaceRooms(await this.api.rooms());
+      this.carryOverLocalMutes();
     } catch {
       // Offline: the cached list stands in; the socket retries, and its hello refreshes the list.
     }
@@ -181,6 +185,7 @@ export class ChatClient {
 
   async signOut() {
     this.stop();
+    await this.push.disable().catch(() => {}); // this browser no longer notifies of the account's messages
     await this.api.logout().catch(() => {});
     this.forgetLocalData();
     this.onSignedOut();
@@ -503,6 +508,7 @@ export class ChatClient {
 
   /** Someone joined or left a room (an invitation this page made, a membership event): its count is asked again. */
   membersChanged(roomID) {
+    this.memberRequests.delete(roomID);
     if (this.memberCounts.has(roomID)) this.refreshMemberCounts();
   }
 
@@ -588,6 +594,13 @@ export class ChatClient {
       .catch(() => {});
   }
 
+  /** A page of the messages that mention me, newest first: {messages, next} (§9.10). */
+  async mentionsPage({ before, limit }) {
+    const page = await this.api.mentions({ before, limit });
+    await this.lookUpProfiles(page.messages.map((message) => message.sender));
+    return page;
+  }
+
   searchMessages(query, limit) {
     return this.api.search(query, { limit });
   }
@@ -613,9 +626,50 @@ export class ChatClient {
     }
   }
 
+  // MARK: notification levels (§9.10)
+
+  /** Chooses what of a room notifies me, on every device of the account: all, mentions or none. */
+  async setNotificationLevel(roomID, level) {
+    this.store.upsertRoom(await this.api.setNotificationLevel(roomID, level));
+  }
+
+  /**
+   * Chats muted in this browser before the server kept levels are set to `none` there, once: each is forgotten
+   * here when the server has it (or when I am no longer in that chat); one that could not be sent is tried again at
+   * the next start.
+   */
+  async carryOverLocalMutes() {
+    for (const roomID of this.notifier.localMutes()) {
+      try {
+        if (this.store.rooms.has(roomID)) await this.setNotificationLevel(roomID, 'none');
+        this.notifier.forgetLocalMute(roomID);
+      } catch (error) {
+        if (error.code === 'forbidden' || error.code === 'not_found') this.notifier.forgetLocalMute(roomID);
+      }
+    }
+  }
+
   /** My rank in a room (§7.3): a server administrator outranks everyone, else my role there. */
   myRank(roomID) {
     return rankOf(this.store.rooms.get(roomID)?.role, this.me.admin === true);
+  }
+
+  /** The room's members, asked for once while nobody joins or leaves it (@ suggestions, mentions in bubbles). */
+  roomMembers(roomID) {
+    if (!this.memberRequests.has(roomID)) {
+      this.memberRequests.set(roomID, this.members(roomID).catch((error) => {
+        this.memberRequests.delete(roomID);
+        throw error;
+      }));
+    }
+    return this.memberRequests.get(roomID);
+  }
+
+  /** A mentioned member's username; unknown, the room's members are asked for (views hear 'profiles' then). */
+  mentionedUsername(roomID, userID) {
+    const username = this.store.profiles.get(userID)?.username;
+    if (!username) this.roomMembers(roomID).catch(() => {});
+    return username ?? null;
   }
 
   /** The room's members' profiles, by username (§7; members only). */

@@ -102,3 +102,7 @@ showEntry();
 // The app shell is cached by a service worker (sw.js), so a reload while the server is down still opens the app,
 // with its cached chats and outbox; queued messages go out by themselves once the server is back.
 navigator.serviceWorker?.register('/sw.js').catch(() => {});
+// A notification was clicked (sw.js): its chat shows here.
+navigator.serviceWorker?.addEventListener('message', (event) => {
+  if (event.data?.type === 'open' && typeof event.data.hash === 'string' && event.data.hash.startsWith('#/')) location.hash = event.data.hash;
+});

@@ -1,6 +1,8 @@
 // Telling a person about new messages when they are not looking: desktop notifications (permission is asked only
-// when they click to turn them on), an optional short sound, and the unread count on the tab's icon. Muting a chat
-// (kept in this browser: the server has no mute setting) silences all three for it.
+// when they click to turn them on), an optional short sound, and the unread count on the tab's icon. Each chat's
+// notification level, kept by the server (§9.10), says what of it does so: everything (`all`), only messages that
+// mention me (`mentions`), or nothing (`none`). Before the server kept levels, mutes were kept in this browser: the
+// client hands those to the server once (`localMutes`, `forgetLocalMute`).
 import { userStorageKey } from './session.js';
 import { messageSummary } from './views/preview.js';
 
@@ -12,30 +14,50 @@ export class Notifier {
     this.store = store;
     this.mutedKey = userStorageKey(userID, 'muted');
     this.settingsKey = userStorageKey(userID, 'notify');
-    this.muted = new Set(readJSON(this.mutedKey, []));
     this.settings = { desktop: false, sound: false, ...readJSON(this.settingsKey, {}) };
     this.audio = null;
   }
 
-  // MARK: mute, per chat
+  // MARK: notification levels, per chat (§9.10)
 
+  level(roomID) {
+    return this.store.rooms.get(roomID)?.notifications ?? 'all';
+  }
+
+  /** A chat that notifies me of nothing: the list and its header mark it. */
   isMuted(roomID) {
-    return this.muted.has(roomID);
+    return this.level(roomID) === 'none';
   }
 
-  setMuted(roomID, muted) {
-    if (muted) this.muted.add(roomID);
-    else this.muted.delete(roomID);
-    localStorage.setItem(this.mutedKey, JSON.stringify([...this.muted]));
-    this.store.emit('settings');
-    this.store.emit('rooms');
+  /** Whether a message of the room notifies me (sound, desktop) at the room's level. */
+  wants(room, message) {
+    return room.notifications === 'all' || (room.notifications === 'mentions' && this.store.mentionsMe(message));
   }
 
-  /** Unread messages in chats that are not muted: what the title and the icon count. */
+  /**
+   * What the title and the icon count: the unread messages of chats at `all`, the unread mentions of chats at
+   * `mentions`, nothing of chats at `none`.
+   */
   unreadCount() {
     let total = 0;
-    for (const room of this.store.rooms.values()) if (!this.muted.has(room.id)) total += room.unreadCount;
+    for (const room of this.store.rooms.values()) {
+      if (room.notifications === 'all') total += room.unreadCount;
+      else if (room.notifications === 'mentions') total += room.mentionCount;
+    }
     return total;
+  }
+
+  /** The chats muted in this browser before the server kept levels (to be set to `none` there once). */
+  localMutes() {
+    const muted = readJSON(this.mutedKey, []);
+    return Array.isArray(muted) ? muted.filter((id) => typeof id === 'string') : [];
+  }
+
+  /** A local mute the server has now (or that names a chat I am no longer in); the list goes when it is empty. */
+  forgetLocalMute(roomID) {
+    const rest = this.localMutes().filter((id) => id !== roomID);
+    if (rest.length > 0) localStorage.setItem(this.mutedKey, JSON.stringify(rest));
+    else localStorage.removeItem(this.mutedKey);
   }
 
   // MARK: settings
@@ -68,7 +90,7 @@ export class Notifier {
 
   /** `live` is {room, message}; `watching` says whether the person is looking at that chat now. */
   notify(live, watching) {
-    if (!live || this.muted.has(live.room.id) || watching) return;
+    if (!live || watching || !this.wants(live.room, live.message)) return;
     if (this.settings.sound) this.beep();
     if (!this.settings.desktop || this.permission() !== 'granted') return;
     const name = this.store.displayName(live.message.sender?.id, live.message.sender?.name ?? '');

@@ -5,7 +5,7 @@
 // 'connection', 'me', 'language', 'profiles', 'live-message' (a new message from someone else arrived live:
 // `lastLiveMessage` holds it), 'live-line' (a rename or a membership change arrived live: `lastLiveLine` holds
 // {room, event}),
-// 'settings' (mute, notifications, theme), 'limits' (the server's limits were read again).
+// 'settings' (notifications, sound, theme), 'limits' (the server's limits were read again).
 
 const TYPING_VISIBLE_MS = 5_000;
 // What the offline cache keeps: the newest messages of the chats with the latest activity.
@@ -14,12 +14,13 @@ const CACHED_MESSAGES_PER_ROOM = 30;
 // The events shown as a centred line of their own in the chat (§9.1): a rename and the membership changes.
 const LINE_KINDS = ['rename', 'joined', 'left', 'invited', 'removed', 'banned', 'role'];
 
-// How each change event (§9.1) changes the message it targets. A delete leaves a tombstone: no text, edit time,
-// attachments or reactions.
+// How each change event (§9.1) changes the message it targets. An edit brings the message's new mentions (§9.10).
+// A delete leaves a tombstone: no text, edit time, attachments, reactions or mentions.
 const CHANGES = new Map([
   ['edit', (message, event) => {
     message.text = event.text;
     message.editedAt = event.date;
+    setMentions(message, event);
   }],
   ['delete', (message, event) => {
     message.deleted = true;
@@ -29,9 +30,22 @@ const CHANGES = new Map([
     delete message.editedAt;
     delete message.attachments;
     delete message.reactions;
+    setMentions(message, {});
   }],
   ['reaction', (message, event) => toggleReaction(message, event.emoji, event.sender.id, event.added)],
 ]);
+
+/** The members a message mentions (`mentions`, `mentionsAll`: §9.10), as `source` has them now. */
+function setMentions(message, source) {
+  if (source.mentions?.length) message.mentions = source.mentions;
+  else delete message.mentions;
+  if (source.mentionsAll === true) message.mentionsAll = true;
+  else delete message.mentionsAll;
+}
+
+// What notifies me in a room until I choose (§9.10): everything in direct rooms and groups, mentions in channels.
+const DEFAULT_LEVELS = { direct: 'all', group: 'all', channel: 'mentions' };
+export const NOTIFICATION_LEVELS = ['all', 'mentions', 'none'];
 
 function newRoom(summary) {
   return {
@@ -43,6 +57,8 @@ function newRoom(summary) {
     latestSeq: summary.latestSeq ?? 0,
     lastReadSeq: summary.lastReadSeq ?? 0,
     unreadCount: summary.unreadCount ?? 0,
+    mentionCount: summary.mentionCount ?? 0, // unread messages that mention me (§9.10)
+    notifications: levelOf(summary), // what of this room notifies me: all, mentions or none (§9.10)
     nameSeq: summary.latestSeq ?? 0, // the seq up to which `name` is known to be current (a summary's, or a rename's)
     role: summary.role ?? null, // mine in a channel or group (§7.3): owner, moderator or member
     roleSeq: summary.latestSeq ?? 0, // the seq up to which `role` is known to be current (a summary's, or a role event's)
@@ -59,6 +75,10 @@ function newRoom(summary) {
     peerReadSeq: summary.peerLastReadSeq ?? 0, // direct rooms: how far the other member has read
     typing: new Map(), // user id → {name, timer}
   };
+}
+
+function levelOf(summary) {
+  return NOTIFICATION_LEVELS.includes(summary.notifications) ? summary.notifications : DEFAULT_LEVELS[summary.kind] ?? 'all';
 }
 
 export class Store {
@@ -124,12 +144,14 @@ export class Store {
         existing.roleSeq = summary.latestSeq ?? 0;
       }
       existing.muted = summary.muted === true;
+      existing.notifications = levelOf(summary);
       if (!peerLeft) existing.peer = summary.peer ?? null;
       this.advancePeerRead(existing, summary.peerLastReadSeq ?? 0);
       if ((summary.latestSeq ?? 0) >= existing.latestSeq) {
         existing.latestSeq = summary.latestSeq ?? 0;
         existing.lastReadSeq = Math.max(existing.lastReadSeq, summary.lastReadSeq ?? 0);
         existing.unreadCount = summary.unreadCount ?? 0;
+        existing.mentionCount = summary.mentionCount ?? 0;
         if (summary.lastMessage) existing.lastMessage = summary.lastMessage;
       }
     }
@@ -169,6 +191,8 @@ export class Store {
       latestSeq: room.resumeSeq,
       lastReadSeq: room.lastReadSeq,
       unreadCount: room.unreadCount,
+      mentionCount: room.mentionCount,
+      notifications: room.notifications,
       peerLastReadSeq: room.peerReadSeq,
       ...(room.role ? { role: room.role } : {}),
       ...(room.muted ? { muted: true } : {}),
@@ -234,6 +258,7 @@ export class Store {
         this.addMessage(room, event);
         if (isNewToRoom && event.sender?.id !== this.me.id) {
           room.unreadCount += 1;
+          if (this.mentionsMe(event)) room.mentionCount += 1;
           if (live) this.lastLiveMessage = { room, message: room.messages.get(event.seq) };
         }
         this.stopTyping(room, event.sender?.id);
@@ -398,17 +423,23 @@ export class Store {
     if (!room || seq <= room.lastReadSeq) return false;
     room.lastReadSeq = seq;
     room.unreadCount = seq >= room.latestSeq ? 0 : Math.min(room.unreadCount, this.unreadAfter(room, seq));
+    room.mentionCount = seq >= room.latestSeq ? 0 : Math.min(room.mentionCount, this.unreadAfter(room, seq, (message) => this.mentionsMe(message)));
     this.emit('rooms');
     return true;
   }
 
-  /** Loaded messages from others after `seq` that are not deleted. */
-  unreadAfter(room, seq) {
+  /** Loaded messages from others after `seq` that are not deleted (and pass `filter`). */
+  unreadAfter(room, seq, filter = () => true) {
     let count = 0;
     for (const message of room.messages.values()) {
-      if (message.seq > seq && message.sender?.id !== this.me.id && !message.deleted) count += 1;
+      if (message.seq > seq && message.sender?.id !== this.me.id && !message.deleted && filter(message)) count += 1;
     }
     return count;
+  }
+
+  /** Whether a message mentions me: by name, or with @all (§9.10). */
+  mentionsMe(message) {
+    return message.mentionsAll === true || (message.mentions ?? []).includes(this.me.id);
   }
 
   /** A read position this device sent that the server has not confirmed yet (see pendingReads.js). */
@@ -416,8 +447,9 @@ export class Store {
     const room = this.rooms.get(roomID);
     if (!room) return;
     room.lastReadSeq = Math.max(room.lastReadSeq, seq);
-    if (seq >= room.latestSeq && room.unreadCount !== 0) {
+    if (seq >= room.latestSeq && (room.unreadCount !== 0 || room.mentionCount !== 0)) {
       room.unreadCount = 0;
+      room.mentionCount = 0;
       this.emit('rooms');
     }
   }
@@ -430,6 +462,7 @@ export class Store {
       if (receipt.seq > room.lastReadSeq) {
         room.lastReadSeq = receipt.seq;
         room.unreadCount = Math.min(room.unreadCount, this.unreadAfter(room, receipt.seq));
+        room.mentionCount = Math.min(room.mentionCount, this.unreadAfter(room, receipt.seq, (message) => this.mentionsMe(message)));
         this.emit('rooms');
       }
     } else {

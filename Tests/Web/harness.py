@@ -177,12 +177,14 @@ def register(base_url, username, display_name=None):
 
 
 class WebSocketClient:
-    def __init__(self, base_url, token):
+    def __init__(self, base_url, token, path=None):
+        """The server's WebSocket with `token`, or another WebSocket of that host at `path` (DevTools: see DevTools)."""
         host, port = re.match(r"http://([^:/]+):(\d+)", base_url).groups()
         self.sock = socket.create_connection((host, int(port)), timeout=TIMEOUT)
         key = base64.b64encode(os.urandom(16)).decode()
+        path = path or f"/api/v1/ws?token={token}"
         self.sock.sendall((
-            f"GET /api/v1/ws?token={token} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+            f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
         response = b""
         while b"\r\n\r\n" not in response:
@@ -404,6 +406,56 @@ class Browser:
             self.driver.quit()
         except WebDriverException:
             pass
+
+
+class DevTools:
+    """A DevTools Protocol connection of its own to a Browser's Chromium: what chromedriver's execute_cdp_cmd cannot
+    do, which is hear events (ServiceWorker.workerRegistrationUpdated names a registration's id) and talk to other
+    targets than the page (the service worker)."""
+
+    def __init__(self, browser):
+        address = browser.driver.capabilities["goog:chromeOptions"]["debuggerAddress"]
+        with urllib.request.urlopen(f"http://{address}/json/version", timeout=TIMEOUT) as response:
+            url = json.load(response)["webSocketDebuggerUrl"]
+        host, path = re.match(r"ws://([^/]+)(/.*)", url).groups()
+        self.socket = WebSocketClient(f"http://{host}", None, path=path)
+        self.last_id = 0
+        self.events = []
+
+    def call(self, method, params=None, session=None):
+        """Runs a command (in an attached target's `session`, or the browser's) and returns its result."""
+        self.last_id += 1
+        command = {"id": self.last_id, "method": method, "params": params or {}}
+        if session:
+            command["sessionId"] = session
+        self.socket.send(command)
+        while True:
+            frame = self.socket.receive()
+            if frame.get("id") == self.last_id:
+                if "error" in frame:
+                    raise RuntimeError(f"{method}: {frame['error']}")
+                return frame["result"]
+            self.events.append(frame)
+
+    def event(self, method, predicate=lambda params: True):
+        """The params of the first event `method` (heard so far or next) that `predicate` accepts."""
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            for event in self.events:
+                if event.get("method") == method and predicate(event["params"]):
+                    self.events.remove(event)
+                    return event["params"]
+            self.events.append(self.socket.receive())
+        raise TimeoutError(f"no {method} event")
+
+    def attach(self, target_type, url_prefix):
+        """A session on the first target of that type ('page', 'service_worker') whose URL starts with `url_prefix`."""
+        targets = self.call("Target.getTargets")["targetInfos"]
+        target = next(t for t in targets if t["type"] == target_type and t["url"].startswith(url_prefix))
+        return self.call("Target.attachToTarget", {"targetId": target["targetId"], "flatten": True})["sessionId"]
+
+    def close(self):
+        self.socket.close()
 
 
 # MARK: accessibility

@@ -89,6 +89,40 @@ class AccessibilityTests(WebClientTestCase):
             server.start()
         self.assertEqual(violations, [], "\n".join(violations))
 
+    def test_gh31_no_axe_findings_on_mentions_and_notification_settings(self):
+        """Issue 31: the [Someone @ you] mark, a bubble that mentions me, the @ suggestions, Mentions of me and the
+        notification settings (Me, a chat's level)."""
+        ann, bob = self.user("ann", "Ann Lee"), self.user("bob", "Bob Chen")
+        group = api(self.base(), "POST", "/rooms", {"kind": "group", "name": unique_name("Axe "),
+                                                    "members": [ann["user"]["username"]]}, token=bob["token"])["id"]
+        self.socket(bob).send_message(group, f"@{ann['user']['username']} and @{bob['user']['username']}: tea?")
+        violations = []
+        page = self.signed_in(ann)
+        page.wait_for(lambda d: page.find_all(f'.chat-item[data-room-id="{group}"] .mention-mark'), "the mention mark")
+        for dark in (False, True):
+            page.set_dark(dark)
+            scheme = "dark" if dark else "light"
+            page.go("#/chats")
+            page.wait_for(lambda d: page.find_all(f'.chat-item[data-room-id="{group}"]'), "the chat list")
+            violations += axe_violations(page, f"mention mark {scheme}")
+            self.open_chat(page, group)
+            page.wait_for(lambda d: page.find_all("#messages .bubble.mentions-me .mention-me"), "the mention in the bubble")
+            page.find("#composer-input").send_keys("@")
+            page.wait_for(lambda d: page.find("#mention-suggestions").is_displayed(), "the @ suggestions")
+            violations += axe_violations(page, f"mention in a bubble and @ suggestions {scheme}")
+            page.find("#composer-input").send_keys(Keys.ESCAPE, Keys.BACKSPACE)
+            page.find("#room-info-button").click()
+            page.wait_for(lambda d: page.find("#room-info").is_displayed(), "the chat info")
+            violations += axe_violations(page, f"chat info with its notification level {scheme}")
+            page.find("#room-info .dialog-close").click()
+            page.go("#/me/mentions")
+            page.wait_for(lambda d: page.find_all("#mentions-list .mention-result"), "Mentions of me")
+            violations += axe_violations(page, f"mentions of me {scheme}")
+            page.go("#/me")
+            page.wait_for(lambda d: page.find("#notification-settings").is_displayed(), "the notification settings")
+            violations += axe_violations(page, f"me with notifications {scheme}")
+        self.assertEqual(violations, [], "\n".join(violations))
+
     def test_gh30_no_axe_findings_on_administration_my_data_and_the_links_pages(self):
         """Issue 30: Administration (its lists, an account's page with a reset link), My data, a direct chat's info
         with Unblock, the reset page, registering with an invitation and the sign-in screen after a deactivation."""
@@ -218,7 +252,9 @@ class AccessibilityTests(WebClientTestCase):
         const ratio = (a, b) => { const [x, y] = [lum(colour(a)), lum(colour(b))].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
         const pairs = [['--muted', '--surface'], ['--muted', '--bg'], ['--muted', '--panel'], ['--accent-text', '--panel'],
           ['--accent-text', '--surface'], ['--on-accent', '--button-bg'], ['--bubble-mine-meta', '--bubble-mine'],
-          ['--muted', '--bubble-theirs'], ['--danger', '--surface'], ['--link', '--bg'], ['--banner-text', '--banner-bg']];
+          ['--muted', '--bubble-theirs'], ['--danger', '--surface'], ['--link', '--bg'], ['--banner-text', '--banner-bg'],
+          ['--bubble-theirs-text', '--mention-bubble'], ['--muted', '--mention-bubble'], ['--link', '--mention-bubble'],
+          ['--bubble-theirs-text', '--mark-bg'], ['--surface', '--muted']];
         const result = pairs.map(([a, b]) => [a, b, ratio(a, b)]);
         probe.remove();
         return result;

@@ -38,9 +38,9 @@ class GroupTests(WebClientTestCase):
         page.find("#invite-username").send_keys(carol["user"]["username"], Keys.ENTER)
         page.wait_for(lambda d: "was added" in page.find("#invite-status").text, "the invitation done")
         self.assertIn(room_id, [r["id"] for r in api(self.base(), "GET", "/rooms", token=carol["token"])])
-        page.find("#mute-chat").click()
-        page.find("#room-info .dialog-close").click()
+        page.find("label[for=notify-level-none]").click()
         page.wait_for(lambda d: page.find("#chat-pane .muted-mark").is_displayed(), "the muted mark")
+        page.find("#room-info .dialog-close").click()
 
         page.find("#room-info-button").click()
         page.click("#leave-room", "Leave")
@@ -197,6 +197,8 @@ class RenameTests(WebClientTestCase):
         old_name = unique_name("Weekend ")
         room_id = self.group(ann, old_name, [bob])
         other = self.channel(ann, unique_name("Elsewhere "), [bob["user"]["username"]])["id"]
+        # A channel notifies only of mentions until a member chooses (§9.10): Bob wants every message of this one.
+        api(self.base(), "PUT", f"/rooms/{other}/notifications", {"level": "all"}, token=bob["token"])
         self.socket(bob).send_message(room_id, "Where shall we go?")
         self.mark_read(ann, room_id)
         self.mark_read(bob, room_id)

@@ -145,7 +145,7 @@ class OfflineTests(WebClientTestCase):
     def test_gh15_the_service_worker_caches_every_file_of_the_app_shell(self):
         with open(os.path.join(REPO, "Public", "sw.js")) as file:
             listed = set(re.findall(r"^  '(/[^']*)',$", file.read(), re.M))
-        shell = {"/"}
+        shell = {"/", "/manifest.webmanifest"}
         for folder in ("js", "css", "icons"):
             for directory, _, names in os.walk(os.path.join(REPO, "Public", folder)):
                 for name in names:

@@ -182,7 +182,8 @@ class NotificationTests(WebClientTestCase):
 
         self.open_chat(page, quiet)
         page.find("#room-info-button").click()
-        page.find("#mute-chat").click()
+        page.find("label[for=notify-level-none]").click()
+        page.wait_for(lambda d: page.find("#chat-pane .muted-mark").is_displayed(), "the chat set to notify of nothing")
         page.find("#room-info .dialog-close").click()
         page.go("#/chats")
         bob_socket = self.socket(bob)

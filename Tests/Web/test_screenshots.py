@@ -3,7 +3,8 @@ on a phone and a desktop, the emoji picker, the message menu on a long press, se
 group dialog on a desktop, and the offline banner; Administration (users, an account with its reset link,
 invitations, the audit log), My data and the password reset page on a desktop and a phone, and the sign-in screen
 after a deactivation; moderation (membership lines, a group's info with roles, Reports, and reporting a message on a
-phone)."""
+phone); mentions and notifications (the [Someone @ you] mark, Mentions of me and Me's notifications on a phone, a
+mention marked with the @ suggestions open and a chat's notification level on a desktop)."""
 
 import os
 import time
@@ -241,6 +242,55 @@ class ScreenshotTests(WebClientTestCase):
             browser.js("document.activeElement?.blur()")
             time.sleep(0.3)
             browser.screenshot(os.path.join(out, f"{device}-light-admin-reports.png"))
+        self.assert_no_alerts(browser)
+
+    def test_mention_and_notification_screenshots(self):
+        out = os.environ.get("SCREENSHOT_DIR", os.path.join(REPO, "docs", "screenshots"))
+        tag = unique_name("_")
+        ann, bob, carol = [register(self.base(), f"{first}{tag}", name) for first, name in (
+            ("ann", "Ann Lee"), ("bob", "Bob Chen"), ("carol", "Carol Wu"))]
+        ann_name, bob_name = ann["user"]["username"], bob["user"]["username"]
+        room_id = api(self.base(), "POST", "/rooms", {"kind": "group", "name": "Book club",
+                                                      "members": [ann_name, carol["user"]["username"]]}, token=bob["token"])["id"]
+        quiet = self.channel(carol, "Announcements", [ann_name])["id"]
+        bob_socket, carol_socket = self.socket(bob), self.socket(carol)
+        carol_socket.send_message(quiet, "The office is closed on Friday.")
+        bob_socket.send_message(room_id, "Next month's book: The Left Hand of Darkness 📚")
+        carol_socket.send_message(room_id, f"Great pick! @{bob_name} can you bring the spare copies?")
+        bob_socket.send_message(room_id, f"Sure. @{ann_name} could you host this time?")
+        browser = self.phone(ann)
+
+        def shoot(name):
+            browser.js("document.activeElement?.blur()")
+            time.sleep(0.3)
+            browser.screenshot(os.path.join(out, f"{name}.png"))
+
+        browser.wait_for(lambda d: browser.find_all(f'.chat-item[data-room-id="{room_id}"] .mention-mark'), "the mention mark")
+        shoot("phone-light-mention-mark")
+        browser.go("#/me/mentions")
+        browser.wait_for(lambda d: browser.find_all("#mentions-list .mention-result"), "Mentions of me")
+        shoot("phone-light-mentions")
+        browser.go("#/me")
+        browser.wait_for(lambda d: browser.find("#notification-settings").is_displayed(), "the notification settings")
+        browser.js("document.getElementById('notification-settings').scrollIntoView({block: 'center'})")
+        shoot("phone-light-me-notifications")
+
+        browser.set_viewport(1280, 800, False)
+        self.open_chat(browser, room_id)
+        browser.wait_for(lambda d: browser.find_all("#messages .bubble.mentions-me .mention-me")
+                         and browser.find_all("#messages .mention:not(.mention-me)"), "the mentions marked")
+        box = browser.find("#composer-input")
+        box.send_keys("Happy to! ")
+        box.send_keys("@")
+        browser.wait_for(lambda d: browser.find("#mention-suggestions").is_displayed(), "the @ suggestions")
+        time.sleep(0.3)
+        browser.screenshot(os.path.join(out, "desktop-light-mention.png"))
+        box.send_keys(Keys.ESCAPE)
+        browser.click("#room-info-button", "the chat info")
+        browser.wait_for(lambda d: browser.find("#room-info").is_displayed(), "the chat info")
+        browser.find("label[for=notify-level-mentions]").click()
+        browser.wait_for(lambda d: browser.find("#notify-level-mentions").is_selected(), "Only when I am mentioned")
+        shoot("desktop-light-notification-level")
         self.assert_no_alerts(browser)
 
 

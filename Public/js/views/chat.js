@@ -19,6 +19,7 @@ import { RovingList } from './rovingList.js';
 import { RoomInfo } from './roomInfo.js';
 import { ChatHeader } from './chatHeader.js';
 import { acceptDroppedFiles } from './dropZone.js';
+import { whomMentioned } from '../mentions.js';
 
 // Within this many pixels of the end, the list counts as "at the bottom" and follows new messages.
 const BOTTOM_SLACK_PX = 48;
@@ -348,12 +349,13 @@ export class ChatView {
       const senderProfile = mine ? null : this.client.profile(message.sender?.id, message.sender?.name, message.sender?.via);
       const changes = changesByTarget.get(message.seq) ?? [];
       const changesSignature = changes.map((entry) => `${entry.clientMsgID}:${entry.state}`).join(',');
+      const mentioned = (message.mentions ?? []).map((id) => this.store.profiles.get(id)?.username ?? '').join(',');
       const reactors = (message.reactions ?? []).flatMap((reaction) => reaction.users.map((id) => this.store.displayName(id, ''))).join(',');
       const { selection } = this.actions;
       const selected = selection.active ? selection.has(message.seq) : null; // null: not selecting
       items.push({
         key: `seq:${message.seq}`,
-        signature: `${message.rev}|${showSender}|${showRead}|${senderProfile?.displayName}|${senderProfile?.avatarColor}|${changesSignature}|${reactors}|${selected}`,
+        signature: `${message.rev}|${showSender}|${showRead}|${senderProfile?.displayName}|${senderProfile?.avatarColor}|${changesSignature}|${reactors}|${mentioned}|${selected}`,
         fromOthers: !mine,
         build: () => messageElement(message, { ...context, mine, showSender, showRead, senderProfile, changes, selected }),
       });
@@ -376,6 +378,8 @@ export class ChatView {
       me,
       online: this.store.connection === 'online',
       nameOf: (person) => (person?.id === me ? t('you') : this.store.displayName(person?.id, person?.name ?? '')),
+      mentionsMe: (message) => this.store.mentionsMe(message),
+      whomMentioned: (message, name) => whomMentioned(message, name, me, (id) => this.client.mentionedUsername(this.roomID, id)),
       reactorName: (userID) => (userID === me ? t('you') : this.store.displayName(userID, t('someone'))),
       attachmentURL: (id) => this.client.attachmentURL(id),
       onActions: (message, button) => this.actions.openFromButton(message, button),

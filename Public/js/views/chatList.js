@@ -1,4 +1,6 @@
-// The Chats tab: every room I am in, newest activity first (a draft shows as "[Draft]"), with a search bar that
+// The Chats tab: every room I am in, newest activity first (a draft shows as "[Draft]", unread mentions of me as
+// "[Someone @ you]"; a chat that notifies me of nothing is marked, and one that does not notify me of every message
+// has a grey badge), with a search bar that
 // filters the list as I type and can search message text on the server (§9.7), 20 results at first, then more.
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { errorText, t } from '../strings.js';
@@ -69,6 +71,7 @@ export class ChatListView {
     const unread = room.unreadCount;
     const selected = room.id === this.selectedRoomID;
     const muted = this.client.notifier.isMuted(room.id);
+    const mentioned = room.mentionCount > 0;
     return el('li', {},
       el('a', {
         className: `chat-item${selected ? ' selected' : ''}`,
@@ -79,7 +82,7 @@ export class ChatListView {
       el('span', { className: 'avatar-wrap' },
         avatarElement(roomAvatar(room), { size: 'large' }),
         unread > 0 && el('span', {
-          className: `badge${muted ? ' muted' : ''}`,
+          className: `badge${room.notifications !== 'all' ? ' muted' : ''}`,
           text: unread > 99 ? '99+' : String(unread),
           'aria-label': t('unreadCount', { count: unread }),
         })),
@@ -88,9 +91,11 @@ export class ChatListView {
           el('span', { className: 'chat-item-name', text: room.name }),
           muted && el('span', { className: 'muted-mark', role: 'img', 'aria-label': t('muted'), title: t('muted') }, icon(ICONS.muted, { size: 14 })),
           el('time', { className: 'chat-item-time', text: room.lastMessage ? formatListTime(room.lastMessage.date) : '' })),
-        draft
-          ? el('span', { className: 'chat-item-preview' }, el('span', { className: 'draft-mark', text: t('draftMark') }), ` ${draft.replace(/\s+/g, ' ')}`)
-          : el('span', { className: 'chat-item-preview', text: preview }))));
+        el('span', { className: 'chat-item-preview' },
+          mentioned && el('span', { className: 'mention-mark', text: t('mentionMark') }),
+          mentioned && ' ',
+          draft && el('span', { className: 'draft-mark', text: t('draftMark') }),
+          draft ? ` ${draft.replace(/\s+/g, ' ')}` : preview))));
   }
 
   preview(room) {

@@ -1,11 +1,13 @@
 // The composer of a chat: the text box (Enter sends, Shift+Enter breaks the line, ↑ in an empty box edits my last
 // message), the reply or edit bar, the remaining count near the server's size limit (a message over it is not
-// sent, and says why), emoji, and files by picker or paste (any type: images show as images, the rest as files).
+// sent, and says why), emoji, files by picker or paste (any type: images show as images, the rest as files), and
+// the chat's members to mention after @ (mentionSuggestions.js).
 // A member a moderator muted (the room's summary says so, or a send was refused for it) sees a note instead.
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { t } from '../strings.js';
 import { measureText } from '../limits.js';
 import { messageSummary } from './preview.js';
+import { MentionSuggestions } from './mentionSuggestions.js';
 
 const COMPOSER_MAX_HEIGHT_PX = 160;
 
@@ -76,6 +78,7 @@ export class Composer {
       on: { click: () => this.emojiPicker.open(this.emojiButton, (emoji) => this.insert(emoji)) },
     }, icon(ICONS.emoji));
     this.mutedNote = el('p', { className: 'composer-muted', id: 'composer-muted', hidden: true, text: t('mutedComposer') });
+    this.mentions = new MentionSuggestions(this.client, this.roomID, this.textarea, { onPick: () => this.input() });
     this.row = el('div', { className: 'composer-row' },
       el('button', {
         type: 'button',
@@ -89,6 +92,7 @@ export class Composer {
       this.emojiButton,
       el('button', { type: 'submit', className: 'icon-button send-button', id: 'send-button', 'aria-label': t('send') }, icon(ICONS.send)));
     return el('form', { className: 'composer', id: 'composer', on: { submit: (event) => this.submit(event) } },
+      this.mentions.element,
       this.contextBar,
       this.row,
       this.mutedNote,
@@ -100,6 +104,7 @@ export class Composer {
   }
 
   keyDown(event) {
+    if (this.mentions.keyDown(event)) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
       this.submit(event);
@@ -116,6 +121,7 @@ export class Composer {
   }
 
   input() {
+    this.mentions.update();
     this.resize();
     this.updateCount();
     if (!this.editing) this.client.saveDraft(this.roomID, this.textarea.value);

@@ -1,9 +1,9 @@
 // The Me tab: my profile (display name, avatar colour), My data and, for administrators, Administration (pages of
 // their own: mePages.js), changing my password (this device stays signed in with the new session), language, theme,
-// notifications (desktop, sound), connection status and server version, sign out (asking first when unsent messages
-// or drafts would be lost).
+// Mentions of me, notifications (push on this device, desktop notifications while the app is open, sound), connection
+// status and server version, sign out (asking first when unsent messages or drafts would be lost).
 import { el, replaceChildren } from '../dom.js';
-import { currentLanguage, errorText, LANGUAGES, setLanguage, t } from '../strings.js';
+import { currentLanguage, describeError, errorText, LANGUAGES, setLanguage, t } from '../strings.js';
 import { avatarElement, profileAvatar } from '../avatar.js';
 import { applyTheme, currentTheme, THEMES } from '../theme.js';
 import { connectionLight } from './connectionLight.js';
@@ -37,6 +37,11 @@ export class MeView {
       el('span', { text: label }),
       el('input', { type: 'checkbox', id, checked, on: { change: (event) => onChange(event.target) } }));
     const notifier = this.client.notifier;
+    this.pushStatus = el('p', { className: 'form-status', id: 'push-status', role: 'status' });
+    this.pushToggle = el('input', {
+      type: 'checkbox', id: 'notify-push', 'aria-labelledby': 'push-label', 'aria-describedby': 'push-hint',
+      on: { change: () => this.changePush() },
+    });
     const passwordInput = (id, label, autocomplete) => el('input', {
       type: 'password', id, className: 'text-input', autocomplete, required: true, maxlength: '128',
       'aria-label': label, placeholder: label,
@@ -51,6 +56,7 @@ export class MeView {
     this.element = el('div', { className: 'me-view' },
       this.header,
       el('div', { className: 'settings-group nav-group' },
+        navRow({ id: 'me-mentions-link', path: 'me/mentions', label: t('mentionsTitle') }),
         navRow({ id: 'me-data-link', path: 'me/data', label: t('myData') }),
         this.adminRow),
       el('form', { className: 'settings-group', id: 'profile-form', on: { submit: (event) => this.saveProfile(event) } },
@@ -70,11 +76,20 @@ export class MeView {
         this.passwordStatus),
       el('div', { className: 'settings-group' },
         select('language', t('language'), LANGUAGES, currentLanguage(), (code) => this.changeLanguage(code)),
-        select('theme', t('theme'), THEMES.map((code) => ({ code, name: t(`theme_${code}`) })), currentTheme(), (code) => applyTheme(code)),
+        select('theme', t('theme'), THEMES.map((code) => ({ code, name: t(`theme_${code}`) })), currentTheme(), (code) => applyTheme(code))),
+      el('section', { className: 'settings-group', id: 'notification-settings', 'aria-labelledby': 'notifications-title' },
+        el('h2', { className: 'section-title', id: 'notifications-title', text: t('notificationsSection') }),
+        el('label', { className: 'settings-row toggle-row', for: 'notify-push' },
+          el('span', { className: 'settings-label' },
+            el('span', { id: 'push-label', text: t('pushNotifications') }),
+            el('small', { className: 'settings-hint', id: 'push-hint', text: t('pushHint') })),
+          this.pushToggle),
+        this.pushStatus,
         toggle('notify-desktop', t('desktopNotifications'), notifier.settings.desktop && notifier.permission() === 'granted',
           (input) => this.changeDesktop(input)),
         toggle('notify-sound', t('notificationSound'), notifier.settings.sound, (input) => notifier.setSound(input.checked)),
-        this.notifyStatus,
+        this.notifyStatus),
+      el('div', { className: 'settings-group' },
         el('div', { className: 'settings-row' },
           el('span', { text: t('connection') }),
           el('span', { className: 'settings-value' }, connectionLight(this.store), this.connectionText)),
@@ -89,6 +104,7 @@ export class MeView {
     ];
     this.renderProfile();
     this.renderConnection();
+    this.renderPush();
     this.client.refreshMe().catch(() => {}); // offline: the profile kept from signing in stands
   }
 
@@ -129,6 +145,32 @@ export class MeView {
     const enabled = await this.client.notifier.setDesktop(wanted);
     input.checked = enabled;
     this.notifyStatus.textContent = wanted && !enabled ? t('notificationsBlocked') : '';
+  }
+
+  /** The push switch as this browser's subscription is; unsupported, it is off and says why. */
+  async renderPush() {
+    if (!this.client.push.supported()) {
+      this.pushToggle.disabled = true;
+      this.pushStatus.textContent = t('pushUnsupported');
+      return;
+    }
+    this.pushToggle.checked = Boolean(await this.client.push.subscription().catch(() => null));
+  }
+
+  async changePush() {
+    const wanted = this.pushToggle.checked;
+    this.pushToggle.disabled = true;
+    this.pushStatus.textContent = wanted ? t('pushTurningOn') : '';
+    try {
+      if (wanted) await this.client.push.enable();
+      else await this.client.push.disable();
+      this.pushStatus.textContent = '';
+    } catch (error) {
+      this.pushToggle.checked = !wanted;
+      this.pushStatus.textContent = pushErrorText(error);
+    } finally {
+      this.pushToggle.disabled = false;
+    }
   }
 
   async saveProfile(event) {
@@ -182,4 +224,12 @@ export class MeView {
   destroy() {
     this.unsubscribers.forEach((unsubscribe) => unsubscribe());
   }
+}
+
+// What each PushError's problem says (webPush.js).
+const PUSH_PROBLEMS = { unsupported: 'pushUnsupported', denied: 'notificationsBlocked', refused: 'pushRefused', timeout: 'pushNoAnswer' };
+
+/** Why push could not be turned on or off, in words (a PushError's problem, or the server's error). */
+function pushErrorText(error) {
+  return PUSH_PROBLEMS[error.problem] ? t(PUSH_PROBLEMS[error.problem], { reason: error.reason }) : describeError(error);
 }

@@ -6,6 +6,7 @@ import { avatarElement, profileAvatar, initialsFromName, colorFromId } from '../
 import { formatClock, formatDayLabel } from '../time.js';
 import { messageSummary } from './preview.js';
 import { markdownNodes } from '../markdown.js';
+import { markMentions } from '../mentions.js';
 
 const MAX_IMAGE_SIDE = 240;
 
@@ -164,12 +165,20 @@ function senderAvatar(message, context) {
   return avatarElement(data, { size: 'small' });
 }
 
+/**
+ * The bubble: quote, attachments, text (its real @mentions marked: context.whomMentioned) and time. A message from
+ * someone else that mentions me (by name or @all: context.mentionsMe) stands out, and says so to a screen reader.
+ */
 function bubble(message, context) {
   const attachments = message.attachments ?? [];
-  return el('div', { className: `bubble${!message.text && attachments.length ? ' image-only' : ''}` },
+  const text = message.text && el('div', { className: 'message-text' }, markdownNodes(message.text));
+  if (text && context.whomMentioned) markMentions(text, (name) => context.whomMentioned(message, name));
+  const mentionsMe = !context.mine && context.mentionsMe?.(message) === true;
+  return el('div', { className: `bubble${!message.text && attachments.length ? ' image-only' : ''}${mentionsMe ? ' mentions-me' : ''}` },
+    mentionsMe && el('span', { className: 'visually-hidden', text: t('mentionsYou') }),
     message.replyTo && quote(message.replyTo, context),
     attachments.map((attachment) => attachmentElement(attachment, message, context)),
-    message.text && el('div', { className: 'message-text' }, markdownNodes(message.text)),
+    text,
     el('div', { className: 'message-meta' },
       message.editedAt && el('span', { className: 'edited-mark', text: t('edited') }),
       el('time', { text: formatClock(message.date) })));

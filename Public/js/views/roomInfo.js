@@ -1,4 +1,5 @@
-// A chat's details, in a modal dialog from its header: kind and member count, mute (kept in this browser), and for
+// A chat's details, in a modal dialog from its header: kind and member count, its notification level (all messages,
+// only mentions of me, nothing: kept by the server for every device of the account, §9.10), and for
 // channels and groups their members (roomMembers.js: with presence, roles, what I may do to each, and for moderators
 // who is banned and the chat's reports), inviting someone by username and leaving. A group (any member) or a channel (its creator: the server says no to anyone else) can be renamed here:
 // Rename turns the title into a field, Enter or Save renames, Escape or Cancel goes back; a refusal is shown under
@@ -6,6 +7,7 @@
 // offers Block (or Unblock) of the other person instead (PROTOCOL.md §10.7).
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { errorText, t } from '../strings.js';
+import { NOTIFICATION_LEVELS } from '../store.js';
 import { navigate } from '../router.js';
 import { BlockControl } from './blockControl.js';
 import { RoomMembers } from './roomMembers.js';
@@ -71,19 +73,22 @@ export class RoomInfo {
       spellcheck: 'false', required: true, 'aria-label': t('inviteUsername'), placeholder: t('inviteUsername'),
     });
     this.members = shared ? new RoomMembers(this.client, room.id) : null;
-    const muted = this.client.notifier.isMuted(room.id);
+    this.levelStatus = el('p', { className: 'form-status', id: 'notify-level-status', role: 'status' });
+    this.levelInputs = NOTIFICATION_LEVELS.map((level) => el('input', {
+      type: 'radio', name: 'notify-level', id: `notify-level-${level}`, value: level,
+      on: { change: () => this.changeLevel(level) },
+    }));
     replaceChildren(this.body,
       el('header', { className: 'dialog-header' },
         this.title,
         this.renameButton,
         el('button', { type: 'button', className: 'icon-button dialog-close', 'aria-label': t('close'), on: { click: () => this.close() } }, icon(ICONS.close))),
       this.kind,
-      el('label', { className: 'settings-row toggle-row' },
-        el('span', { text: t('muteChat') }),
-        el('input', {
-          type: 'checkbox', id: 'mute-chat', checked: muted,
-          on: { change: (event) => this.client.notifier.setMuted(room.id, event.target.checked) },
-        })),
+      el('fieldset', { className: 'notify-levels', id: 'notify-levels' },
+        el('legend', { className: 'section-title', text: t('notifyLevel') }),
+        this.levelInputs.map((input) => el('label', { className: 'settings-row toggle-row', for: input.id },
+          el('span', { text: t(`notifyLevel_${input.value}`) }), input)),
+        this.levelStatus),
       this.members?.element,
       shared && el('form', { className: 'invite-form', id: 'invite-form', on: { submit: (event) => this.invite(event) } },
         el('h3', { className: 'section-title', text: t('invite') }),
@@ -92,6 +97,18 @@ export class RoomInfo {
       shared && el('button', { type: 'button', className: 'button danger wide', id: 'leave-room', text: t('leave'), on: { click: () => this.leave() } }),
       peer && new BlockControl(this.client.myData, peer).element);
     this.refresh();
+  }
+
+  // MARK: notification level
+
+  async changeLevel(level) {
+    this.levelStatus.textContent = '';
+    try {
+      await this.client.setNotificationLevel(this.roomID, level);
+    } catch (error) {
+      this.levelStatus.textContent = errorText(error.code);
+      this.refresh(); // the level in force stays chosen
+    }
   }
 
   // MARK: renaming
@@ -192,6 +209,7 @@ export class RoomInfo {
     const members = this.client.memberCount(room.id);
     const kind = room.kind === 'direct' ? t('directChat') : room.kind === 'group' ? t('group') : t('channel');
     this.title.textContent = room.name;
+    for (const input of this.levelInputs) input.checked = input.value === room.notifications;
     this.kind.textContent = members ? `${kind} · ${members === 1 ? t('member') : t('members', { count: members })}` : kind;
   }
 
