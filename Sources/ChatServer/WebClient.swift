@@ -7,6 +7,7 @@ extension Application {
     func serveWebClient(from root: String) {
         self.middleware.use(ControlCharactersInPathMiddleware())
         self.middleware.use(SecurityHeadersMiddleware())
+        self.middleware.use(ManifestTypeMiddleware())
         self.middleware.use(FileMiddleware(publicDirectory: root, defaultFile: "index.html"))
     }
 }
@@ -28,6 +29,18 @@ struct SecurityHeadersMiddleware: AsyncMiddleware {
         // The client's modules must come from one version: revalidate them (cheap, with their ETags) every time.
         if !response.headers.contains(name: .cacheControl) {
             response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
+        }
+        return response
+    }
+}
+
+/// Gives the web app manifest its type, `application/manifest+json`, which Vapor's table of file types lacks: with
+/// `nosniff`, a manifest without a type is not one to a browser that checks.
+struct ManifestTypeMiddleware: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        let response = try await next.respond(to: request)
+        if request.url.path.hasSuffix(".webmanifest"), response.status == .ok {
+            response.headers.replaceOrAdd(name: .contentType, value: "application/manifest+json")
         }
         return response
     }

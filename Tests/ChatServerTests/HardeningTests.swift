@@ -46,6 +46,15 @@ struct HardeningTests {
         }
     }
 
+    @Test("the web app manifest is served as application/manifest+json")
+    func manifestType() async throws {
+        try await withTestServer { server in
+            let reply = try await server.raw(.GET, "/manifest.webmanifest")
+            #expect(reply.status == 200)
+            #expect(reply.headers.first(name: "Content-Type") == "application/manifest+json")
+        }
+    }
+
     @Test("terminal escapes and search markers never reach storage or TCP clients; tab and line breaks stay")
     func controlCharactersInText() async throws {
         try await withTestServer { server in
