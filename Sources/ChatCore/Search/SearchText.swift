@@ -6,8 +6,8 @@ import Foundation
 /// A text is cut into **segments**: a *word* is a run of letters and digits of a script written with spaces between
 /// words (Latin, Greek, Cyrillic, Arabic…); a *run* is a run of letters and digits of a script written without them
 /// (Chinese, Japanese, Korean, Thai, Lao, Khmer, Myanmar), where a word can start at any character. Everything else
-/// (spaces, punctuation, emoji) separates segments. Each character is folded: lower case, Latin, Greek and Cyrillic
-/// letters without their diacritics (`É` → `e`), full-width Latin letters and digits as ASCII.
+/// (spaces, punctuation, emoji) separates segments. Each character of a word is folded: lower case, Latin, Greek and
+/// Cyrillic letters without their diacritics (`É` → `e`), full-width Latin letters and digits as ASCII.
 public enum SearchText {
     public enum SegmentKind: Sendable, Equatable {
         case word
@@ -37,7 +37,8 @@ public enum SearchText {
                     if let finished = current { segments.append(finished) }
                     current = Segment(kind: kind, folded: [], ranges: [])
                 }
-                current?.folded.append(Self.fold(character))
+                // A run's characters have no case and keep their marks: only words are folded.
+                current?.folded.append(kind == .run ? String(character) : Self.fold(character))
                 current?.ranges.append(index..<next)
             } else if let finished = current {
                 segments.append(finished)
