@@ -115,9 +115,12 @@ export class Api {
     return this.request('GET', `/rooms/${encodeURIComponent(id)}/members?limit=${limit}`);
   }
   openDirect(username) { return this.request('POST', '/dms', { body: { username } }); }
-  history(roomID, { before, limit = 50 } = {}) {
+  /** One page (§7): the newest, or `before`, `after` or `around` a seq. */
+  history(roomID, { before, after, around, limit = 50 } = {}) {
     const query = new URLSearchParams({ limit: String(limit) });
     if (before) query.set('before', String(before));
+    if (after !== undefined) query.set('after', String(after));
+    if (around !== undefined) query.set('around', String(around));
     return this.request('GET', `/rooms/${encodeURIComponent(roomID)}/messages?${query}`);
   }
 
