@@ -150,9 +150,10 @@ export class Api {
     const name = encodeURIComponent(file.name || 'file');
     return this.request('POST', `/attachments?name=${name}`, { rawBody: file, contentType: file.type || 'application/octet-stream' });
   }
-  search(q, { room, limit = 20 } = {}) {
+  /** `filters`: room (an id), from (a username), has ('link,image,file'), before and after (YYYY-MM-DD). */
+  search(q, { limit = 20, ...filters } = {}) {
     const query = new URLSearchParams({ q, limit: String(limit) });
-    if (room) query.set('room', room);
+    for (const [name, value] of Object.entries(filters)) if (value) query.set(name, value);
     return this.request('GET', `/search?${query}`);
   }
   config() { return this.request('GET', '/config', { auth: false }); }

@@ -629,8 +629,9 @@ export class ChatClient {
       .catch(() => {});
   }
 
-  searchMessages(query, limit) {
-    return this.api.search(query, { limit });
+  /** `options`: limit and the filters of api.search (§9.7). */
+  searchMessages(query, options) {
+    return this.api.search(query, options);
   }
 
   /** Asks the server for my profile again: whether I am an administrator may have changed since I signed in. */

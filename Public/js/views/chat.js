@@ -18,6 +18,7 @@ import { SeenTracker } from './seenTracker.js';
 import { RovingList } from './rovingList.js';
 import { RoomInfo } from './roomInfo.js';
 import { ChatHeader } from './chatHeader.js';
+import { HistorySearch } from './historySearch.js';
 import { acceptDroppedFiles } from './dropZone.js';
 
 // Within this many pixels of the end, the list counts as "at the bottom" and follows new messages.
@@ -98,7 +99,11 @@ export class ChatView {
   }
 
   build() {
-    this.header = new ChatHeader(this.client, this.roomID, { onOpenInfo: () => this.infoPanel.open(this.header.infoButton) });
+    this.header = new ChatHeader(this.client, this.roomID, {
+      onOpenInfo: () => this.infoPanel.open(this.header.infoButton),
+      onSearch: () => this.historySearch.open(this.header.searchButton),
+    });
+    this.historySearch = new HistorySearch(this.client, this.roomID, { onOpen: (seq) => this.showMessage(seq) });
 
     this.historyNote = el('div', { className: 'history-note', role: 'status' });
     this.itemsContainer = el('div', { className: 'message-items' });
@@ -132,7 +137,7 @@ export class ChatView {
 
     this.element = el('div', { className: 'chat-view', dataset: { roomId: this.roomID } },
     this.header.element,
-    el('div', { className: 'messages-wrap' }, this.scroller, this.unreadJump.element, this.newMessagesPill, this.latestButton),
+    el('div', { className: 'messages-wrap' }, this.scroller, this.unreadJump.element, this.newMessagesPill, this.latestButton, this.historySearch.element),
     this.typingLine,
     this.composer.element,
     this.actions.selection.element,
@@ -248,6 +253,7 @@ export class ChatView {
     this.emojiPicker.close();
     this.composer.destroy();
     this.infoPanel.destroy();
+    this.historySearch.destroy();
     if (this.client.activeRoomID === this.roomID) this.client.setActiveRoom(null);
   }
 
