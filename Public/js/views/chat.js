@@ -185,7 +185,8 @@ export class ChatView {
     try {
       if (room.hasNewer && !this.focusSeq) await this.client.openLatest(this.roomID);
       else await this.client.loadNewest(this.roomID);
-      if (this.unreadFrom !== null) await this.loadBackTo(this.unreadFrom + 1);
+      // Opened at a message, the chat opens there (showMessage), not at the first unread one.
+      if (this.unreadFrom !== null && !this.focusSeq) await this.loadBackTo(this.unreadFrom + 1);
     } catch {
       this.olderFailedAt = Date.now();
     }

@@ -37,17 +37,20 @@ export class MessageSearch {
     this.query = query;
     this.renderChips();
     const request = ++this.request;
+    this.output.setAttribute('aria-busy', 'true');
     let results;
     try {
       results = (await this.client.searchMessages(query, { ...this.parameters(), limit })).results;
     } catch (error) {
       if (request !== this.request) return;
+      this.output.setAttribute('aria-busy', 'false');
       // The server says what was wrong with a query it refuses (a filter without a value, an unknown person…).
       const text = error.code === 'invalid_query' && error.message ? error.message : errorText(error.code);
       replaceChildren(this.output, el('p', { className: 'form-error', id: `${this.idPrefix}-error`, role: 'alert', text }));
       return;
     }
     if (request !== this.request) return;
+    this.output.setAttribute('aria-busy', 'false');
     replaceChildren(this.output,
       el('h2', { className: 'section-title', text: t('searchResults') }),
       results.length === 0
@@ -65,6 +68,7 @@ export class MessageSearch {
   clear() {
     this.request += 1;
     this.query = '';
+    this.output.setAttribute('aria-busy', 'false');
     replaceChildren(this.output);
   }
 
