@@ -2,7 +2,8 @@
 // day separators, the "Unread messages" divider and the jump back to it, read mark), the typing line and the composer;
 // the message menu and selecting messages are messageActions.js. A message counts as read only once it has been on
 // screen in a visible, focused page (seenTracker.js); a chat with unread messages opens at the first of them; each
-// chat's scroll position is remembered while the page lives.
+// chat's scroll position is remembered while the page lives. A chat opened at a message (a search hit, a quote) shows
+// the page around it and pages both ways; it follows new messages again once it reaches the newest ("Back to latest").
 import { el, icon, ICONS } from '../dom.js';
 import { t } from '../strings.js';
 import { dayKey } from '../time.js';
