@@ -15,6 +15,8 @@ command -v chromium >/dev/null || missing+=(chromium)
 command -v chromedriver >/dev/null || missing+=(chromium-driver)
 /usr/bin/python3 -c 'import selenium' 2>/dev/null || missing+=(python3-selenium)
 fc-list 2>/dev/null | grep -qi 'color emoji' || missing+=(fonts-noto-color-emoji)
+# The search screenshot (desktop-light-search.png) shows Chinese: without a CJK font it is boxes.
+fc-list :lang=zh 2>/dev/null | grep -q . || missing+=(fonts-noto-cjk)
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || command -v initdb >/dev/null || missing+=(postgresql)
 [[ -x /usr/sbin/haproxy ]] || command -v haproxy >/dev/null || missing+=(haproxy)
 need_axe=false

@@ -115,9 +115,12 @@ export class Api {
     return this.request('GET', `/rooms/${encodeURIComponent(id)}/members?limit=${limit}`);
   }
   openDirect(username) { return this.request('POST', '/dms', { body: { username } }); }
-  history(roomID, { before, limit = 50 } = {}) {
+  /** One page (§7): the newest, or `before`, `after` or `around` a seq. */
+  history(roomID, { before, after, around, limit = 50 } = {}) {
     const query = new URLSearchParams({ limit: String(limit) });
     if (before) query.set('before', String(before));
+    if (after !== undefined) query.set('after', String(after));
+    if (around !== undefined) query.set('around', String(around));
     return this.request('GET', `/rooms/${encodeURIComponent(roomID)}/messages?${query}`);
   }
 
@@ -163,9 +166,10 @@ export class Api {
     const name = encodeURIComponent(file.name || 'file');
     return this.request('POST', `/attachments?name=${name}`, { rawBody: file, contentType: file.type || 'application/octet-stream' });
   }
-  search(q, { room, limit = 20 } = {}) {
+  /** `filters`: room (an id), from (a username), has ('link,image,file'), before and after (YYYY-MM-DD). */
+  search(q, { limit = 20, ...filters } = {}) {
     const query = new URLSearchParams({ q, limit: String(limit) });
-    if (room) query.set('room', room);
+    for (const [name, value] of Object.entries(filters)) if (value) query.set(name, value);
     return this.request('GET', `/search?${query}`);
   }
   config() { return this.request('GET', '/config', { auth: false }); }

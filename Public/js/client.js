@@ -35,7 +35,7 @@ export class ChatClient {
     this.activeRoomID = null;
     this.lastTypingSent = new Map(); // room id → time
     this.roomsAnnouncedByServer = new Set();
-    this.historyRequests = new Map(); // room id → promise of the page being loaded
+    this.historyRequests = new Map(); // room id → {generation, request} of the page being loaded
     this.uploads = new Uploads({
       upload: (file) => this.api.upload(file),
       onUploaded: (roomID, attachment) => this.outbox.add(
@@ -312,6 +312,7 @@ export class ChatClient {
     room.oldestLoadedSeq = null;
     room.hasMore = true;
     room.newestPageLoaded = false;
+    room.hasNewer = false;
     room.resumeSeq = Math.max(room.resumeSeq, latestSeq);
     room.latestSeq = Math.max(room.latestSeq, latestSeq);
     this.store.emit(`room:${roomID}`);
@@ -323,15 +324,45 @@ export class ChatClient {
   /** Loads the newest page of a room once (the live stream keeps it current afterwards). */
   loadNewest(roomID) {
     const room = this.store.rooms.get(roomID);
-    if (!room || room.newestPageLoaded) return Promise.resolve();
+    if (!room || room.newestPageLoaded || room.hasNewer) return Promise.resolve();
     return this.loadPage(roomID, {}, true);
+  }
+
+  /** Opens a room's messages at `seq` (a search hit): the page around it, detached from the newest (store.detach). */
+  async openAt(roomID, seq) {
+    this.store.detach(roomID);
+    const page = await this.loadPage(roomID, { around: seq }, false);
+    if (page) await this.catchUp(roomID, page);
+  }
+
+  /** Back to the room's newest messages from a detached window. */
+  async openLatest(roomID) {
+    this.store.detach(roomID);
+    const page = await this.loadPage(roomID, {}, false);
+    if (page) await this.catchUp(roomID, page);
+  }
+
+  /** The page after the newest loaded message of a detached room (§7 `after`). Resolves false when there is none. */
+  async loadNewer(roomID) {
+    const room = this.store.rooms.get(roomID);
+    if (!room?.hasNewer) return false;
+    const page = await this.loadPage(roomID, { after: room.newestLoadedSeq }, false, { newer: true });
+    if (page) await this.catchUp(roomID, page);
+    return true;
+  }
+
+  /** A page that ended at the newest joins the live stream, after one more page if a live message came meanwhile. */
+  async catchUp(roomID, page) {
+    const room = this.store.rooms.get(roomID);
+    if (page.hasNewer || this.store.reachedNewest(roomID, page) || !room) return;
+    await this.loadNewer(roomID);
   }
 
   /** Loads the page before the oldest loaded message. Resolves false when there is nothing more. */
   async loadOlder(roomID) {
     const room = this.store.rooms.get(roomID);
     if (!room || !room.hasMore) return false;
-    if (!room.newestPageLoaded) {
+    if (!room.newestPageLoaded && !room.hasNewer) {
       await this.loadNewest(roomID);
       return true;
     }
@@ -339,16 +370,26 @@ export class ChatClient {
     return true;
   }
 
-  loadPage(roomID, { before }, newest) {
+  /**
+   * Loads a page at `position` ({before}, {after} or {around}, §7) and resolves with it, or with nothing when the room
+   * was opened elsewhere (store.detach) meanwhile.
+   */
+  loadPage(roomID, position, newest, { newer = false } = {}) {
+    const generation = this.store.rooms.get(roomID)?.generation;
     // One request per room at a time: scrolling fires far more often than pages arrive.
-    if (this.historyRequests.has(roomID)) return this.historyRequests.get(roomID);
-    const request = this.api.history(roomID, { before, limit: HISTORY_PAGE })
+    const loading = this.historyRequests.get(roomID);
+    if (loading?.generation === generation) return loading.request.then(() => null);
+    const request = this.api.history(roomID, { ...position, limit: HISTORY_PAGE })
       .then((page) => {
-        this.store.applyHistoryPage(roomID, page, { newest });
+        if (this.store.rooms.get(roomID)?.generation !== generation) return null;
+        this.store.applyHistoryPage(roomID, page, { newest, newer });
         this.scheduleRoomListSave();
+        return page;
       })
-      .finally(() => this.historyRequests.delete(roomID));
-    this.historyRequests.set(roomID, request);
+      .finally(() => {
+        if (this.historyRequests.get(roomID)?.request === request) this.historyRequests.delete(roomID);
+      });
+    this.historyRequests.set(roomID, { generation, request });
     return request;
   }
 
@@ -601,8 +642,9 @@ export class ChatClient {
     return page;
   }
 
-  searchMessages(query, limit) {
-    return this.api.search(query, { limit });
+  /** `options`: limit and the filters of api.search (§9.7). */
+  searchMessages(query, options) {
+    return this.api.search(query, options);
   }
 
   /** Asks the server for my profile again: whether I am an administrator may have changed since I signed in. */

@@ -72,6 +72,11 @@ function newRoom(summary) {
     newestPageLoaded: false,
     oldestLoadedSeq: null,
     hasMore: true,
+    // Opened at a message (§7 `around`): the loaded messages end before the room's newest, up to `newestLoadedSeq`,
+    // and live messages are counted but not added to them until paging down reaches the newest (see client.js).
+    hasNewer: false,
+    newestLoadedSeq: 0,
+    generation: 0, // counts detach(): a page asked for before it is not applied
     peerReadSeq: summary.peerLastReadSeq ?? 0, // direct rooms: how far the other member has read
     typing: new Map(), // user id → {name, timer}
   };
@@ -206,7 +211,7 @@ export class Store {
   recentMessages() {
     const cache = {};
     for (const room of this.sortedRooms().slice(0, CACHED_ROOMS)) {
-      if (room.messages.size === 0) continue;
+      if (room.messages.size === 0 || room.hasNewer) continue; // only the newest messages are a cache
       const messages = this.orderedMessages(room.id).slice(-CACHED_MESSAGES_PER_ROOM).map(({ rev, ...message }) => message);
       const lines = this.orderedLines(room.id).filter((line) => line.seq > messages[0].seq);
       cache[room.id] = [...messages, ...lines].sort((a, b) => a.seq - b.seq);
@@ -259,7 +264,7 @@ export class Store {
         if (isNewToRoom && event.sender?.id !== this.me.id) {
           room.unreadCount += 1;
           if (this.mentionsMe(event)) room.mentionCount += 1;
-          if (live) this.lastLiveMessage = { room, message: room.messages.get(event.seq) };
+          if (live) this.lastLiveMessage = { room, message: room.messages.get(event.seq) ?? room.lastMessage };
         }
         this.stopTyping(room, event.sender?.id);
         break;
@@ -291,11 +296,12 @@ export class Store {
    * text a message was loaded with). Its renames and membership changes are shown; a rename names the room only if
    * it is newer than what the room's name already reflects.
    */
-  applyHistoryPage(roomID, page, { newest }) {
+  applyHistoryPage(roomID, page, { newest, newer = false }) {
     const room = this.rooms.get(roomID);
     if (!room) return;
     const name = room.name;
     const pageSeq = page.messages.reduce((seq, event) => Math.max(seq, event.seq), 0);
+    if (room.hasNewer) room.newestLoadedSeq = Math.max(room.newestLoadedSeq, pageSeq);
     for (const event of page.messages) {
       const kind = event.kind ?? 'message';
       if (kind === 'message') {
@@ -310,7 +316,7 @@ export class Store {
     if (firstSeq !== undefined && (room.oldestLoadedSeq === null || firstSeq < room.oldestLoadedSeq)) {
       room.oldestLoadedSeq = firstSeq;
       room.hasMore = page.hasMore;
-    } else if (page.messages.length === 0) {
+    } else if (page.messages.length === 0 && !newer) {
       room.hasMore = false;
     }
     if (newest) room.newestPageLoaded = true;
@@ -378,9 +384,46 @@ export class Store {
     this.emit(`room:${room.id}`);
   }
 
+  /**
+   * Opens a room's messages at another position: what is loaded is dropped, and until `reachedNewest` the pages loaded
+   * are a window that ends before the room's newest message (live messages only count, see addMessage).
+   */
+  detach(roomID) {
+    const room = this.rooms.get(roomID);
+    if (!room) return;
+    room.messages.clear();
+    room.lines.clear();
+    room.clientMsgIDs.clear();
+    room.oldestLoadedSeq = null;
+    room.hasMore = true;
+    room.newestPageLoaded = false;
+    room.hasNewer = true;
+    room.newestLoadedSeq = 0;
+    room.generation += 1;
+    this.emit(`room:${roomID}`);
+  }
+
+  /**
+   * After a page of a detached room: when it ends at the newest and nothing newer has arrived live meanwhile (a live
+   * message the page missed means one more page), the loaded messages are the room's newest again and follow the live
+   * stream. Returns whether they do.
+   */
+  reachedNewest(roomID, page) {
+    const room = this.rooms.get(roomID);
+    if (!room?.hasNewer || page.hasNewer || room.latestSeq > room.newestLoadedSeq) return !room?.hasNewer;
+    room.hasNewer = false;
+    room.newestPageLoaded = true;
+    this.emit(`room:${roomID}`);
+    return true;
+  }
+
   /** Adds a message whose state includes every event up to `stateSeq` (its own seq when it arrived live). */
   addMessage(room, message, stateSeq = message.seq) {
     const copy = { ...message, rev: 0, stateSeq };
+    if (room.hasNewer && message.seq > room.newestLoadedSeq) { // past the window: a page down will bring it
+      if (!room.lastMessage || message.seq >= room.lastMessage.seq) room.lastMessage = copy;
+      return;
+    }
     room.messages.set(message.seq, copy);
     if (message.clientMsgID) room.clientMsgIDs.add(message.clientMsgID);
     if (!room.lastMessage || message.seq >= room.lastMessage.seq) room.lastMessage = copy;
@@ -422,8 +465,9 @@ export class Store {
     const room = this.rooms.get(roomID);
     if (!room || seq <= room.lastReadSeq) return false;
     room.lastReadSeq = seq;
-    room.unreadCount = seq >= room.latestSeq ? 0 : Math.min(room.unreadCount, this.unreadAfter(room, seq));
-    room.mentionCount = seq >= room.latestSeq ? 0 : Math.min(room.mentionCount, this.unreadAfter(room, seq, (message) => this.mentionsMe(message)));
+    // Detached, the messages after the window are not loaded to be counted: the counts stay until the end is read.
+    room.unreadCount = seq >= room.latestSeq ? 0 : room.hasNewer ? room.unreadCount : Math.min(room.unreadCount, this.unreadAfter(room, seq));
+    room.mentionCount = seq >= room.latestSeq ? 0 : room.hasNewer ? room.mentionCount : Math.min(room.mentionCount, this.unreadAfter(room, seq, (message) => this.mentionsMe(message)));
     this.emit('rooms');
     return true;
   }

@@ -43,8 +43,11 @@ public struct SearchMessages: Sendable {
         let parsed = query
         return try await StoreUnavailable.guarding("messages could not be searched") {
             if let room { try await self.access.requireMember(user, of: room) }
-            // Only punctuation or emoji: nothing to look for, so nothing found.
-            guard !parsed.isEmpty || room != nil else { return SearchResults(results: []) }
+            // Only punctuation or emoji: nothing to look for, so nothing found (a room alone, with no text, is a
+            // filter alone).
+            guard !parsed.isEmpty || (room != nil && text.allSatisfy(\.isWhitespace)) else {
+                return SearchResults(results: [])
+            }
             let criteria = try await self.criteria(of: parsed, for: user, in: room)
             let found = try await self.search.search(criteria, for: user, limit: limit)
             return SearchResults(

@@ -58,6 +58,8 @@ struct SearchFilterTests {
             #expect(try await texts("budget", ["before": "2999-12-31"], as: ann).count == 3)
             // A room by its id narrows like in:, and a room I am not in is refused.
             #expect(try await texts("budget", ["room": dm.id], as: ann) == ["budget photo"])
+            #expect(try await texts("", ["room": dm.id], as: ann) == ["budget photo", ""])
+            #expect(try await texts("🙂", ["room": dm.id], as: ann) == [])
             let carol = try await server.register("carol")
             #expect(try await server.searchReply("budget", ["room": dm.id], token: carol.token).status == 403)
             #expect(try await texts("from:ann", as: carol) == [])

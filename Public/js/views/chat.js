@@ -2,7 +2,8 @@
 // day separators, the "Unread messages" divider and the jump back to it, read mark), the typing line and the composer;
 // the message menu and selecting messages are messageActions.js. A message counts as read only once it has been on
 // screen in a visible, focused page (seenTracker.js); a chat with unread messages opens at the first of them; each
-// chat's scroll position is remembered while the page lives.
+// chat's scroll position is remembered while the page lives. A chat opened at a message (a search hit, a quote) shows
+// the page around it and pages both ways; it follows new messages again once it reaches the newest ("Back to latest").
 import { el, icon, ICONS } from '../dom.js';
 import { t } from '../strings.js';
 import { dayKey } from '../time.js';
@@ -18,15 +19,19 @@ import { SeenTracker } from './seenTracker.js';
 import { RovingList } from './rovingList.js';
 import { RoomInfo } from './roomInfo.js';
 import { ChatHeader } from './chatHeader.js';
+import { HistorySearch } from './historySearch.js';
 import { acceptDroppedFiles } from './dropZone.js';
 import { whomMentioned } from '../mentions.js';
 
 // Within this many pixels of the end, the list counts as "at the bottom" and follows new messages.
 const BOTTOM_SLACK_PX = 48;
-// Older messages are requested when the top is this close, so they are usually there before the user is.
+// Older messages are requested when the top is this close, so they are usually there before the user is (newer ones,
+// in a chat opened at a message, as close to the end).
 const LOAD_OLDER_THRESHOLD_PX = 400;
 const FAILED_LOAD_PAUSE_MS = 3_000;
 const MAX_PAGES_TO_FIND_MESSAGE = 40;
+// How long a message opened from a search hit stays outlined.
+const HIGHLIGHT_MS = 4_000;
 // The unread divider sits this far below the top of the list when a chat opens at it.
 const DIVIDER_MARGIN_PX = 8;
 
@@ -44,13 +49,16 @@ export class ChatView {
     this.lastItemKey = null;
     this.loadingOlder = false;
     this.olderFailedAt = 0;
+    this.loadingNewer = false;
+    this.newerFailedAt = 0;
+    this.showedWindow = false; // the list showed a detached window (room.hasNewer) when last rendered
     this.unreadFrom = null; // the read position when the chat opened, if there was something unread
     this.landing = true; // until the chat has opened where it should (first unread, or where it was left)
     this.readPositionKnown = false; // nothing is read before the server's room list says where reading stopped
     this.emojiPicker = new EmojiPicker();
     this.composer = new Composer(client, roomID, {
       emojiPicker: this.emojiPicker,
-      onSent: () => this.scrollToBottom(),
+      onSent: () => (this.room()?.hasNewer ? this.openLatest() : this.scrollToBottom()),
       lastOwnMessage: () => this.store.orderedMessages(this.roomID)
         .findLast((message) => message.sender?.id === this.store.me.id && !message.deleted && message.text) ?? null,
     });
@@ -93,7 +101,11 @@ export class ChatView {
   }
 
   build() {
-    this.header = new ChatHeader(this.client, this.roomID, { onOpenInfo: () => this.infoPanel.open(this.header.infoButton) });
+    this.header = new ChatHeader(this.client, this.roomID, {
+      onOpenInfo: () => this.infoPanel.open(this.header.infoButton),
+      onSearch: () => this.historySearch.open(this.header.searchButton),
+    });
+    this.historySearch = new HistorySearch(this.client, this.roomID, { onOpen: (seq) => this.showMessage(seq) });
 
     this.historyNote = el('div', { className: 'history-note', role: 'status' });
     this.itemsContainer = el('div', { className: 'message-items' });
@@ -111,6 +123,14 @@ export class ChatView {
       hidden: true,
       on: { click: () => this.scrollToBottom() },
     }, t('newMessages'), icon(ICONS.down, { size: 16 }));
+    // Opened at a message: back to the newest messages, which the list shows again as they come.
+    this.latestButton = el('button', {
+      type: 'button',
+      className: 'new-messages-pill',
+      id: 'latest-button',
+      hidden: true,
+      on: { click: () => this.openLatest() },
+    }, t('backToLatest'), icon(ICONS.down, { size: 16 }));
     this.unreadJump = new UnreadJump(this.scroller, () => this.jumpToFirstUnread());
     this.typingLine = el('div', { className: 'typing-line', id: 'typing-line', 'aria-live': 'polite' });
     // New messages are announced here, politely, one by one; older pages loading above are not.
@@ -119,7 +139,7 @@ export class ChatView {
 
     this.element = el('div', { className: 'chat-view', dataset: { roomId: this.roomID } },
     this.header.element,
-    el('div', { className: 'messages-wrap' }, this.scroller, this.unreadJump.element, this.newMessagesPill),
+    el('div', { className: 'messages-wrap' }, this.scroller, this.unreadJump.element, this.newMessagesPill, this.latestButton, this.historySearch.element),
     this.typingLine,
     this.composer.element,
     this.actions.selection.element,
@@ -165,8 +185,10 @@ export class ChatView {
     this.land(saved);
     if (window.matchMedia('(min-width: 768px)').matches) this.composer.focus();
     try {
-      await this.client.loadNewest(this.roomID);
-      if (this.unreadFrom !== null) await this.loadBackTo(this.unreadFrom + 1);
+      if (room.hasNewer && !this.focusSeq) await this.client.openLatest(this.roomID);
+      else await this.client.loadNewest(this.roomID);
+      // Opened at a message, the chat opens there (showMessage), not at the first unread one.
+      if (this.unreadFrom !== null && !this.focusSeq) await this.loadBackTo(this.unreadFrom + 1);
     } catch {
       this.olderFailedAt = Date.now();
     }
@@ -220,9 +242,10 @@ export class ChatView {
 
   destroy() {
     this.destroyed = true;
+    const detached = this.room()?.hasNewer; // opened at a message: it opens at its newest messages again (mounted)
     savedPositions.set(this.roomID, {
       anchor: this.captureAnchor(),
-      atBottom: this.stickToBottom !== false,
+      atBottom: detached || this.stickToBottom !== false,
       latestSeq: this.room()?.latestSeq ?? 0,
     });
     this.unsubscribers.forEach((unsubscribe) => unsubscribe());
@@ -233,6 +256,7 @@ export class ChatView {
     this.emojiPicker.close();
     this.composer.destroy();
     this.infoPanel.destroy();
+    this.historySearch.destroy();
     if (this.client.activeRoomID === this.roomID) this.client.setActiveRoom(null);
   }
 
@@ -263,7 +287,8 @@ export class ChatView {
   renderMessages() {
     const room = this.room();
     if (!room) return;
-    const wasAtBottom = !this.landing && this.isAtBottom();
+    // A page added below a chat opened at a message keeps the list where it is, as one added above does.
+    const wasAtBottom = !this.landing && !this.showedWindow && this.isAtBottom();
     const anchor = wasAtBottom ? null : this.captureAnchor();
     const items = this.listItems(room);
     this.reconcile(items);
@@ -278,10 +303,14 @@ export class ChatView {
       this.scrollToBottom();
     } else {
       if (anchor) this.restoreAnchor(anchor);
-      if (somethingNewAtEnd && items.at(-1)?.fromOthers && !this.landing) this.newMessagesPill.hidden = false;
+      if (somethingNewAtEnd && items.at(-1)?.fromOthers && !this.landing && !this.showedWindow) this.newMessagesPill.hidden = false;
     }
+    this.showedWindow = room.hasNewer;
+    this.latestButton.hidden = !room.hasNewer;
+    if (room.hasNewer) this.newMessagesPill.hidden = true;
     this.seen.measureEnd(this.itemsContainer);
     this.maybeLoadOlder();
+    this.maybeLoadNewer();
   }
 
   /** The newest message on screen was `seq`: read up to it (up to the room's end when it is the newest message). */
@@ -311,7 +340,8 @@ export class ChatView {
     };
     const context = this.itemContext();
     const changesByTarget = this.client.pendingChangesByTarget(this.roomID);
-    const lines = this.store.orderedLines(this.roomID);
+    // Opened at a message, the lines that came live after the loaded ones wait for their page like messages do.
+    const lines = this.store.orderedLines(this.roomID).filter((line) => !room.hasNewer || line.seq <= room.newestLoadedSeq);
     let nextLine = 0;
     // A rename or a membership change shows as a line of its own, centred, where it happened among the messages.
     const addLinesBefore = (seq) => {
@@ -429,7 +459,7 @@ export class ChatView {
 
   renderHistoryNote(room) {
     if (this.loadingOlder) this.historyNote.textContent = t('loadingOlder');
-    else if (!room.hasMore && room.newestPageLoaded) this.historyNote.textContent = t('beginningOfChat');
+    else if (!room.hasMore && (room.newestPageLoaded || room.hasNewer)) this.historyNote.textContent = t('beginningOfChat');
     else this.historyNote.textContent = '';
   }
 
@@ -470,16 +500,17 @@ export class ChatView {
   }
 
   scrolled() {
-    this.stickToBottom = this.isAtBottom();
+    this.stickToBottom = this.isAtBottom() && !this.room()?.hasNewer;
     if (this.stickToBottom) this.newMessagesPill.hidden = true;
     if (!this.landing) this.unreadJump.update(this.divider());
     this.actions.menu.close();
     this.maybeLoadOlder();
+    this.maybeLoadNewer();
   }
 
   async maybeLoadOlder() {
     const room = this.room();
-    if (!room || this.loadingOlder || !room.hasMore || !room.newestPageLoaded) return;
+    if (!room || this.loadingOlder || !room.hasMore || !(room.newestPageLoaded || room.hasNewer)) return;
     if (this.scroller.scrollTop > LOAD_OLDER_THRESHOLD_PX) return;
     if (Date.now() - this.olderFailedAt < FAILED_LOAD_PAUSE_MS) return;
     this.loadingOlder = true;
@@ -496,24 +527,59 @@ export class ChatView {
     requestAnimationFrame(() => this.maybeLoadOlder());
   }
 
-  /** Brings a message into view (from a search result), paging back until it is loaded. */
+  /** In a chat opened at a message, the page after the loaded ones when the end is close (§7 `after`). */
+  async maybeLoadNewer() {
+    const room = this.room();
+    if (!room?.hasNewer || this.loadingNewer) return;
+    const { scrollTop, scrollHeight, clientHeight } = this.scroller;
+    if (scrollHeight - scrollTop - clientHeight > LOAD_OLDER_THRESHOLD_PX) return;
+    if (Date.now() - this.newerFailedAt < FAILED_LOAD_PAUSE_MS) return;
+    this.loadingNewer = true;
+    try {
+      await this.client.loadNewer(this.roomID);
+    } catch {
+      this.newerFailedAt = Date.now();
+    } finally {
+      this.loadingNewer = false;
+    }
+    requestAnimationFrame(() => this.maybeLoadNewer());
+  }
+
+  /** From a chat opened at a message to its newest messages, at the end of the list. */
+  async openLatest() {
+    try {
+      await this.client.openLatest(this.roomID);
+    } catch {
+      return;
+    }
+    this.scrollToBottom();
+    this.composer.focus();
+  }
+
+  /**
+   * Brings a message into view (a search hit, a quote): when it is not loaded, the chat opens at it (the page around
+   * it, §7). It is outlined and marked current for a moment, and focused.
+   */
   async showMessage(seq) {
-    for (let page = 0; page < MAX_PAGES_TO_FIND_MESSAGE; page += 1) {
-      const room = this.room();
-      if (!room || room.messages.has(seq) || !room.hasMore) break;
+    const room = this.room();
+    if (room && !room.messages.has(seq)) {
       try {
-        await this.client.loadOlder(this.roomID);
+        await this.client.openAt(this.roomID, seq);
       } catch {
-        break;
+        return;
       }
     }
     const node = this.itemsContainer.querySelector(`[data-seq="${seq}"]`);
     if (!node) return;
     node.scrollIntoView({ block: 'center' });
-    this.stickToBottom = this.isAtBottom();
+    this.stickToBottom = this.isAtBottom() && !this.room()?.hasNewer;
     node.classList.add('highlighted');
+    node.setAttribute('aria-current', 'true');
     this.roving.focusItem(node);
-    setTimeout(() => node.classList.remove('highlighted'), 2_000);
+    setTimeout(() => {
+      node.classList.remove('highlighted');
+      node.removeAttribute('aria-current');
+    }, HIGHLIGHT_MS);
   }
 
   // MARK: selecting messages

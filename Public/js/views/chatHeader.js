@@ -1,13 +1,17 @@
 // A chat's header: back (on a phone), the room's avatar and name, muted mark, who the other person is or what kind
-// of room it is (with its member count), and the ⓘ button for the chat's details.
+// of room it is (with its member count), the search of its history (historySearch.js) and the ⓘ button for the chat's
+// details.
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { t } from '../strings.js';
 import { avatarElement, roomAvatar } from '../avatar.js';
 import { statusOf } from '../presenceText.js';
 
 export class ChatHeader {
-  /** `onOpenInfo()`: the ⓘ button was pressed (its element is `infoButton`, where the focus returns). */
-  constructor(client, roomID, { onOpenInfo }) {
+  /**
+   * `onOpenInfo()`: the ⓘ button was pressed (its element is `infoButton`, where the focus returns).
+   * `onSearch()`: the search button was pressed (`searchButton`).
+   */
+  constructor(client, roomID, { onOpenInfo, onSearch }) {
     this.client = client;
     this.roomID = roomID;
     this.title = el('h2', { className: 'chat-title', id: 'chat-title' });
@@ -21,11 +25,19 @@ export class ChatHeader {
       'aria-haspopup': 'dialog',
       on: { click: () => onOpenInfo() },
     }, icon(ICONS.info));
+    this.searchButton = el('button', {
+      type: 'button',
+      className: 'icon-button',
+      id: 'history-search-button',
+      'aria-label': t('searchChatHistory'),
+      on: { click: () => onSearch() },
+    }, icon(ICONS.search));
     this.mutedMark = el('span', { className: 'muted-mark', hidden: true, title: t('muted'), 'aria-label': t('muted'), role: 'img' }, icon(ICONS.muted, { size: 16 }));
     this.element = el('header', { className: 'chat-header' },
       el('a', { className: 'back-button icon-button', href: '#/chats', 'aria-label': t('back') }, icon(ICONS.back)),
       this.avatar,
       el('div', { className: 'chat-header-text' }, el('div', { className: 'chat-title-row' }, this.title, this.mutedMark), this.subtitle),
+      this.searchButton,
       this.infoButton);
   }
 

@@ -1,16 +1,14 @@
 // The Chats tab: every room I am in, newest activity first (a draft shows as "[Draft]", unread mentions of me as
 // "[Someone @ you]"; a chat that notifies me of nothing is marked, and one that does not notify me of every message
-// has a grey badge), with a search bar that
-// filters the list as I type and can search message text on the server (§9.7), 20 results at first, then more.
+// has a grey badge), with a search bar that filters the list as I type and can search message text on the server
+// (§9.7, messageSearch.js: filters, results by chat; a hit opens its chat at it).
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
-import { errorText, t } from '../strings.js';
+import { t } from '../strings.js';
 import { avatarElement, roomAvatar } from '../avatar.js';
 import { formatListTime } from '../time.js';
 import { chatPath, navigate } from '../router.js';
 import { messagePreview } from './preview.js';
-
-const FIRST_RESULTS = 20;
-const MORE_RESULTS = 100; // the most the server gives (§9.7)
+import { MessageSearch } from './messageSearch.js';
 
 export class ChatListView {
   constructor(client) {
@@ -18,7 +16,6 @@ export class ChatListView {
     this.store = client.store;
     this.selectedRoomID = null;
     this.query = '';
-    this.searchRequest = 0;
 
     this.searchInput = el('input', {
       type: 'search',
@@ -30,6 +27,10 @@ export class ChatListView {
     });
     this.list = el('ul', { className: 'chat-list', id: 'chat-list', 'aria-label': t('tabChats'), tabindex: '-1' });
     this.searchArea = el('div', { className: 'message-search' });
+    this.messageSearch = new MessageSearch(client, {
+      idPrefix: 'search',
+      onOpen: (message) => navigate(chatPath(message.room, message.seq)),
+    });
     this.element = el('div', { className: 'chats-view' },
       el('div', { className: 'search-bar' }, icon(ICONS.search, { size: 18 }), this.searchInput),
       this.list,
@@ -106,6 +107,7 @@ export class ChatListView {
   }
 
   renderSearchOffer() {
+    this.messageSearch.clear();
     if (!this.query) {
       replaceChildren(this.searchArea);
       return;
@@ -118,57 +120,13 @@ export class ChatListView {
     }, icon(ICONS.search, { size: 18 }), t('searchMessages', { query: this.query })));
   }
 
-  async searchMessages(limit = FIRST_RESULTS) {
-    const query = this.query;
-    const request = ++this.searchRequest;
-    let results;
-    try {
-      results = (await this.client.searchMessages(query, limit)).results;
-    } catch (error) {
-      if (request === this.searchRequest) replaceChildren(this.searchArea, el('p', { className: 'form-error', role: 'alert', text: errorText(error.code) }));
-      return;
-    }
-    if (request !== this.searchRequest) return;
-    replaceChildren(this.searchArea,
-      el('h2', { className: 'section-title', text: t('searchResults') }),
-      results.length === 0
-        ? el('p', { className: 'empty-note', text: t('noSearchResults') })
-        : el('ul', { className: 'search-results', id: 'search-results' }, results.map((result) => this.renderResult(result))),
-      results.length === limit && limit < MORE_RESULTS && el('button', {
-        type: 'button',
-        className: 'search-messages-button',
-        id: 'search-more',
-        text: t('moreResults'),
-        on: { click: () => this.searchMessages(MORE_RESULTS) },
-      }));
-  }
-
-  /** Who said it and where: "You" for my messages, and the chat's name only when it is not the sender's own. */
-  resultLabel(message, room) {
-    const mine = message.sender?.id === this.store.me.id;
-    const sender = mine ? t('you') : this.store.displayName(message.sender?.id, message.sender?.name ?? '');
-    if (!room || (room.kind === 'direct' && !mine)) return sender;
-    return `${sender} · ${room.name}`;
-  }
-
-  renderResult({ message, snippet }) {
-    const room = this.store.rooms.get(message.room);
-    const pieces = (snippet ?? [{ text: message.text }]).map((piece) => (piece.match
-      ? el('mark', { text: piece.text })
-      : document.createTextNode(piece.text)));
-    return el('li', {},
-      el('button', {
-        type: 'button',
-        className: 'search-result',
-        on: { click: () => navigate(chatPath(message.room, message.seq)) },
-      },
-      el('span', { className: 'search-result-top' },
-        el('span', { className: 'chat-item-name', text: this.resultLabel(message, room) }),
-        el('time', { className: 'chat-item-time', text: formatListTime(message.date) })),
-      el('span', { className: 'search-result-snippet' }, pieces)));
+  searchMessages() {
+    replaceChildren(this.searchArea, this.messageSearch.element);
+    this.messageSearch.run(this.query);
   }
 
   destroy() {
+    this.messageSearch.destroy();
     this.unsubscribers.forEach((unsubscribe) => unsubscribe());
   }
 }
