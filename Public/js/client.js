@@ -306,12 +306,7 @@ export class ChatClient {
   reloadRoom(roomID, latestSeq) {
     const room = this.store.rooms.get(roomID);
     if (!room) return;
-    room.messages.clear();
-    room.lines.clear();
-    room.clientMsgIDs.clear();
-    room.oldestLoadedSeq = null;
-    room.hasMore = true;
-    room.newestPageLoaded = false;
+    this.store.dropLoaded(room);
     room.hasNewer = false;
     room.resumeSeq = Math.max(room.resumeSeq, latestSeq);
     room.latestSeq = Math.max(room.latestSeq, latestSeq);

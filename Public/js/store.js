@@ -391,16 +391,21 @@ export class Store {
   detach(roomID) {
     const room = this.rooms.get(roomID);
     if (!room) return;
+    this.dropLoaded(room);
+    room.hasNewer = true;
+    room.newestLoadedSeq = 0;
+    room.generation += 1;
+    this.emit(`room:${roomID}`);
+  }
+
+  /** Forgets a room's loaded messages and lines, so its pages load again (detach, or a resume too far behind). */
+  dropLoaded(room) {
     room.messages.clear();
     room.lines.clear();
     room.clientMsgIDs.clear();
     room.oldestLoadedSeq = null;
     room.hasMore = true;
     room.newestPageLoaded = false;
-    room.hasNewer = true;
-    room.newestLoadedSeq = 0;
-    room.generation += 1;
-    this.emit(`room:${roomID}`);
   }
 
   /**
