@@ -135,14 +135,19 @@ public struct FluentAccountStore: AccountStore {
                 .set(\.$username, to: username).set(\.$usernameKey, to: AccountRules.usernameKey(username))
                 .set(\.$displayName, to: AccountRules.deletedDisplayName).set(\.$passwordHash, to: passwordHash)
                 .set(\.$isAdministrator, to: false).update()
-            let memberships = try await MembershipRecord.query(on: database).filter(\.$userID == id).all()
-            let direct = Set(
-                try await RoomRecord.query(on: database).filter(\.$id ~~ memberships.map(\.roomID))
-                    .filter(\.$kind == RoomKind.direct.rawValue).all().map { try $0.requireID() })
-            let left = memberships.map(\.roomID).filter { !direct.contains($0) }
-            try await MembershipRecord.query(on: database).filter(\.$userID == id).filter(\.$roomID ~~ left).delete()
-            return left.map { RoomID($0) }
+            return try await Self.leaveAllButDirectRooms(id, on: database)
         }
+    }
+
+    /// Takes the account out of every room but its direct rooms, which stay for the other person; the rooms left.
+    static func leaveAllButDirectRooms(_ id: UUID, on database: any Database) async throws -> [RoomID] {
+        let memberships = try await MembershipRecord.query(on: database).filter(\.$userID == id).all()
+        let direct = Set(
+            try await RoomRecord.query(on: database).filter(\.$id ~~ memberships.map(\.roomID))
+                .filter(\.$kind == RoomKind.direct.rawValue).all().map { try $0.requireID() })
+        let left = memberships.map(\.roomID).filter { !direct.contains($0) }
+        try await MembershipRecord.query(on: database).filter(\.$userID == id).filter(\.$roomID ~~ left).delete()
+        return left.map { RoomID($0) }
     }
 
     public func apply(_ change: AdministrativeChange, to id: UUID, audit entry: AuditEntry) async throws -> Bool {

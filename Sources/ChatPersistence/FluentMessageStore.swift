@@ -70,9 +70,10 @@ public struct FluentMessageStore: MessageStore {
     {
         let row = try await self.sql.raw(
             """
-            SELECT COUNT(*) AS unread FROM messages WHERE room = \(bind: room.rawValue) AND seq > \(bind: seq) \
-            AND seq <= \(bind: last) AND kind = \(bind: EventKind.message.rawValue) AND deleted = \(bind: false) \
-            AND (sender_id <> \(bind: reader) OR sender_via IS NOT NULL)
+            SELECT COUNT(*) AS unread FROM (SELECT 1 FROM messages WHERE room = \(bind: room.rawValue) \
+            AND seq > \(bind: seq) AND seq <= \(bind: last) AND kind = \(bind: EventKind.message.rawValue) \
+            AND deleted = \(bind: false) AND (sender_id <> \(bind: reader) OR sender_via IS NOT NULL) \
+            LIMIT \(bind: UnreadCount.limit)) AS counted
             """
         ).first()
         return try row?.decode(column: "unread", as: Int64.self) ?? 0
@@ -83,10 +84,10 @@ public struct FluentMessageStore: MessageStore {
     {
         let row = try await self.sql.raw(
             """
-            SELECT COUNT(*) AS unread FROM mentions x JOIN messages m ON m.room = x.room AND m.seq = x.seq \
-            WHERE x.room = \(bind: room.rawValue) AND x.seq > \(bind: seq) AND x.seq <= \(bind: last) \
+            SELECT COUNT(*) AS unread FROM (SELECT 1 FROM mentions x JOIN messages m ON m.room = x.room \
+            AND m.seq = x.seq WHERE x.room = \(bind: room.rawValue) AND x.seq > \(bind: seq) AND x.seq <= \(bind: last) \
             AND (x.user_id = \(bind: reader) OR x.user_id IS NULL) \
-            AND (m.sender_id <> \(bind: reader) OR m.sender_via IS NOT NULL)
+            AND (m.sender_id <> \(bind: reader) OR m.sender_via IS NOT NULL) LIMIT \(bind: UnreadCount.limit)) AS counted
             """
         ).first()
         return try row?.decode(column: "unread", as: Int64.self) ?? 0

@@ -19,6 +19,7 @@ extension Application {
         endpoints.attachments.register(on: api, authenticated: authenticated)
         endpoints.search.register(on: authenticated)
         endpoints.push.register(on: authenticated)
+        endpoints.bots.register(on: authenticated)
         endpoints.admin.register(on: authenticated)
         endpoints.invites.register(on: authenticated)
         endpoints.config.register(on: api)

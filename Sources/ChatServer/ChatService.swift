@@ -266,9 +266,12 @@ public final class ChatService: Sendable {
             content: PushNotifications.Content(rawValue: configuration.pushContent) ?? .shown,
             publicURL: { publicURL.value })
         background.run { await notifications.run(pushContext) }
+        let bots = Bots(
+            store: FluentBotStore(database: application.db), accounts: accountStore, hub: hub,
+            sessions: liveSessions, unusableDigest: accounts.unusableDigest)
         let deletion = AccountDeletion(
-            administration: administration, accounts: accountStore, sent: sent, hub: hub, sessions: liveSessions,
-            unusableDigest: accounts.unusableDigest)
+            administration: administration, accounts: accountStore, bots: bots, sent: sent, hub: hub,
+            sessions: liveSessions, unusableDigest: accounts.unusableDigest)
         return Endpoints(
             authenticate: authenticate,
             accounts: AccountController(
@@ -297,6 +300,7 @@ public final class ChatService: Sendable {
                 subscriptions: PushSubscriptions(
                     store: pushStore, policy: OutboundPolicy(allowed: configuration.outboundAllow),
                     publicKey: vapid.publicKey, subscribed: notifications.subscribed)),
+            bots: BotsController(bots: bots),
             admin: AdminController(
                 administration: administration, moderation: Moderation(directory: directory, hub: hub, audit: audit),
                 roomModeration: roomModeration, deletion: deletion),
@@ -464,6 +468,7 @@ struct Endpoints: Sendable {
     let attachments: AttachmentsController
     let search: SearchController
     let push: PushController
+    let bots: BotsController
     let admin: AdminController
     let invites: InvitesController
     /// The demo bot's account, made on first start (`--demo-bot`).

@@ -7,10 +7,11 @@ import Foundation
 /// where it stopped): the account is deactivated (every token revoked, every socket closed with 4003, audited);
 /// each message it sent is deleted by a `delete` event of its room, as if its author had deleted it (text and
 /// attachments gone everywhere); then it becomes "Deleted user" and leaves every room but its direct rooms, which
-/// stay, with the deletions, for the other person.
+/// stay, with the deletions, for the other person. Its bots are deleted with it (§9.13): no one is left to manage them.
 public struct AccountDeletion: Sendable {
     let administration: Administration
     let accounts: any AccountStore
+    let bots: Bots
     let sent: any SentMessages
     let hub: Hub
     let sessions: any LiveSessions
@@ -18,11 +19,12 @@ public struct AccountDeletion: Sendable {
     let unusableDigest: String
 
     public init(
-        administration: Administration, accounts: any AccountStore, sent: any SentMessages, hub: Hub,
+        administration: Administration, accounts: any AccountStore, bots: Bots, sent: any SentMessages, hub: Hub,
         sessions: any LiveSessions, unusableDigest: String
     ) {
         self.administration = administration
         self.accounts = accounts
+        self.bots = bots
         self.sent = sent
         self.hub = hub
         self.sessions = sessions
@@ -38,6 +40,7 @@ public struct AccountDeletion: Sendable {
             .deactivate(at: Date()), to: target, by: actor, as: "delete-account")
         let id = user.profile.id
         let author = Sender(name: user.profile.username, id: id)
+        try await self.bots.deleteAll(ownedBy: id, by: actor)
         try await StoreUnavailable.guarding("the account's messages could not be deleted") {
             while true {
                 let page = try await self.sent.messages(sentBy: id, after: nil, limit: Self.batch)

@@ -48,6 +48,9 @@ public struct Accounts: Sendable {
         .invalidPassword, "A password is 8 to 128 characters and at most 72 bytes in UTF-8.")
     static let invalidInvite = Refusal.invalid(
         .invalidInvite, "This invitation is unknown, used up or expired; ask for a new one.")
+    static let invalidUsername = Refusal.invalid(
+        .invalidUsername,
+        "A username is 3 to 32 characters from A-Z, a-z, 0-9, '_', '.', '-', starting with a letter or digit.")
     static let invalidDisplayName = Refusal.invalid(
         .invalidDisplayName, "A display name is 1 to 64 characters without control characters.")
 
@@ -66,11 +69,7 @@ public struct Accounts: Sendable {
         default:
             break
         }
-        guard AccountRules.isValidUsername(request.username) else {
-            throw Refusal.invalid(
-                .invalidUsername,
-                "A username is 3 to 32 characters from A-Z, a-z, 0-9, '_', '.', '-', starting with a letter or digit.")
-        }
+        guard AccountRules.isValidUsername(request.username) else { throw Self.invalidUsername }
         guard AccountRules.isValidPassword(request.password) else { throw Self.invalidPassword }
         var displayName = request.username
         if let raw = request.displayName {
@@ -249,7 +248,8 @@ extension Account {
     public var profile: UserProfile {
         UserProfile(
             id: self.id, username: self.username, displayName: self.displayName, avatarColor: self.avatarColor,
-            initials: AccountRules.initials(of: self.displayName), admin: self.isAdministrator ? true : nil)
+            initials: AccountRules.initials(of: self.displayName), admin: self.isAdministrator ? true : nil,
+            bot: self.isBot ? true : nil)
     }
 }
 

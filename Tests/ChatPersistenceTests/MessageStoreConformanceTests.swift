@@ -136,6 +136,23 @@ struct MessageStoreConformanceTests {
         await close()
     }
 
+    @Test(
+        "counting unread messages stops at the limit, however far behind the reader is, and mentions the same",
+        arguments: fixtures)
+    func unreadCountStops(fixture: StoreFixture) async throws {
+        let (store, close) = try await fixture.make()
+        let reader = UUID()
+        let over = Int64(UnreadCount.limit) + 5
+        var messages = (1...over).map { self.message($0) }
+        for index in messages.indices { messages[index].mentions = Mentions(accounts: [], all: true) }
+        try await store.append(messages, isolation: nil)
+        #expect(try await store.unreadCount(in: "r", after: 0, upTo: over, for: reader) == UnreadCount.limit)
+        #expect(try await store.unreadMentions(in: "r", after: 0, upTo: over, for: reader) == UnreadCount.limit)
+        #expect(try await store.unreadCount(in: "r", after: 10, upTo: 20, for: reader) == 10)
+        #expect(try await store.unreadMentions(in: "r", after: over - 3, upTo: over, for: reader) == 3)
+        await close()
+    }
+
     @Test("pages read backwards from a sequence number", arguments: fixtures)
     func paging(fixture: StoreFixture) async throws {
         let (store, close) = try await fixture.make()

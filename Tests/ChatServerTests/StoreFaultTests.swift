@@ -220,6 +220,16 @@ struct StoreFaultTests {
         Case(route: .deleteInvite, tables: invitations) {
             try await $0.api.send(.deleteInvite, "some-code", token: $0.ann.token)
         },
+        Case(route: .createBot, tables: signIn) {
+            try await $0.api.send(.createBot, json: BotCreateRequest(username: "ci-bot"), token: $0.ann.token)
+        },
+        Case(route: .bots, tables: signIn) { try await $0.api.send(.bots, token: $0.ann.token) },
+        Case(route: .botToken, tables: signIn) {
+            try await $0.api.send(.botToken, UUID().uuidString, token: $0.ann.token)
+        },
+        Case(route: .deleteBot, tables: signIn) {
+            try await $0.api.send(.deleteBot, UUID().uuidString, token: $0.ann.token)
+        },
     ]
 
     @Test("every route but the configuration's and the push key's has a case: they read no store")

@@ -350,7 +350,7 @@ extension TwoNodeTests {
     @Test("the per-account send limit is one for every node: a burst spent on A is spent on B")
     func sendLimitAcrossNodes() async throws {
         try await self.withTwoNodes({
-            $0.sendBurst = 3
+            $0.sendBurst = 5
             $0.sendRate = 1
         }) { nodeA, nodeB in
             let ann = try await nodeA.register("ann")
@@ -367,13 +367,19 @@ extension TwoNodeTests {
                 .send(SendRequest(room: "lobby", clientMsgID: "a\(accepted)", text: "a")), on: onA)
             {
                 accepted += 1
-                try #require(accepted <= 10)
+                try #require(accepted <= 20)
             }
-            #expect(accepted >= 3)
-            // ...and B, right after, finds it spent.
-            try await onB.send(.send(SendRequest(room: "lobby", clientMsgID: "b1", text: "b")))
-            let refused = try await onB.next(.error, as: ErrorFrame.self, timeout: .seconds(20)).code
-            #expect(refused == .rateLimited)
+            #expect(accepted >= 5)
+            // ...and B, right after, finds it spent: it gets what refilled since (none, or one or two on a machine
+            // slow enough for seconds to pass), never a burst of its own.
+            var acceptedOnB = 0
+            while try await Self.accepted(
+                .send(SendRequest(room: "lobby", clientMsgID: "b\(acceptedOnB)", text: "b")), on: onB)
+            {
+                acceptedOnB += 1
+                try #require(acceptedOnB <= 20)
+            }
+            #expect(acceptedOnB < 5, "B had a burst of its own")
         }
     }
 }

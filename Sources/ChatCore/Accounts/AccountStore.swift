@@ -16,10 +16,15 @@ public struct Account: Sendable, Equatable {
     public var createdAt: Date?
     /// When it was last connected, as stored when it went offline.
     public var lastSeenAt: Date?
+    /// A bot (PROTOCOL.md §9.13): an account a program uses with a token, never a password.
+    public var isBot: Bool
+    /// The account that made the bot and manages it; `nil` for people, and for the server's own `echo-bot`.
+    public var botOwner: UUID?
 
     public init(
         id: UUID, username: String, displayName: String, avatarColor: String, passwordHash: String,
-        isAdministrator: Bool = false, deactivatedAt: Date? = nil, createdAt: Date? = nil, lastSeenAt: Date? = nil
+        isAdministrator: Bool = false, deactivatedAt: Date? = nil, createdAt: Date? = nil, lastSeenAt: Date? = nil,
+        isBot: Bool = false, botOwner: UUID? = nil
     ) {
         self.id = id
         self.username = username
@@ -30,6 +35,8 @@ public struct Account: Sendable, Equatable {
         self.deactivatedAt = deactivatedAt
         self.createdAt = createdAt
         self.lastSeenAt = lastSeenAt
+        self.isBot = isBot
+        self.botOwner = botOwner
     }
 }
 

@@ -87,13 +87,15 @@ public final class InMemoryMessageStore: MessageStore {
     }
 
     public func unreadCount(in room: RoomID, after seq: Int64, upTo last: Int64, for reader: UUID) async -> Int64 {
-        Int64(self.unread(in: room, after: seq, upTo: last, for: reader).count)
+        min(Int64(self.unread(in: room, after: seq, upTo: last, for: reader).count), UnreadCount.limit)
     }
 
     public func unreadMentions(in room: RoomID, after seq: Int64, upTo last: Int64, for reader: UUID) async -> Int64 {
-        Int64(
-            self.unread(in: room, after: seq, upTo: last, for: reader)
-                .filter { $0.mentions.all || $0.mentions.accounts.contains(reader) }.count)
+        min(
+            Int64(
+                self.unread(in: room, after: seq, upTo: last, for: reader)
+                    .filter { $0.mentions.all || $0.mentions.accounts.contains(reader) }.count),
+            UnreadCount.limit)
     }
 
     /// The messages after `seq` and up to `last`, not deleted, that someone other than `reader` sent.

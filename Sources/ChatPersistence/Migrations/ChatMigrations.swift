@@ -27,5 +27,7 @@ public enum ChatMigrations {
         AddMentions(),
         AddWebPush(),
         IndexSearchTokens(),
+        IndexMembershipsByUser(),
+        AddBots(),
     ]
 }

@@ -16,6 +16,8 @@ final class UserRecord: Model, @unchecked Sendable {
     @OptionalField(key: "last_seen_at") var lastSeenAt: Date?
     @Field(key: "is_admin") var isAdministrator: Bool
     @OptionalField(key: "deactivated_at") var deactivatedAt: Date?
+    @Field(key: "is_bot") var isBot: Bool
+    @OptionalField(key: "bot_owner_id") var botOwner: UUID?
 
     init() {}
 
@@ -28,12 +30,16 @@ final class UserRecord: Model, @unchecked Sendable {
         self.passwordHash = account.passwordHash
         self.isAdministrator = account.isAdministrator
         self.deactivatedAt = account.deactivatedAt
+        self.isBot = account.isBot
+        self.botOwner = account.botOwner
     }
 
     func account() throws -> Account {
         Account(
             id: try self.requireID(), username: self.username, displayName: self.displayName,
             avatarColor: self.avatarColor, passwordHash: self.passwordHash, isAdministrator: self.isAdministrator,
-            deactivatedAt: self.deactivatedAt, createdAt: self.createdAt, lastSeenAt: self.lastSeenAt)
+            deactivatedAt: self.deactivatedAt, createdAt: self.createdAt, lastSeenAt: self.lastSeenAt,
+            isBot: self.isBot,
+            botOwner: self.botOwner)
     }
 }

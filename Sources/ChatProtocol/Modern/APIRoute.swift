@@ -127,6 +127,10 @@ extension APIRoute {
     public static let subscribePush = APIRoute(.POST, "push/subscriptions")
     public static let unsubscribePush = APIRoute(.DELETE, "push/subscriptions")
     public static let config = APIRoute(.GET, "config")
+    public static let createBot = APIRoute(.POST, "bots")
+    public static let bots = APIRoute(.GET, "bots")
+    public static let botToken = APIRoute(.POST, "bots/:id/token")
+    public static let deleteBot = APIRoute(.DELETE, "bots/:id")
 
     /// Every route, for the server's registration check and the docs test.
     public static let all: [APIRoute] = [
@@ -143,5 +147,6 @@ extension APIRoute {
         .adminRooms, .adminDeleteMessage, .adminDeleteUser, .adminDeleteRoom, .adminReports,
         .createInvite, .invites, .deleteInvite,
         .socket, .upload, .download, .search, .mentions, .pushKey, .subscribePush, .unsubscribePush, .config,
+        .createBot, .bots, .botToken, .deleteBot,
     ]
 }

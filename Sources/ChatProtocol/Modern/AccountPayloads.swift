@@ -51,9 +51,12 @@ public struct UserProfile: Codable, Sendable, Equatable, Hashable {
     public var initials: String
     /// `true` for an administrator of the server (PROTOCOL.md §10); absent for everyone else.
     public var admin: Bool?
+    /// `true` for a bot (PROTOCOL.md §9.13); absent for people.
+    public var bot: Bool?
 
     public init(
-        id: UUID, username: String, displayName: String, avatarColor: String, initials: String, admin: Bool? = nil
+        id: UUID, username: String, displayName: String, avatarColor: String, initials: String, admin: Bool? = nil,
+        bot: Bool? = nil
     ) {
         self.id = id
         self.username = username
@@ -61,6 +64,7 @@ public struct UserProfile: Codable, Sendable, Equatable, Hashable {
         self.avatarColor = avatarColor
         self.initials = initials
         self.admin = admin
+        self.bot = bot
     }
 }
 

@@ -36,6 +36,9 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case invalidEndpoint = "invalid_endpoint"
     case invalidKey = "invalid_key"
     case tooManySubscriptions = "too_many_subscriptions"
+    // Bots
+    case unknownBot = "unknown_bot"
+    case tooManyBots = "too_many_bots"
     // Rooms and messages
     case forbidden
     case notAllowed = "not_allowed"

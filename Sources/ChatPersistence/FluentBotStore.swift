@@ -1,0 +1,59 @@
+import ChatCore
+import FluentKit
+import Foundation
+
+/// The ``BotStore`` on a Fluent database: bots are rows of `users`, their tokens rows of `tokens`.
+public struct FluentBotStore: BotStore {
+    private let database: any Database
+
+    public init(database: any Database) {
+        self.database = database
+    }
+
+    public func create(_ bot: Account, tokenHash: String, limit: Int) async throws -> BotCreation {
+        /// Rolls the transaction back: the owner has as many bots as allowed.
+        struct TooMany: Error {}
+        do {
+            try await self.database.transaction { database in
+                // The insert comes first: it takes SQLite's write lock (and on PostgreSQL the owner's bots are
+                // counted after it, so two creations at once both count each other and at most one goes over).
+                try await UserRecord(bot).create(on: database)
+                let owned = try await Self.active(ownedBy: bot.botOwner, on: database).count()
+                guard owned <= limit else { throw TooMany() }
+                try await TokenRecord(tokenHash: tokenHash, userID: bot.id, expiresAt: BotTokens.expiry)
+                    .create(on: database)
+            }
+            return .created
+        } catch is TooMany {
+            return .tooMany
+        } catch let error as any DatabaseError where error.isConstraintFailure {
+            return .usernameTaken
+        }
+    }
+
+    public func bots(ownedBy owner: UUID) async throws -> [Account] {
+        try await Self.active(ownedBy: owner, on: self.database).sort(\.$usernameKey).all().map { try $0.account() }
+    }
+
+    public func replaceTokens(of bot: UUID, with hash: String) async throws {
+        try await self.database.transaction { database in
+            try await TokenRecord.query(on: database).filter(\.$userID == bot).delete()
+            try await TokenRecord(tokenHash: hash, userID: bot, expiresAt: BotTokens.expiry).create(on: database)
+        }
+    }
+
+    public func retire(_ bot: UUID, at date: Date, audit entry: AuditEntry) async throws -> [RoomID] {
+        try await self.database.transaction { database in
+            try await UserRecord.query(on: database).filter(\.$id == bot).set(\.$deactivatedAt, to: date).update()
+            try await TokenRecord.query(on: database).filter(\.$userID == bot).delete()
+            let left = try await FluentAccountStore.leaveAllButDirectRooms(bot, on: database)
+            try await AuditRecord(entry).create(on: database)
+            return left
+        }
+    }
+
+    private static func active(ownedBy owner: UUID?, on database: any Database) -> QueryBuilder<UserRecord> {
+        UserRecord.query(on: database).filter(\.$botOwner == owner).filter(\.$isBot == true)
+            .filter(\.$deactivatedAt == nil)
+    }
+}
