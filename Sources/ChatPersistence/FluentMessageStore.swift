@@ -126,9 +126,10 @@ public struct FluentMessageStore: MessageStore {
         let kind = try row.decode(column: "kind", as: String.self)
         let members = try row.decode(column: "members", as: Int.self)
         let role = try row.decode(column: "role", as: String?.self).flatMap(RoomRole.init(rawValue:)) ?? .member
+        // A webhook was made by the room's owner or a moderator, and speaks with their standing.
         let allowed =
             kind == RoomKind.direct.rawValue || members <= MentionRequest.openAllLimit
-            || (request.sender.via == nil && role >= .moderator)
+            || (request.sender.via == nil && role >= .moderator) || request.sender.via == .webhook
         return Mentions(accounts: allowed ? [] : accounts, all: allowed)
     }
 

@@ -20,6 +20,7 @@ extension Application {
         endpoints.search.register(on: authenticated)
         endpoints.push.register(on: authenticated)
         endpoints.bots.register(on: authenticated)
+        endpoints.webhooks.register(on: authenticated)
         endpoints.admin.register(on: authenticated)
         endpoints.invites.register(on: authenticated)
         endpoints.config.register(on: api)
@@ -39,6 +40,7 @@ extension Application {
         if configuration.tutorialProtocols.contains(.echo) {
             self.registerEcho(relay: endpoints.echo, configuration: configuration)
         }
+        endpoints.webhooks.registerHooks(on: self, logger: self.logger)
         endpoints.health.register(on: self)
     }
 

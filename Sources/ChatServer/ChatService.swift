@@ -301,6 +301,11 @@ public final class ChatService: Sendable {
                     store: pushStore, policy: OutboundPolicy(allowed: configuration.outboundAllow),
                     publicKey: vapid.publicKey, subscribed: notifications.subscribed)),
             bots: BotsController(bots: bots),
+            webhooks: WebhooksController(
+                webhooks: IncomingWebhooks(
+                    store: FluentWebhookStore(database: application.db), access: access, accounts: accountStore,
+                    hub: hub, maxMessageBytes: configuration.maxMessageBytes, time: time,
+                    publicURL: { publicURL.value })),
             admin: AdminController(
                 administration: administration, moderation: Moderation(directory: directory, hub: hub, audit: audit),
                 roomModeration: roomModeration, deletion: deletion),
@@ -469,6 +474,7 @@ struct Endpoints: Sendable {
     let search: SearchController
     let push: PushController
     let bots: BotsController
+    let webhooks: WebhooksController
     let admin: AdminController
     let invites: InvitesController
     /// The demo bot's account, made on first start (`--demo-bot`).

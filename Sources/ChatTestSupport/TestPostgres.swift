@@ -10,7 +10,8 @@ import Darwin
 /// A throwaway PostgreSQL server for the tests of one test process: started on first use from the machine's own
 /// binaries (Debian's `postgresql` package), unprivileged, in a temporary directory, reachable only through a Unix
 /// socket in that directory, with `fsync` off (a test database need not survive a power loss), and stopped when the
-/// process exits. Each test asks it for a database of its own (``makeDatabase()``).
+/// process exits. Each test asks it for a database of its own (``makeDatabase()``). It takes 2,000 connections: the
+/// suite runs its tests in parallel, each with a server or two that hold a pool of their own.
 ///
 /// PostgreSQL refuses to run as root, so when the tests run as root the server runs as the `postgres` user (the
 /// package creates it), through `runuser`.
@@ -107,7 +108,7 @@ public final class TestPostgres: Sendable {
         let options = [
             "-p \(Self.socketPort)", "-k \(directory)", "-c listen_addresses=''", "-c fsync=off",
             "-c synchronous_commit=\(synchronousCommit ? "on" : "off")", "-c full_page_writes=off",
-            "-c max_connections=1000",
+            "-c max_connections=2000",
         ].joined(separator: " ")
         try await server.run(
             "pg_ctl", ["-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-o", options, "start"])

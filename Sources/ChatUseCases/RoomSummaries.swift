@@ -121,9 +121,11 @@ extension StoredMessage {
 }
 
 extension Sender {
-    /// A tutorial sender shows under an id of its own namespace, never an account's (PROTOCOL.md §9.1).
+    /// A tutorial sender shows under an id of its own namespace, never an account's (PROTOCOL.md §9.1); a webhook
+    /// under its own id.
     public var payload: SenderPayload {
         guard let via = self.via else { return SenderPayload(id: self.id, name: self.name) }
+        guard via != .webhook else { return SenderPayload(id: self.id, name: self.name, via: via.rawValue) }
         return SenderPayload(
             id: TutorialIdentity.modernID(forTutorialSender: self.id), name: self.name, via: via.rawValue)
     }

@@ -36,6 +36,7 @@ struct StoreFaultTests {
     static let reports = ["reports"]
     static let mentions = ["mentions"]
     static let push = ["push_subscriptions"]
+    static let webhooks = ["incoming_webhooks"]
 
     struct Case: Sendable, CustomTestStringConvertible {
         let route: APIRoute
@@ -229,6 +230,13 @@ struct StoreFaultTests {
         },
         Case(route: .deleteBot, tables: signIn) {
             try await $0.api.send(.deleteBot, UUID().uuidString, token: $0.ann.token)
+        },
+        Case(route: .createWebhook, tables: webhooks) {
+            try await $0.api.send(.createWebhook, $0.group, json: WebhookCreateRequest(name: "CI"), token: $0.ann.token)
+        },
+        Case(route: .webhooks, tables: webhooks) { try await $0.api.send(.webhooks, $0.group, token: $0.ann.token) },
+        Case(route: .deleteWebhook, tables: webhooks) {
+            try await $0.api.send(.deleteWebhook, $0.group, UUID().uuidString, token: $0.ann.token)
         },
     ]
 

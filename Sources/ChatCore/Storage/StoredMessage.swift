@@ -17,12 +17,13 @@ public struct RoomID: Hashable, Sendable, Codable, CustomStringConvertible, Expr
 /// Who sent a message, as every transport can show it.
 public struct Sender: Hashable, Sendable {
     public var name: String
-    /// An account's id, or for a tutorial client the id it named itself with (`/chat`) or was given (TCP).
+    /// An account's id, or for a tutorial client the id it named itself with (`/chat`) or was given (TCP), or an
+    /// incoming webhook's id.
     public var id: UUID
-    /// The tutorial protocol a sender without an account spoke; `nil` for an account.
-    public var via: TutorialProtocol?
+    /// How a sender without an account reached the room; `nil` for an account.
+    public var via: SenderVia?
 
-    public init(name: String, id: UUID, via: TutorialProtocol? = nil) {
+    public init(name: String, id: UUID, via: SenderVia? = nil) {
         self.name = name
         self.id = id
         self.via = via
@@ -35,12 +36,15 @@ public struct Sender: Hashable, Sendable {
     }
 }
 
-/// The tutorial protocols, whose clients have no account and name themselves.
-public enum TutorialProtocol: String, Sendable, Hashable, Codable {
+/// How a sender without an account reaches a room: a tutorial protocol, whose clients name themselves, or an incoming
+/// webhook, named by whoever made it.
+public enum SenderVia: String, Sendable, Hashable, Codable {
     /// The Vapor tutorial's WebSocket JSON chat at `/chat`.
     case chat
     /// The DogeChat TCP text protocol.
     case tcp
+    /// An incoming webhook (`POST /hooks/SECRET`, PROTOCOL.md §9.14): the sender's id is the webhook's.
+    case webhook
 }
 
 /// What a draft asks the room to do.

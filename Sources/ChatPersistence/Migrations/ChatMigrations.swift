@@ -29,5 +29,6 @@ public enum ChatMigrations {
         IndexSearchTokens(),
         IndexMembershipsByUser(),
         AddBots(),
+        AddIncomingWebhooks(),
     ]
 }

@@ -91,8 +91,8 @@ final class MessageRecord: Model, @unchecked Sendable {
     }
 
     private static func storedMessage(from row: some EventColumns) throws -> StoredMessage {
-        func via(_ column: String) throws -> TutorialProtocol? {
-            try row.valueIfPresent(column, as: String.self).flatMap(TutorialProtocol.init(rawValue:))
+        func via(_ column: String) throws -> SenderVia? {
+            try row.valueIfPresent(column, as: String.self).flatMap(SenderVia.init(rawValue:))
         }
         var quote: Quote?
         if let seq = try row.valueIfPresent("reply_seq", as: Int64.self),

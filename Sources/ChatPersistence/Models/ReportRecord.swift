@@ -47,7 +47,7 @@ final class ReportRecord: Model, @unchecked Sendable {
             id: self.id, room: RoomID(self.roomID), seq: self.seq,
             reporter: Sender(name: self.reporterName, id: self.reporterID),
             author: Sender(
-                name: self.authorName, id: self.authorID, via: self.authorVia.flatMap(TutorialProtocol.init(rawValue:))),
+                name: self.authorName, id: self.authorID, via: self.authorVia.flatMap(SenderVia.init(rawValue:))),
             text: self.text, reason: self.reason, date: self.createdAt, resolution: resolution)
     }
 }

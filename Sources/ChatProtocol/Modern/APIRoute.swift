@@ -131,6 +131,9 @@ extension APIRoute {
     public static let bots = APIRoute(.GET, "bots")
     public static let botToken = APIRoute(.POST, "bots/:id/token")
     public static let deleteBot = APIRoute(.DELETE, "bots/:id")
+    public static let createWebhook = APIRoute(.POST, "rooms/:room/webhooks")
+    public static let webhooks = APIRoute(.GET, "rooms/:room/webhooks")
+    public static let deleteWebhook = APIRoute(.DELETE, "rooms/:room/webhooks/:id")
 
     /// Every route, for the server's registration check and the docs test.
     public static let all: [APIRoute] = [
@@ -147,6 +150,6 @@ extension APIRoute {
         .adminRooms, .adminDeleteMessage, .adminDeleteUser, .adminDeleteRoom, .adminReports,
         .createInvite, .invites, .deleteInvite,
         .socket, .upload, .download, .search, .mentions, .pushKey, .subscribePush, .unsubscribePush, .config,
-        .createBot, .bots, .botToken, .deleteBot,
+        .createBot, .bots, .botToken, .deleteBot, .createWebhook, .webhooks, .deleteWebhook,
     ]
 }

@@ -39,6 +39,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     // Bots
     case unknownBot = "unknown_bot"
     case tooManyBots = "too_many_bots"
+    case unknownWebhook = "unknown_webhook"
+    case tooManyWebhooks = "too_many_webhooks"
     // Rooms and messages
     case forbidden
     case notAllowed = "not_allowed"

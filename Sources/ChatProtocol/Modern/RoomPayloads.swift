@@ -4,7 +4,8 @@ import Foundation
 public struct SenderPayload: Codable, Sendable, Equatable {
     public var id: UUID
     public var name: String
-    /// `"chat"` or `"tcp"` for a client of a tutorial protocol, which has no account; absent for an account.
+    /// `"chat"` or `"tcp"` for a client of a tutorial protocol, `"webhook"` for an incoming webhook (neither has an
+    /// account); absent for an account.
     public var via: String?
 
     public init(id: UUID, name: String, via: String? = nil) {
