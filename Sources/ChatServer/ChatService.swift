@@ -256,9 +256,12 @@ public final class ChatService: Sendable {
         let vapidKey = try await pushStore.vapidKey(orMake: VAPID.newKey)
         let vapid = try VAPID(rawKey: vapidKey, subject: "")
         let subject = configuration.vapidSubject
+        let outbound = GuardedHTTPClient(
+            policy: OutboundPolicy(allowed: configuration.outboundAllow),
+            resolver: HostAddresses(pool: application.threadPool), eventLoops: application.eventLoopGroup,
+            logger: logger)
         let sender = WebPushSender(
-            client: application.http.client.shared, policy: OutboundPolicy(allowed: configuration.outboundAllow),
-            lookups: application.threadPool,
+            http: outbound,
             vapid: { VAPID(key: vapid.key, subject: subject.isEmpty ? publicURL.value : subject) }, store: pushStore,
             logger: logger)
         let pushContext = PushNotifications.Context(

@@ -4,8 +4,9 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// A push service on loopback for the Web Push tests: a real HTTP server that keeps every request it receives and
-/// answers each with the next scripted answer (201 when none is left), or never answers (`hang`).
+/// A push service on loopback for the Web Push tests, and the target of the outbound guard's: a real HTTP server that
+/// keeps every request it receives and answers each with the next scripted answer (201 when none is left), a
+/// redirect, or nothing at all (`hang`). It counts the connections it accepts.
 public final class PushReceiver: Sendable {
     /// A request as it arrived.
     public struct Request: Sendable {
@@ -17,12 +18,17 @@ public final class PushReceiver: Sendable {
     /// How to answer one request.
     public enum Answer: Sendable {
         case status(Int, retryAfter: Int? = nil)
+        /// `302 Found` to `location`.
+        case redirect(String)
         case hang
     }
 
     /// Every request received, in order.
     public let requests: Inbox<Request>
     public let port: Int
+    /// Connections accepted so far.
+    public var connections: Int { self.accepted.withLockedValue { $0 } }
+    private let accepted: NIOLockedValueBox<Int>
     private let answers: NIOLockedValueBox<[Answer]>
     private let channel: any Channel
 
@@ -34,25 +40,32 @@ public final class PushReceiver: Sendable {
         self.answers.withLockedValue { $0.append(contentsOf: answers) }
     }
 
-    public static func start() async throws -> PushReceiver {
+    /// Listens on `host` (a loopback address), on a port the system picks.
+    public static func start(host: String = "127.0.0.1") async throws -> PushReceiver {
         let requests = Inbox<Request>()
         let answers = NIOLockedValueBox<[Answer]>([])
+        let accepted = NIOLockedValueBox(0)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.pipeline.configureHTTPServerPipeline().flatMap {
+                accepted.withLockedValue { $0 += 1 }
+                return channel.pipeline.configureHTTPServerPipeline().flatMap {
                     channel.pipeline.addHandler(Handler(requests: requests, answers: answers))
                 }
             }
-            .bind(host: "127.0.0.1", port: 0).get()
-        return PushReceiver(channel: channel, requests: requests, answers: answers)
+            .bind(host: host, port: 0).get()
+        return PushReceiver(channel: channel, requests: requests, answers: answers, accepted: accepted)
     }
 
-    private init(channel: any Channel, requests: Inbox<Request>, answers: NIOLockedValueBox<[Answer]>) {
+    private init(
+        channel: any Channel, requests: Inbox<Request>, answers: NIOLockedValueBox<[Answer]>,
+        accepted: NIOLockedValueBox<Int>
+    ) {
         self.channel = channel
         self.port = channel.localAddress?.port ?? 0
         self.answers = answers
         self.requests = requests
+        self.accepted = accepted
     }
 
     public func stop() async {
@@ -84,9 +97,18 @@ public final class PushReceiver: Sendable {
                 guard let head = self.head else { return }
                 self.requests.push(Request(path: head.uri, headers: head.headers, body: self.body))
                 let answer = self.answers.withLockedValue { $0.isEmpty ? Answer.status(201) : $0.removeFirst() }
-                guard case .status(let code, let retryAfter) = answer else { return }
                 var headers = HTTPHeaders([("Content-Length", "0")])
-                if let retryAfter { headers.add(name: "Retry-After", value: "\(retryAfter)") }
+                let code: Int
+                switch answer {
+                case .hang:
+                    return
+                case .status(let status, let retryAfter):
+                    code = status
+                    if let retryAfter { headers.add(name: "Retry-After", value: "\(retryAfter)") }
+                case .redirect(let location):
+                    code = 302
+                    headers.add(name: "Location", value: location)
+                }
                 context.write(
                     self.wrapOutboundOut(
                         .head(

@@ -54,9 +54,11 @@ struct WebPushSenderTests {
 
     static func sender(_ store: Subscriptions, maxQueuedBytes: Int = 1 << 20) -> WebPushSender {
         WebPushSender(
-            client: HTTPClient.shared, policy: OutboundPolicy(allowed: [AddressRange("127.0.0.0/8")!]),
-            lookups: .singleton, vapid: { Self.vapid }, store: store, logger: Logger(label: "push-test"),
-            maxQueuedBytes: maxQueuedBytes)
+            http: GuardedHTTPClient(
+                policy: OutboundPolicy(allowed: [AddressRange("127.0.0.0/8")!]),
+                resolver: HostAddresses(pool: .singleton), eventLoops: MultiThreadedEventLoopGroup.singleton,
+                logger: Logger(label: "push-test")),
+            vapid: { Self.vapid }, store: store, logger: Logger(label: "push-test"), maxQueuedBytes: maxQueuedBytes)
     }
 
     @Test(

@@ -49,17 +49,25 @@ public struct OutboundPolicy: Sendable {
         self.allowed = allowed
     }
 
-    /// Blocks no server should reach unless allowed: private, loopback, link-local, shared, unique-local, multicast
-    /// and unspecified addresses.
+    /// Blocks no server should reach unless allowed: unspecified, private, loopback, link-local (the cloud metadata
+    /// service at 169.254.169.254 among them), shared (CGNAT), multicast, reserved, documentation and benchmarking
+    /// addresses; in IPv6 also unique-local, IPv4-mapped and the translation prefixes that embed an IPv4 address.
     static let internalRanges: [AddressRange] = [
         "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
-        "192.168.0.0/16", "224.0.0.0/4", "240.0.0.0/4", "::/128", "::1/128", "fc00::/7", "fe80::/10", "ff00::/8",
-        "::ffff:0:0/96",
+        "192.0.0.0/24", "192.0.2.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24",
+        "224.0.0.0/4", "240.0.0.0/4", "::/128", "::1/128", "::ffff:0:0/96", "64:ff9b::/96", "64:ff9b:1::/48",
+        "100::/64", "2001:db8::/32", "2002::/16", "fc00::/7", "fe80::/10", "ff00::/8",
     ].compactMap(AddressRange.init)
 
     /// Whether an address may be reached: allowed by the operator, or public.
     public func allows(address: [UInt8]) -> Bool {
-        self.allowed.contains { $0.contains(address) } || !Self.internalRanges.contains { $0.contains(address) }
+        self.allowsPlainHTTP(to: address) || !Self.internalRanges.contains { $0.contains(address) }
+    }
+
+    /// Whether plain `http` may go to an address: only to those the operator allows (the rest of the world gets
+    /// `https`).
+    public func allowsPlainHTTP(to address: [UInt8]) -> Bool {
+        self.allowed.contains { $0.contains(address) }
     }
 
     /// Whether a URL may be the target of a request, as far as it says: `https` (or `http` to an allowed
@@ -76,14 +84,23 @@ public struct OutboundPolicy: Sendable {
     }
 }
 
-/// Parses an IPv4 or IPv6 address (brackets allowed) to its bytes.
-enum IPAddressBytes {
-    static func parse(_ text: String) -> [UInt8]? {
+/// IPv4 and IPv6 addresses as their bytes.
+public enum IPAddressBytes {
+    /// Parses an address (brackets allowed) to its 4 or 16 bytes.
+    public static func parse(_ text: String) -> [UInt8]? {
         let trimmed = text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text
         var v4 = in_addr()
         if inet_pton(AF_INET, trimmed, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
         var v6 = in6_addr()
         if inet_pton(AF_INET6, trimmed, &v6) == 1 { return withUnsafeBytes(of: &v6) { Array($0) } }
         return nil
+    }
+
+    /// The address's usual text: `192.0.2.1`, `2001:db8::1`.
+    public static func text(_ bytes: [UInt8]) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let family = bytes.count == 4 ? AF_INET : AF_INET6
+        _ = bytes.withUnsafeBytes { inet_ntop(family, $0.baseAddress, &buffer, socklen_t(buffer.count)) }
+        return String(cString: buffer)
     }
 }

@@ -153,7 +153,7 @@ extension ServerConfiguration {
         ),
         .addressRanges(
             "outbound-allow", "CHAT_OUTBOUND_ALLOW",
-            "Internal addresses the server may send its own requests to (Web Push endpoints), comma-separated CIDRs such as `127.0.0.0/8,10.1.0.0/16`; plain `http` is allowed to them. Anything else must be `https` on a public address"
+            "Internal addresses the server may send its own requests to (Web Push endpoints; SECURITY.md §9), comma-separated CIDRs such as `127.0.0.0/8,10.1.0.0/16`; plain `http` is allowed to them. Anything else must be `https` on a public address"
         ),
         .optionalText(
             "vapid-subject", "CHAT_VAPID_SUBJECT", \.vapidSubject,

@@ -22,10 +22,8 @@ public actor WebPushSender: PushSending {
         var size: Int { self.message.payload.count + self.subscription.endpoint.utf8.count }
     }
 
-    private let client: HTTPClient
-    /// Where requests may go; a host name's addresses are checked before each request.
-    private let policy: OutboundPolicy
-    private let lookups: NIOThreadPool
+    /// Every request goes through it: a push endpoint is an address a user gave.
+    private let http: GuardedHTTPClient
     private let vapid: @Sendable () -> VAPID
     private let store: any PushSubscriptionStore
     private let logger: Logger
@@ -46,12 +44,10 @@ public actor WebPushSender: PushSending {
 
     /// `vapid` is asked at each send: the subject may be the public URL, known once the server listens.
     public init(
-        client: HTTPClient, policy: OutboundPolicy, lookups: NIOThreadPool, vapid: @escaping @Sendable () -> VAPID,
-        store: any PushSubscriptionStore, logger: Logger, maxQueuedBytes: Int = 1 << 20
+        http: GuardedHTTPClient, vapid: @escaping @Sendable () -> VAPID, store: any PushSubscriptionStore,
+        logger: Logger, maxQueuedBytes: Int = 1 << 20
     ) {
-        self.client = client
-        self.policy = policy
-        self.lookups = lookups
+        self.http = http
         self.vapid = vapid
         self.store = store
         self.logger = logger
@@ -92,11 +88,10 @@ public actor WebPushSender: PushSending {
             let status: HTTPResponseStatus
             let retryAfter: Int?
             do {
-                try await self.checkAddresses(of: job.subscription.endpoint)
-                let response = try await self.client.execute(try self.request(for: job), timeout: Self.timeout)
+                let response = try await self.http.execute(
+                    try self.request(for: job), timeout: Self.timeout, maxBodyBytes: 1 << 16)
                 status = response.status
                 retryAfter = response.headers.first(name: "Retry-After").flatMap(Int.init)
-                _ = try? await response.body.collect(upTo: 1 << 16)
             } catch {
                 self.logger.notice(
                     "push failed", metadata: ["endpoint": "\(job.subscription.endpoint)", "error": "\(error)"])
@@ -124,18 +119,6 @@ public actor WebPushSender: PushSending {
             }
         }
     }
-
-    /// Refuses an endpoint whose host is, or is a name of, an address the policy does not allow.
-    private func checkAddresses(of endpoint: String) async throws {
-        guard let url = URL(string: endpoint), self.policy.allows(url), let host = url.host else {
-            throw Refused()
-        }
-        let addresses = try await HostAddresses.of(host.trimmingCharacters(in: ["[", "]"]), on: self.lookups)
-        guard !addresses.isEmpty, addresses.allSatisfy(self.policy.allows(address:)) else { throw Refused() }
-    }
-
-    /// An endpoint the outbound policy does not allow (`--outbound-allow`).
-    struct Refused: Error {}
 
     private func request(for job: Job) throws -> HTTPClientRequest {
         guard let url = URL(string: job.subscription.endpoint) else { throw WebPushEncryption.Malformed() }

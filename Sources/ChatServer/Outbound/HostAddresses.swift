@@ -9,14 +9,25 @@ import Musl
 import Darwin
 #endif
 
-/// The addresses a host name stands for, looked up on a thread pool (`getaddrinfo` blocks): what
-/// ``OutboundPolicy/allows(address:)`` checks before the server sends a request to a name a user gave it, so that a
-/// name of a public-looking service cannot point the server at an internal address.
-enum HostAddresses {
+/// Looks up the addresses a host name stands for: what ``GuardedHTTPClient`` checks, and then connects to, before
+/// the server sends a request to a name a user gave it.
+public protocol HostResolving: Sendable {
+    /// The name's addresses (4 or 16 bytes each); an error when it has none.
+    func addresses(of host: String) async throws -> [[UInt8]]
+}
+
+/// The system's resolver (`getaddrinfo`, which blocks: on a thread pool).
+public struct HostAddresses: HostResolving {
     struct NotFound: Error {}
 
-    static func of(_ host: String, on pool: NIOThreadPool) async throws -> [[UInt8]] {
-        try await pool.runIfActive {
+    let pool: NIOThreadPool
+
+    public init(pool: NIOThreadPool) {
+        self.pool = pool
+    }
+
+    public func addresses(of host: String) async throws -> [[UInt8]] {
+        try await self.pool.runIfActive {
             var hints = addrinfo()
             hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
             var first: UnsafeMutablePointer<addrinfo>?
