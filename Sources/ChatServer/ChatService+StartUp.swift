@@ -43,7 +43,7 @@ extension ChatService {
         return await storage.runOnOneNode(
             EchoBot(
                 server: address, tls: tls.map { _ in Self.selfTLS }, eventLoops: group, logger: logger,
-                password: { try await account.password(renew: $0) }))
+                token: { try await account.token(renew: $0) }))
     }
 
     /// How the demo bot reaches its own server over TLS: on the loopback address, which no certificate names, so the

@@ -269,8 +269,9 @@ public final class ChatService: Sendable {
             content: PushNotifications.Content(rawValue: configuration.pushContent) ?? .shown,
             publicURL: { publicURL.value })
         background.run { await notifications.run(pushContext) }
+        let botStore = FluentBotStore(database: application.db)
         let bots = Bots(
-            store: FluentBotStore(database: application.db), accounts: accountStore, hub: hub,
+            store: botStore, accounts: accountStore, hub: hub,
             sessions: liveSessions, unusableDigest: accounts.unusableDigest)
         let deletion = AccountDeletion(
             administration: administration, accounts: accountStore, bots: bots, sent: sent, hub: hub,
@@ -317,8 +318,8 @@ public final class ChatService: Sendable {
                     store: FluentInvitationStore(database: application.db), access: access,
                     membersMayInvite: configuration.membersMayInvite, publicURL: { publicURL.value })),
             demoBot: DemoBotAccount(
-                accounts: accountStore, directory: directory, dataDirectory: configuration.dataDirectory,
-                hashPassword: { try await hasher.hash($0) }),
+                accounts: accountStore, bots: botStore, directory: directory,
+                dataDirectory: configuration.dataDirectory, unusableDigest: accounts.unusableDigest),
             config: ConfigController(configuration: configuration),
             health: HealthController(
                 readiness: readiness, database: sql, storageChecks: { storage.readinessChecks },

@@ -9,17 +9,17 @@ import NIOSSL
 /// The demo account `echo-bot`, which answers every direct message about a second later (PROTOCOL.md §9.9), so a
 /// newcomer has someone to talk to on first start.
 ///
-/// It is a client like any other, built on ``ChatClient``: it signs in over HTTP, follows its rooms on
-/// `/api/v1/ws`, and lets the client reconnect, resume and resend. It answers a message once, with a `clientMsgID`
-/// made from the message's room and `seq`, so a repeat is harmless, and marks it read, so a message sent while the
-/// bot was away is answered when it comes back, and none twice. Its account is the server's business: the bot asks
-/// `password` for the password, again with `renew: true` when the one it has is refused.
+/// It is a client like any other, built on ``ChatClient``: a bot (PROTOCOL.md §9.13) signed in with its token, which
+/// follows its rooms on `/api/v1/ws` and lets the client reconnect, resume and resend. It answers a message once, with
+/// a `clientMsgID` made from the message's room and `seq`, so a repeat is harmless, and marks it read, so a message sent
+/// while the bot was away is answered when it comes back, and none twice. Its account is the server's business: the
+/// bot asks `token` for its token, again with `renew: true` when the one it has is refused.
 public actor EchoBot {
     public static let username = "echo-bot"
     public static let replyDelay = Duration.seconds(1)
 
     private let server: ServerAddress
-    private let password: @Sendable (_ renew: Bool) async throws -> String
+    private let token: @Sendable (_ renew: Bool) async throws -> String
     private let tls: TLSConfiguration?
     private let eventLoops: any EventLoopGroup
     private let logger: Logger
@@ -29,13 +29,13 @@ public actor EchoBot {
     /// A bot for the server at `server`; `tls` is how it checks that server's certificate, when it speaks TLS.
     public init(
         server: ServerAddress, tls: TLSConfiguration?, eventLoops: any EventLoopGroup, logger: Logger,
-        password: @escaping @Sendable (_ renew: Bool) async throws -> String
+        token: @escaping @Sendable (_ renew: Bool) async throws -> String
     ) {
         self.server = server
         self.tls = tls
         self.eventLoops = eventLoops
         self.logger = logger
-        self.password = password
+        self.token = token
     }
 
     public func start() {
@@ -65,9 +65,9 @@ public actor EchoBot {
                 configuration.tlsConfiguration = self.tls
                 configuration.logger = self.logger
                 let client = ChatClient(
-                    server: self.server, configuration: configuration, http: http, eventLoops: self.eventLoops)
+                    server: self.server, session: try await self.session(http), configuration: configuration,
+                    http: http, eventLoops: self.eventLoops)
                 self.client = client
-                try await self.signIn(client)
                 try await self.converse(client)
                 pause = .seconds(1)
             } catch  where !Task.isCancelled {
@@ -81,13 +81,16 @@ public actor EchoBot {
         try? await http.shutdown()
     }
 
-    /// Signs in with the password the server gave; when it is refused (the secret file was lost, or someone
-    /// registered the name before it was reserved), asks for a new one.
-    private func signIn(_ client: ChatClient) async throws {
+    /// A session with the token the server gave; when it is refused (the secret file was lost, or another node
+    /// made a new one), with a new one.
+    private func session(_ http: HTTPClient) async throws -> AuthSession {
+        let api = ChatAPI(server: self.server, http: http)
+        let token = try await self.token(false)
         do {
-            try await client.login(username: Self.username, password: try await self.password(false))
+            return AuthSession(token: token, expiresAt: .max, user: try await api.me(token: token))
         } catch ChatClientError.server(let status, _, _) where status == 401 {
-            try await client.login(username: Self.username, password: try await self.password(true))
+            let renewed = try await self.token(true)
+            return AuthSession(token: renewed, expiresAt: .max, user: try await api.me(token: renewed))
         }
     }
 

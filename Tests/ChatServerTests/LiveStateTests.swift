@@ -187,7 +187,7 @@ struct LiveStateTests {
         }
     }
 
-    @Test("the demo bot gets its account back after its password file is lost: a new password, and it answers again")
+    @Test("the demo bot gets its account back after its token file is lost: a new token, and it answers again")
     func demoBotLostSecret() async throws {
         let directory = TestServer.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -212,6 +212,7 @@ struct LiveStateTests {
             return dm != nil
         }
         let room = try #require(dm)
+        #expect(room.peer?.bot == true, "echo-bot is a bot like anyone's")
         _ = try await socket.next(.joined, as: JoinedFrame.self)
         _ = try await socket.acked(.send(SendRequest(room: room.id, clientMsgID: "q", text: "I like you")))
         while true {

@@ -3,7 +3,8 @@ import FluentSQL
 import SQLKit
 
 /// Adds bots (PROTOCOL.md §9.13) to `users`: `is_bot`, and `bot_owner_id`, the account that made the bot (indexed:
-/// "my bots" is asked from the owner's side). Existing accounts are people.
+/// "my bots" is asked from the owner's side). Existing accounts are people, but for the demo bot, `echo-bot`, a bot
+/// without an owner from now on (its token replaces its password at the next start).
 struct AddBots: AsyncMigration {
     func prepare(on database: any Database) async throws {
         try await database.schema(UserRecord.schema).field("is_bot", .bool, .required, .sql(.default(false)))
@@ -12,6 +13,7 @@ struct AddBots: AsyncMigration {
         try await database.requiredSQL(by: "AddBots").raw(
             "CREATE INDEX users_by_bot_owner ON users (bot_owner_id) WHERE bot_owner_id IS NOT NULL"
         ).run()
+        try await UserRecord.query(on: database).filter(\.$usernameKey == "echo-bot").set(\.$isBot, to: true).update()
     }
 
     func revert(on database: any Database) async throws {
