@@ -52,6 +52,47 @@ public struct FluentBotStore: BotStore {
         }
     }
 
+    public func setWebhook(of bot: UUID, to webhook: BotWebhook?) async throws {
+        try await self.database.transaction { database in
+            try await BotWebhookRecord.query(on: database).filter(\.$id == bot).delete()
+            if let webhook { try await BotWebhookRecord(webhook).create(on: database) }
+        }
+    }
+
+    public func webhooks(of accounts: [UUID]) async throws -> [BotWebhook] {
+        guard !accounts.isEmpty else { return [] }
+        let hooks = try await BotWebhookRecord.query(on: self.database).filter(\.$id ~~ accounts).all()
+        guard !hooks.isEmpty else { return [] }
+        let bots = try await UserRecord.query(on: self.database).filter(\.$id ~~ hooks.compactMap(\.id))
+            .filter(\.$isBot == true).filter(\.$deactivatedAt == nil).all()
+        let names = Dictionary(uniqueKeysWithValues: try bots.map { (try $0.requireID(), $0.username) })
+        return hooks.compactMap { hook in
+            guard let bot = hook.id, let name = names[bot] else { return nil }
+            return BotWebhook(bot: bot, username: name, url: hook.url, secret: hook.secret)
+        }
+    }
+
+    public func anyWebhook() async throws -> Bool {
+        try await BotWebhookRecord.query(on: self.database).first() != nil
+    }
+
+    public func record(_ delivery: BotDelivery, keep: Int) async throws {
+        try await self.database.transaction { database in
+            try await BotDeliveryRecord(delivery).create(on: database)
+            let kept = try await BotDeliveryRecord.query(on: database).filter(\.$bot == delivery.bot)
+                .sort(\.$id, .descending).offset(keep).first()
+            if let oldest = kept?.id {
+                try await BotDeliveryRecord.query(on: database).filter(\.$bot == delivery.bot)
+                    .filter(\.$id <= oldest).delete()
+            }
+        }
+    }
+
+    public func deliveries(of bot: UUID, limit: Int) async throws -> [BotDelivery] {
+        try await BotDeliveryRecord.query(on: self.database).filter(\.$bot == bot).sort(\.$id, .descending)
+            .limit(limit).all().map(\.delivery)
+    }
+
     private static func active(ownedBy owner: UUID?, on database: any Database) -> QueryBuilder<UserRecord> {
         UserRecord.query(on: database).filter(\.$botOwner == owner).filter(\.$isBot == true)
             .filter(\.$deactivatedAt == nil)

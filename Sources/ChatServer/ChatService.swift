@@ -104,9 +104,10 @@ public final class ChatService: Sendable {
         do {
             let tls = try Self.certificates(configuration)
             let notifications = PushNotifications()
+            let outgoing = OutgoingWebhooks()
             let (hub, database) = try await self.openStorage(
                 application, configuration: configuration, metrics: metrics, logger: logger, time: time,
-                observer: notifications)
+                observer: CommitObservers([notifications, outgoing]))
             storage = (hub, database)
             let lobby = try await hub.room(.lobby)
             let hasher = BcryptPool(cost: configuration.bcryptCost, threads: max(1, AvailableCPUs.count / 2))
@@ -115,7 +116,7 @@ public final class ChatService: Sendable {
             let publicURL = PublicURL(configured: configuration.publicURL)
             let endpoints = try await Self.endpoints(
                 application, hub: hub, storage: database, hasher: hasher, readiness: readiness,
-                configuration: configuration, publicURL: publicURL, notifications: notifications,
+                configuration: configuration, publicURL: publicURL, notifications: notifications, outgoing: outgoing,
                 logger: logger,
                 time: time)
             let tutorialText = TutorialText(publicURL: publicURL)
@@ -186,6 +187,7 @@ public final class ChatService: Sendable {
     private static func endpoints(
         _ application: Application, hub: Hub, storage: any ServerStorage, hasher: BcryptPool, readiness: Readiness,
         configuration: ServerConfiguration, publicURL: PublicURL, notifications: PushNotifications,
+        outgoing: OutgoingWebhooks,
         logger: Logger, time: any TimeSource
     ) async throws -> Endpoints {
         let accountStore = FluentAccountStore(database: application.db)
@@ -271,8 +273,15 @@ public final class ChatService: Sendable {
         background.run { await notifications.run(pushContext) }
         let botStore = FluentBotStore(database: application.db)
         let bots = Bots(
-            store: botStore, accounts: accountStore, hub: hub,
-            sessions: liveSessions, unusableDigest: accounts.unusableDigest)
+            store: botStore, accounts: accountStore, hub: hub, sessions: liveSessions,
+            unusableDigest: accounts.unusableDigest, policy: OutboundPolicy(allowed: configuration.outboundAllow),
+            webhookSet: outgoing.webhookSet)
+        let poster = WebhookPoster(http: outbound)
+        let outgoingContext = OutgoingWebhooks.Context(
+            store: botStore, directory: directory, hub: hub, maxMessageBytes: configuration.maxMessageBytes,
+            post: { try await poster.post($0, signature: $1, to: $2) },
+            logger: { logger.notice("\($0)") })
+        background.run { await outgoing.run(outgoingContext) }
         let deletion = AccountDeletion(
             administration: administration, accounts: accountStore, bots: bots, sent: sent, hub: hub,
             sessions: liveSessions, unusableDigest: accounts.unusableDigest)

@@ -20,6 +20,8 @@ public final class PushReceiver: Sendable {
         case status(Int, retryAfter: Int? = nil)
         /// `302 Found` to `location`.
         case redirect(String)
+        /// `200 OK` with `body` of `contentType`.
+        case text(String, contentType: String = "text/plain; charset=utf-8")
         case hang
     }
 
@@ -98,6 +100,7 @@ public final class PushReceiver: Sendable {
                 self.requests.push(Request(path: head.uri, headers: head.headers, body: self.body))
                 let answer = self.answers.withLockedValue { $0.isEmpty ? Answer.status(201) : $0.removeFirst() }
                 var headers = HTTPHeaders([("Content-Length", "0")])
+                var body: ByteBuffer?
                 let code: Int
                 switch answer {
                 case .hang:
@@ -108,12 +111,17 @@ public final class PushReceiver: Sendable {
                 case .redirect(let location):
                     code = 302
                     headers.add(name: "Location", value: location)
+                case .text(let text, let contentType):
+                    code = 200
+                    body = ByteBuffer(string: text)
+                    headers = HTTPHeaders([("Content-Length", "\(text.utf8.count)"), ("Content-Type", contentType)])
                 }
                 context.write(
                     self.wrapOutboundOut(
                         .head(
                             HTTPResponseHead(version: head.version, status: .init(statusCode: code), headers: headers))),
                     promise: nil)
+                if let body { context.write(self.wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
                 context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
             }
         }

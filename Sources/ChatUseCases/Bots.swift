@@ -12,15 +12,63 @@ public struct Bots: Sendable {
     let sessions: any LiveSessions
     /// A digest of a password no one knows: a bot never signs in with one.
     let unusableDigest: String
+    /// Where outgoing webhooks may point.
+    let policy: OutboundPolicy
+    /// Told when a webhook is set (``OutgoingWebhooks/webhookSet()``).
+    let webhookSet: @Sendable () -> Void
 
     public init(
-        store: any BotStore, accounts: any AccountStore, hub: Hub, sessions: any LiveSessions, unusableDigest: String
+        store: any BotStore, accounts: any AccountStore, hub: Hub, sessions: any LiveSessions, unusableDigest: String,
+        policy: OutboundPolicy, webhookSet: @escaping @Sendable () -> Void
     ) {
+        self.webhookSet = webhookSet
         self.store = store
         self.accounts = accounts
         self.hub = hub
         self.sessions = sessions
         self.unusableDigest = unusableDigest
+        self.policy = policy
+    }
+
+    /// The longest webhook URL kept.
+    public static let maxURLBytes = 1024
+    /// Deliveries kept per bot.
+    public static let keptDeliveries = 50
+
+    /// Sets my bot's outgoing webhook (a new signing key each time), or removes it with `nil`.
+    public func setWebhook(_ request: BotWebhookRequest, of id: UUID?, by owner: Account) async throws
+        -> BotWebhookPayload
+    {
+        let bot = try await self.ownedBot(id, by: owner)
+        var webhook: BotWebhook?
+        if let raw = request.webhookURL {
+            guard raw.utf8.count <= Self.maxURLBytes, let url = URL(string: raw), self.policy.allows(url) else {
+                throw Refusal.invalid(
+                    .invalidEndpoint,
+                    "A webhook URL is https on a public address (or one --outbound-allow names), at most \(Self.maxURLBytes) bytes."
+                )
+            }
+            webhook = BotWebhook(bot: bot.id, username: bot.username, url: raw, secret: BearerToken.generate())
+        }
+        try await StoreUnavailable.guarding("the webhook could not be saved") {
+            try await self.store.setWebhook(of: bot.id, to: webhook)
+        }
+        if webhook != nil { self.webhookSet() }
+        return BotWebhookPayload(
+            id: bot.id, username: bot.username, webhookURL: webhook?.url, webhookSecret: webhook?.secret)
+    }
+
+    /// What became of the newest messages sent to my bot's webhook.
+    public func deliveries(of id: UUID?, by owner: Account) async throws -> BotDeliveryList {
+        let bot = try await self.ownedBot(id, by: owner)
+        return try await StoreUnavailable.guarding("the deliveries could not be read") {
+            BotDeliveryList(
+                deliveries: try await self.store.deliveries(of: bot.id, limit: Self.keptDeliveries).map {
+                    BotDeliveryPayload(
+                        room: $0.room.rawValue, seq: $0.seq, status: $0.status, outcome: $0.outcome,
+                        date: $0.date.milliseconds)
+                })
+        }
     }
 
     /// Active bots one account may have.

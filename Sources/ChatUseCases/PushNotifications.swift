@@ -2,7 +2,6 @@ import ChatCore
 import ChatProtocol
 import Crypto
 import Foundation
-import Synchronization
 
 /// Web Push for people who are away (PROTOCOL.md §9.11): for each message this node commits, each member whose level
 /// asks for it (`all`, or `mentions` and mentioned) and who has no live connection on any node gets one push per
@@ -18,30 +17,20 @@ public final class PushNotifications: CommitObserver {
         case hidden
     }
 
-    private let batches: AsyncStream<[StoredMessage]>
-    private let continuation: AsyncStream<[StoredMessage]>.Continuation
-    /// Whether any account has a subscription, and when that was last asked (machinery, so the system's clock,
-    /// ARCHITECTURE §1.2): while none does, the database is asked once a second at most.
-    private let active = Mutex<(known: Bool, asked: ContinuousClock.Instant?)>((false, nil))
-
-    /// How long an answer of "nobody subscribed" stands (another node may take the first subscription).
-    static let recheck: Duration = .seconds(1)
+    /// Active once any account has a subscription.
+    private let batches: CommittedBatches
 
     public init(bufferedBatches: Int = 10_000) {
-        (self.batches, self.continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(bufferedBatches))
+        self.batches = CommittedBatches(buffered: bufferedBatches)
     }
 
     public func committed(_ events: [StoredMessage]) {
-        // While nobody has subscribed, and it was asked lately, a batch costs one lock and nothing else.
-        let (known, asked) = self.active.withLock { $0 }
-        if !known, let asked, asked.duration(to: .now) < Self.recheck { return }
-        guard events.contains(where: { $0.kind == .message }) else { return }
-        self.continuation.yield(events)
+        self.batches.add(events)
     }
 
     /// Someone subscribed on this node: messages count from now.
     public func subscribed() {
-        self.active.withLock { $0.known = true }
+        self.batches.activate()
     }
 
     /// The dependencies of ``run(_:)``, known once the server is wired.
@@ -68,24 +57,13 @@ public final class PushNotifications: CommitObserver {
 
     /// Sends the pushes of the batches committed from now on, until cancelled.
     public func run(_ context: Context) async {
-        for await batch in self.batches {
-            guard await self.anyoneSubscribed(context) else { continue }
+        for await batch in self.batches.batches {
+            guard await self.batches.isActive(asking: { (try? await context.audience.anySubscriptions()) ?? false })
+            else { continue }
             for event in batch where event.kind == .message && !event.deleted {
                 try? await self.notify(about: event, context)
             }
         }
-    }
-
-    /// Whether to look at a batch at all: yes once anyone subscribed (subscriptions are not taken back often
-    /// enough to ask again); until then, asked at most once per ``recheck``.
-    private func anyoneSubscribed(_ context: Context) async -> Bool {
-        let now = ContinuousClock.now
-        let (known, asked) = self.active.withLock { $0 }
-        if known { return true }
-        if let asked, asked.duration(to: now) < Self.recheck { return false }
-        let any = (try? await context.audience.anySubscriptions()) ?? false
-        self.active.withLock { $0 = (any || $0.known, now) }
-        return any
     }
 
     private func notify(about event: StoredMessage, _ context: Context) async throws {

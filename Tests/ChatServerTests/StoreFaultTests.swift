@@ -19,6 +19,8 @@ struct StoreFaultTests {
         let group: String
         let channel: String
         let attachment: UUID
+        /// Ann's bot.
+        let bot: UUID
     }
 
     /// The tables whose loss each route must answer: sign-in (accounts and tokens), rooms (rooms, memberships and
@@ -37,6 +39,8 @@ struct StoreFaultTests {
     static let mentions = ["mentions"]
     static let push = ["push_subscriptions"]
     static let webhooks = ["incoming_webhooks"]
+    static let botWebhooks = ["bot_webhooks"]
+    static let botDeliveries = ["bot_deliveries"]
 
     struct Case: Sendable, CustomTestStringConvertible {
         let route: APIRoute
@@ -231,6 +235,14 @@ struct StoreFaultTests {
         Case(route: .deleteBot, tables: signIn) {
             try await $0.api.send(.deleteBot, UUID().uuidString, token: $0.ann.token)
         },
+        Case(route: .updateBot, tables: botWebhooks) {
+            try await $0.api.send(
+                .updateBot, $0.bot.uuidString, json: BotWebhookRequest(webhookURL: "https://hooks.example.org/x"),
+                token: $0.ann.token)
+        },
+        Case(route: .botDeliveries, tables: botDeliveries) {
+            try await $0.api.send(.botDeliveries, $0.bot.uuidString, token: $0.ann.token)
+        },
         Case(route: .createWebhook, tables: webhooks) {
             try await $0.api.send(.createWebhook, $0.group, json: WebhookCreateRequest(name: "CI"), token: $0.ann.token)
         },
@@ -283,6 +295,9 @@ struct StoreFaultTests {
         let upload = try await api.send(
             .POST, "/attachments?name=a.txt", bytes: Array("hello".utf8), contentType: "text/plain", token: ann.token
         ).decode(AttachmentPayload.self)
-        return Fixture(api: api, ann: ann, bob: bob, group: group.id, channel: channel.id, attachment: upload.id)
+        let bot = try await api.send(.createBot, json: BotCreateRequest(username: "fault-bot"), token: ann.token)
+            .decode(BotTokenPayload.self)
+        return Fixture(
+            api: api, ann: ann, bob: bob, group: group.id, channel: channel.id, attachment: upload.id, bot: bot.id)
     }
 }

@@ -9,3 +9,16 @@ public struct NoCommitObserver: CommitObserver {
     public init() {}
     public func committed(_ events: [StoredMessage]) {}
 }
+
+/// Several observers, each told of every batch in turn.
+public struct CommitObservers: CommitObserver {
+    let observers: [any CommitObserver]
+
+    public init(_ observers: [any CommitObserver]) {
+        self.observers = observers
+    }
+
+    public func committed(_ events: [StoredMessage]) {
+        for observer in self.observers { observer.committed(events) }
+    }
+}

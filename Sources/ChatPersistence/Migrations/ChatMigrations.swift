@@ -30,5 +30,6 @@ public enum ChatMigrations {
         IndexMembershipsByUser(),
         AddBots(),
         AddIncomingWebhooks(),
+        AddBotWebhooks(),
     ]
 }

@@ -131,6 +131,8 @@ extension APIRoute {
     public static let bots = APIRoute(.GET, "bots")
     public static let botToken = APIRoute(.POST, "bots/:id/token")
     public static let deleteBot = APIRoute(.DELETE, "bots/:id")
+    public static let updateBot = APIRoute(.PATCH, "bots/:id")
+    public static let botDeliveries = APIRoute(.GET, "bots/:id/deliveries")
     public static let createWebhook = APIRoute(.POST, "rooms/:room/webhooks")
     public static let webhooks = APIRoute(.GET, "rooms/:room/webhooks")
     public static let deleteWebhook = APIRoute(.DELETE, "rooms/:room/webhooks/:id")
@@ -150,6 +152,6 @@ extension APIRoute {
         .adminRooms, .adminDeleteMessage, .adminDeleteUser, .adminDeleteRoom, .adminReports,
         .createInvite, .invites, .deleteInvite,
         .socket, .upload, .download, .search, .mentions, .pushKey, .subscribePush, .unsubscribePush, .config,
-        .createBot, .bots, .botToken, .deleteBot, .createWebhook, .webhooks, .deleteWebhook,
+        .createBot, .bots, .botToken, .deleteBot, .updateBot, .botDeliveries, .createWebhook, .webhooks, .deleteWebhook,
     ]
 }

@@ -3,7 +3,8 @@ import ChatProtocol
 import ChatUseCases
 import Vapor
 
-/// `/api/v1/bots` (PROTOCOL.md §9.13): making, listing, re-keying and deleting my bots.
+/// `/api/v1/bots` (PROTOCOL.md §9.13): making, listing, re-keying and deleting my bots, their outgoing webhooks and
+/// what became of their deliveries.
 struct BotsController: Sendable {
     let bots: Bots
 
@@ -19,6 +20,16 @@ struct BotsController: Sendable {
         authenticated.on(.botToken) { request in
             Response.json(
                 try await self.bots.newToken(for: Self.botID(request), by: try request.authenticated.account))
+        }
+        authenticated.on(.updateBot) { request in
+            Response.json(
+                try await self.bots.setWebhook(
+                    try request.content.decode(BotWebhookRequest.self), of: Self.botID(request),
+                    by: try request.authenticated.account))
+        }
+        authenticated.on(.botDeliveries) { request in
+            Response.json(
+                try await self.bots.deliveries(of: Self.botID(request), by: try request.authenticated.account))
         }
         authenticated.on(.deleteBot) { request in
             try await self.bots.delete(
