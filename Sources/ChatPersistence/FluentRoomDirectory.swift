@@ -87,7 +87,9 @@ public struct FluentRoomDirectory: RoomDirectory {
             let standing = MemberStanding(
                 role: RoomRole(rawValue: membership.role) ?? .member, muted: muted.contains(membership.roomID),
                 notifications: membership.notificationLevel.flatMap(NotificationLevel.init(rawValue:)))
-            return Membership(room: try room.info(), lastReadSeq: membership.lastReadSeq, standing: standing)
+            return Membership(
+                room: try room.info(), lastReadSeq: membership.lastReadSeq, standing: standing,
+                personal: membership.personal)
         }
     }
 
@@ -205,12 +207,32 @@ public struct FluentRoomDirectory: RoomDirectory {
     }
 
     public func setNotifications(_ level: NotificationLevel?, of user: UUID, in room: RoomID) async throws -> Bool {
+        try await self.updateMembership(of: user, in: room) { $0.set(\.$notificationLevel, to: level?.rawValue) }
+    }
+
+    public func personalState(of user: UUID, in room: RoomID) async throws -> PersonalRoomState? {
+        try await MembershipRecord.query(on: self.database)
+            .filter(\.$roomID == room.rawValue).filter(\.$userID == user).first()?.personal
+    }
+
+    public func setPinned(_ pinned: Bool, of user: UUID, in room: RoomID) async throws -> Bool {
+        try await self.updateMembership(of: user, in: room) { $0.set(\.$pinnedAt, to: pinned ? Date() : nil) }
+    }
+
+    public func setDraft(_ draft: String?, of user: UUID, in room: RoomID) async throws -> Bool {
+        try await self.updateMembership(of: user, in: room) { $0.set(\.$draft, to: draft) }
+    }
+
+    /// Applies `change` to a member's row; `false` when `user` is not a member.
+    private func updateMembership(
+        of user: UUID, in room: RoomID, _ change: (QueryBuilder<MembershipRecord>) -> QueryBuilder<MembershipRecord>
+    ) async throws -> Bool {
         let membership = MembershipRecord.query(on: self.database)
             .filter(\.$roomID == room.rawValue).filter(\.$userID == user)
         guard try await membership.first() != nil else { return false }
-        try await MembershipRecord.query(on: self.database)
-            .filter(\.$roomID == room.rawValue).filter(\.$userID == user)
-            .set(\.$notificationLevel, to: level?.rawValue).update()
+        try await change(
+            MembershipRecord.query(on: self.database).filter(\.$roomID == room.rawValue).filter(\.$userID == user)
+        ).update()
         return true
     }
 

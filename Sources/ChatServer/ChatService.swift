@@ -297,7 +297,8 @@ public final class ChatService: Sendable {
                 reads: reads,
                 postMessage: PostMessage(
                     access: access, hub: hub, messages: hub.store, sendChecks: sendChecks,
-                    maxMessageBytes: configuration.maxMessageBytes)),
+                    maxMessageBytes: configuration.maxMessageBytes),
+                preferences: RoomPreferences(access: access, maxDraftBytes: configuration.maxMessageBytes)),
             roomModeration: RoomModerationController(moderation: roomModeration),
             reports: ReportsController(
                 reports: Reports(

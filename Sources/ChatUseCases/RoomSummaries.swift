@@ -27,7 +27,7 @@ public struct RoomSummaries: Sendable {
                 summaries.append(
                     try await self.summary(
                         of: membership.room, for: me, lastReadSeq: membership.lastReadSeq,
-                        standing: membership.standing))
+                        standing: membership.standing, personal: membership.personal))
             }
             return summaries.sorted { ($0.lastMessage?.date ?? 0, $0.id) > ($1.lastMessage?.date ?? 0, $1.id) }
         }
@@ -55,14 +55,19 @@ public struct RoomSummaries: Sendable {
         }
     }
 
-    /// The summary from `lastReadSeq`; my `standing` is read when not given.
+    /// The summary from `lastReadSeq`; my `standing`, pin and draft are read when not given.
     public func summary(
-        of room: RoomInfo, for me: UUID, lastReadSeq: Int64, standing: MemberStanding? = nil
+        of room: RoomInfo, for me: UUID, lastReadSeq: Int64, standing: MemberStanding? = nil,
+        personal: PersonalRoomState? = nil
     ) async throws -> RoomSummary {
         try await StoreUnavailable.guarding("the room could not be read") {
             var standing = standing
             if standing == nil {
                 standing = try await self.directory.standing(of: me, in: room.id)
+            }
+            var personal = personal
+            if personal == nil {
+                personal = try await self.directory.personalState(of: me, in: room.id)
             }
             var peer: UserProfile?
             var peerLastReadSeq: Int64?
@@ -89,7 +94,8 @@ public struct RoomSummaries: Sendable {
                 muted: standing?.muted == true ? true : nil,
                 mentionCount: try await self.messages.unreadMentions(
                     in: room.id, after: lastReadSeq, upTo: latestSeq, for: me),
-                notifications: standing?.notifications ?? .default(for: room.kind), blocked: blocked)
+                notifications: standing?.notifications ?? .default(for: room.kind), blocked: blocked,
+                pinned: personal?.pinned == true ? true : nil, draft: personal?.draft)
         }
     }
 
@@ -99,7 +105,8 @@ public struct RoomSummaries: Sendable {
             guard let membership = try await self.directory.memberships(of: me).first(where: { $0.room.id == id })
             else { return nil }
             return try await self.summary(
-                of: membership.room, for: me, lastReadSeq: membership.lastReadSeq, standing: membership.standing)
+                of: membership.room, for: me, lastReadSeq: membership.lastReadSeq, standing: membership.standing,
+                personal: membership.personal)
         }
     }
 }

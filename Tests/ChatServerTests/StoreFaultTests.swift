@@ -235,6 +235,11 @@ struct StoreFaultTests {
         Case(route: .deleteBot, tables: signIn) {
             try await $0.api.send(.deleteBot, UUID().uuidString, token: $0.ann.token)
         },
+        Case(route: .pin, tables: rooms) { try await $0.api.send(.pin, $0.group, token: $0.ann.token) },
+        Case(route: .unpin, tables: rooms) { try await $0.api.send(.unpin, $0.group, token: $0.ann.token) },
+        Case(route: .draft, tables: rooms) {
+            try await $0.api.send(.draft, $0.group, json: DraftRequest(text: "later"), token: $0.ann.token)
+        },
         Case(route: .updateBot, tables: botWebhooks) {
             try await $0.api.send(
                 .updateBot, $0.bot.uuidString, json: BotWebhookRequest(webhookURL: "https://hooks.example.org/x"),

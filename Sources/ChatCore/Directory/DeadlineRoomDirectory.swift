@@ -74,6 +74,18 @@ public struct DeadlineRoomDirectory: RoomDirectory {
         try await self.call { try await $0.setNotifications(level, of: user, in: room) }
     }
 
+    public func personalState(of user: UUID, in room: RoomID) async throws -> PersonalRoomState? {
+        try await self.call { try await $0.personalState(of: user, in: room) }
+    }
+
+    public func setPinned(_ pinned: Bool, of user: UUID, in room: RoomID) async throws -> Bool {
+        try await self.call { try await $0.setPinned(pinned, of: user, in: room) }
+    }
+
+    public func setDraft(_ draft: String?, of user: UUID, in room: RoomID) async throws -> Bool {
+        try await self.call { try await $0.setDraft(draft, of: user, in: room) }
+    }
+
     public func lift(_ restriction: RoomRestriction, of user: UUID, in room: RoomID) async throws -> Bool {
         try await self.call { try await $0.lift(restriction, of: user, in: room) }
     }

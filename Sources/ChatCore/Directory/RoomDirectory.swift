@@ -31,11 +31,28 @@ public struct Membership: Sendable, Equatable {
     /// The last sequence number this member has read.
     public var lastReadSeq: Int64
     public var standing: MemberStanding
+    public var personal: PersonalRoomState
 
-    public init(room: RoomInfo, lastReadSeq: Int64, standing: MemberStanding = MemberStanding()) {
+    public init(
+        room: RoomInfo, lastReadSeq: Int64, standing: MemberStanding = MemberStanding(),
+        personal: PersonalRoomState = PersonalRoomState()
+    ) {
         self.room = room
         self.lastReadSeq = lastReadSeq
         self.standing = standing
+        self.personal = personal
+    }
+}
+
+/// What a member keeps for themselves in a room, on every device (PROTOCOL.md §7): whether it is pinned to the top of
+/// their list, and the draft they left in it. Read for summaries only, never on the path of a message.
+public struct PersonalRoomState: Sendable, Equatable {
+    public var pinned: Bool
+    public var draft: String?
+
+    public init(pinned: Bool = false, draft: String? = nil) {
+        self.pinned = pinned
+        self.draft = draft
     }
 }
 
@@ -97,6 +114,12 @@ public protocol RoomDirectory: Sendable {
     func restrict(_ user: UUID, in room: RoomID, _ restriction: RoomRestriction, by actor: UUID?) async throws
     /// Sets what of the room notifies a member (`nil`: the default); `false` when `user` is not a member.
     func setNotifications(_ level: NotificationLevel?, of user: UUID, in room: RoomID) async throws -> Bool
+    /// A member's pin and draft; `nil` for someone who is not a member.
+    func personalState(of user: UUID, in room: RoomID) async throws -> PersonalRoomState?
+    /// Pins the room to the top of a member's list, or unpins it; `false` when `user` is not a member.
+    func setPinned(_ pinned: Bool, of user: UUID, in room: RoomID) async throws -> Bool
+    /// Keeps a member's draft (`nil`: none); `false` when `user` is not a member.
+    func setDraft(_ draft: String?, of user: UUID, in room: RoomID) async throws -> Bool
     /// Lifts `restriction`; returns whether there was one.
     func lift(_ restriction: RoomRestriction, of user: UUID, in room: RoomID) async throws -> Bool
     /// Everyone under `restriction` in the room.

@@ -31,5 +31,6 @@ public enum ChatMigrations {
         AddBots(),
         AddIncomingWebhooks(),
         AddBotWebhooks(),
+        AddPinsAndDrafts(),
     ]
 }

@@ -16,6 +16,9 @@ final class MembershipRecord: Model, @unchecked Sendable {
     @Field(key: "role") var role: String
     /// A ``NotificationLevel``'s raw value; `nil` for the default of the room's kind.
     @OptionalField(key: "notification_level") var notificationLevel: String?
+    /// When the member pinned the room; `nil` when it is not pinned.
+    @OptionalField(key: "pinned_at") var pinnedAt: Date?
+    @OptionalField(key: "draft") var draft: String?
 
     init() {}
 
@@ -49,4 +52,8 @@ final class RoomRestrictionRecord: Model, @unchecked Sendable {
         self.createdBy = actor
         self.createdAt = date
     }
+}
+
+extension MembershipRecord {
+    var personal: PersonalRoomState { PersonalRoomState(pinned: self.pinnedAt != nil, draft: self.draft) }
 }

@@ -131,6 +131,9 @@ extension APIRoute {
     public static let bots = APIRoute(.GET, "bots")
     public static let botToken = APIRoute(.POST, "bots/:id/token")
     public static let deleteBot = APIRoute(.DELETE, "bots/:id")
+    public static let pin = APIRoute(.PUT, "rooms/:room/pin")
+    public static let unpin = APIRoute(.DELETE, "rooms/:room/pin")
+    public static let draft = APIRoute(.PUT, "rooms/:room/draft")
     public static let updateBot = APIRoute(.PATCH, "bots/:id")
     public static let botDeliveries = APIRoute(.GET, "bots/:id/deliveries")
     public static let createWebhook = APIRoute(.POST, "rooms/:room/webhooks")
@@ -152,6 +155,7 @@ extension APIRoute {
         .adminRooms, .adminDeleteMessage, .adminDeleteUser, .adminDeleteRoom, .adminReports,
         .createInvite, .invites, .deleteInvite,
         .socket, .upload, .download, .search, .mentions, .pushKey, .subscribePush, .unsubscribePush, .config,
-        .createBot, .bots, .botToken, .deleteBot, .updateBot, .botDeliveries, .createWebhook, .webhooks, .deleteWebhook,
+        .createBot, .bots, .botToken, .deleteBot, .updateBot, .botDeliveries, .pin, .unpin, .draft, .createWebhook,
+        .webhooks, .deleteWebhook,
     ]
 }

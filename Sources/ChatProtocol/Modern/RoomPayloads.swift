@@ -114,13 +114,20 @@ public struct RoomSummary: Codable, Sendable, Equatable {
     public var role: RoomRole?
     /// `true` when a moderator muted me here: I may read, not send.
     public var muted: Bool?
+    /// `true` when I pinned the room to the top of my list (on every device).
+    public var pinned: Bool?
+    /// What I left unsent in this room (on any device); absent when nothing.
+    public var draft: String?
 
     public init(
         id: String, kind: WireKind<RoomKind>, name: String, peer: UserProfile?, lastMessage: MessagePayload?,
         latestSeq: Int64,
         lastReadSeq: Int64, unreadCount: Int64, peerLastReadSeq: Int64? = nil, role: RoomRole? = nil,
-        muted: Bool? = nil, mentionCount: Int64? = nil, notifications: NotificationLevel? = nil, blocked: Bool? = nil
+        muted: Bool? = nil, mentionCount: Int64? = nil, notifications: NotificationLevel? = nil, blocked: Bool? = nil,
+        pinned: Bool? = nil, draft: String? = nil
     ) {
+        self.pinned = pinned
+        self.draft = draft
         self.blocked = blocked
         self.mentionCount = mentionCount
         self.notifications = notifications
@@ -264,5 +271,14 @@ public struct RoomMemberPayload: Codable, Sendable, Equatable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.role, forKey: .role)
         try container.encodeIfPresent(self.muted, forKey: .muted)
+    }
+}
+
+/// `PUT /api/v1/rooms/{id}/draft`: what I left unsent; empty for none.
+public struct DraftRequest: Codable, Sendable, Equatable {
+    public var text: String
+
+    public init(text: String) {
+        self.text = text
     }
 }

@@ -16,6 +16,7 @@ struct RoomsController: Sendable {
     let history: History
     let reads: Reads
     let postMessage: PostMessage
+    let preferences: RoomPreferences
 
     static let forbidden = APIError(status: .forbidden, code: .forbidden, message: RoomAccessDenied.forbiddenMessage)
 
@@ -29,6 +30,22 @@ struct RoomsController: Sendable {
         authenticated.on(.invite, use: self.invite)
         authenticated.on(.history, use: self.historyPage)
         authenticated.on(.postMessage, use: self.send)
+        authenticated.on(.pin) { request in
+            try await self.preferences.setPinned(
+                true, in: try Self.roomID(request), for: try request.authenticated.account.id)
+            return HTTPStatus.noContent
+        }
+        authenticated.on(.unpin) { request in
+            try await self.preferences.setPinned(
+                false, in: try Self.roomID(request), for: try request.authenticated.account.id)
+            return HTTPStatus.noContent
+        }
+        authenticated.on(.draft) { request in
+            try await self.preferences.setDraft(
+                try request.content.decode(DraftRequest.self), in: try Self.roomID(request),
+                for: try request.authenticated.account.id)
+            return HTTPStatus.noContent
+        }
         authenticated.on(.reads, use: self.readPositions)
         authenticated.on(.members, use: self.members)
         authenticated.on(.directRoom, use: self.directRoom)
