@@ -126,13 +126,31 @@ class PhoneTests(WebClientTestCase):
             self.assertEqual(page.js(QUOTES_JS), [{"inside": True, "cut": True}], f"the quote ({'dark' if dark else 'light'})")
         page.set_dark(False)
 
-        def font_size(selector):
-            return float(page.find(selector).value_of_css_property("font-size").removesuffix("px"))
-        self.assertGreaterEqual(font_size("#composer-input"), 16)
-        for tab, field in (("chats", "#chat-search"), ("contacts", "#contacts-filter")):
+        self.assertEqual(page.js(SMALL_FIELDS_JS), [], "the composer")
+        page.click("#history-search-button", "Search chat history")
+        page.wait_for(lambda d: page.find("#history-search-input").is_displayed(), "the chat's search")
+        self.assertEqual(page.js(SMALL_FIELDS_JS), [], "the chat's search and its filters")
+        for tab, field in (("chats", "#chat-search"), ("contacts", "#contacts-filter"), ("me", "#language")):
             page.go(f"#/{tab}")
             page.wait_for(lambda d: page.find_all(field), f"the {tab} tab")
-            self.assertGreaterEqual(font_size(field), 16, field)
+            self.assertEqual(page.js(SMALL_FIELDS_JS), [], f"the {tab} tab")
+        page.go("#/chats")
+        page.find("#chat-search").send_keys("a")
+        page.click("#search-messages", "the message search")
+        page.wait_for(lambda d: page.find_all("#search-after"), "the message search's filters")
+        self.assertEqual(page.js(SMALL_FIELDS_JS), [], "the message search and its filters")
+        page.find("#new-chat-button").click()
+        page.find('#new-chat-menu [data-mode="group"]').click()
+        page.wait_for(lambda d: page.find("#people-picker").is_displayed(), "the new group dialog")
+        self.assertEqual(page.js(SMALL_FIELDS_JS), [], "the new group dialog")
+
+
+# The fields on screen whose text is smaller than 16px (iOS zooms into them when they get the focus).
+SMALL_FIELDS_JS = """
+return [...document.querySelectorAll('input:not([type=radio]):not([type=checkbox]), select, textarea')]
+  .filter((field) => field.getClientRects().length > 0 && parseFloat(getComputedStyle(field).fontSize) < 16)
+  .map((field) => `#${field.id} ${getComputedStyle(field).fontSize}`);
+"""
 
 
 # How far each section title of Me sits from the top of its card and from what follows it.
