@@ -2,14 +2,16 @@
 polite announcements and text contrast."""
 
 import json
+import os
+import tempfile
 import time
 import unittest
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from harness import api, axe_violations, unique_name
-from webcase import WebClientTestCase, seed, server
+from harness import api, axe_violations, png_bytes, unique_name
+from webcase import WebClientTestCase, long_press, seed, server
 from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
 
 
@@ -93,7 +95,7 @@ class AccessibilityTests(WebClientTestCase):
         """Issue 34, defect 10 on a phone in Chinese, and the screens the desktop run does not reach: the Unread
         messages divider, the jump to it, a Markdown code block, a recalled line, replying, both searches (their
         date filters had no label, and a highlighted word in a snippet was grey on dark yellow), a hit opened in
-        place, New chat and Add contact."""
+        place, the menu on a long press, the image viewer (outside every landmark), New chat and Add contact."""
         ann, bob = self.user("ann", "Ann Lee"), self.user("bob", "Bob Chen")
         room_id = self.direct_room(ann, bob)
         word = unique_name("axe")
@@ -105,6 +107,9 @@ class AccessibilityTests(WebClientTestCase):
         reader = self.socket(ann)
         reader.send({"type": "read", "room": room_id, "seq": seqs[9]})
         reader.receive_until(lambda frame: frame.get("type") == "receipt" and frame.get("seq") == seqs[9])
+        image_path = os.path.join(tempfile.mkdtemp(), "green.png")
+        with open(image_path, "wb") as file:
+            file.write(png_bytes())
         page = self.browser(width=390, height=844)
         page.open("#/chats")
         page.js("localStorage.setItem('swiftchat.language', 'zh-CN')")
@@ -127,6 +132,16 @@ class AccessibilityTests(WebClientTestCase):
             page.js("const s = document.getElementById('messages'); s.scrollTop = s.scrollHeight;")
             time.sleep(0.5)
             violations += axe_violations(page, f"phone chat at the end {scheme}")
+            long_press(page, self.message_node(page, seqs[-1]))
+            page.wait_for(lambda d: page.find("#message-menu").is_displayed(), "the message menu on a long press")
+            violations += axe_violations(page, f"phone message menu {scheme}")
+            ActionChains(page.driver).send_keys(Keys.ESCAPE).perform()
+            if not dark:
+                page.find(".chat-view input[type=file]").send_keys(image_path)
+            page.click("#messages .image-button", "the image")
+            page.wait_for(lambda d: page.js("return document.getElementById('image-viewer').open"), "the image viewer")
+            violations += axe_violations(page, f"phone image viewer {scheme}")
+            page.find("#image-viewer .viewer-close").click()
             self.choose_menu_item(page, seqs[-1], "reply")
             page.wait_for(lambda d: page.find_all(".composer-context-title"), "replying")
             violations += axe_violations(page, f"phone replying {scheme}")
