@@ -165,7 +165,8 @@ return [...document.querySelectorAll('.me-view .settings-group > .section-title'
 
 class DesktopTests(WebClientTestCase):
     """Issue 34 on a desktop. Defect 4: the connection light is the app's, not beside the other person's name.
-    Defect 11: Me and Discover use the main pane; group avatars; Me's section titles; radio buttons in the dark."""
+    Defect 11: Me and Discover use the main pane; group and people's avatars; Me's section titles; radio buttons in
+    the dark."""
 
     BOX_JS = LayoutTests.BOX_JS
 
@@ -174,6 +175,7 @@ class DesktopTests(WebClientTestCase):
         mixed = self.channel(ann, f"Fun 猎人 {uuid.uuid4().hex[:4]}")["id"]
         chinese = api(self.base(), "POST", "/rooms", {"kind": "group", "name": "周末旅行", "members": []}, token=ann["token"])["id"]
         direct = self.direct_room(ann, bob)
+        mixed_person = self.direct_room(ann, self.user("fun", "Fun 猎人"))
         page = self.signed_in(ann, dark=True)
 
         self.open_chat(page, direct)
@@ -183,8 +185,9 @@ class DesktopTests(WebClientTestCase):
 
         def avatar(room_id):
             return page.find(f'.chat-item[data-room-id="{room_id}"] .avatar').text
-        page.wait_for(lambda d: avatar(mixed) and avatar(chinese), "the rooms in the list")
+        page.wait_for(lambda d: avatar(mixed) and avatar(chinese) and avatar(mixed_person), "the rooms in the list")
         self.assertEqual((avatar(mixed), avatar(chinese)), ("F", "周"), "one grapheme, one script")
+        self.assertEqual((avatar(direct), avatar(mixed_person)), ("BC", "F"), "a person's initials: two of one script, or one")
 
         for tab, view in (("me", ".me-view"), ("discover", ".discover-view")):
             page.go(f"#/{tab}")
