@@ -1,13 +1,40 @@
-// Avatars are initials on a colour: people bring theirs in their profile; rooms get them from their name.
+// Avatars are initials on a colour: people bring their colour in their profile; initials come from the name.
 import { el } from './dom.js';
 
 const ROOM_COLORS = ['#5C6BC0', '#26A69A', '#EF6C00', '#8D6E63', '#7E57C2', '#29B6F6', '#EC407A', '#9CCC65'];
 
-/** Up to two initials from a name: the first letters of its first two words, or its first two characters. */
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+function graphemesOf(text) {
+  return Array.from(graphemes.segment(text), ({ segment }) => segment);
+}
+
+/**
+ * The first character a reader sees in a name (a grapheme: "👨‍👩‍👧" or "é" whole), upper-cased. A room's avatar shows
+ * only this one, so a name mixing scripts never gives a mixed pair such as "F猎".
+ */
+export function firstGrapheme(name) {
+  const first = graphemes.segment((name || '').trim()).containing(0)?.segment;
+  return (first || '?').toLocaleUpperCase();
+}
+
+const SCRIPTS = ['Latin', 'Han', 'Hiragana', 'Katakana', 'Hangul', 'Cyrillic', 'Greek', 'Arabic', 'Hebrew', 'Thai', 'Devanagari']
+  .map((script) => [script, new RegExp(`^\\p{Script=${script}}`, 'u')]);
+
+function scriptOf(grapheme) {
+  return SCRIPTS.find(([, pattern]) => pattern.test(grapheme))?.[0] ?? null;
+}
+
+/**
+ * A person's initials: the first graphemes of their name's first two words ("Ann Lee" → "AL"), or the first two of a
+ * single word, when both are letters of one script; otherwise the first grapheme alone ("Fun 猎人" → "F", never "F猎").
+ * The server's profile carries initials too, but counted in characters whatever their script.
+ */
 export function initialsFromName(name) {
-  const words = (name || '?').trim().split(/[\s_.\-]+/u).filter(Boolean);
-  const letters = words.length > 1 ? [words[0], words[1]].map((word) => Array.from(word)[0]) : Array.from(words[0] || '?').slice(0, 2);
-  return letters.join('').toUpperCase();
+  const words = (name || '').trim().split(/[\s_.\-]+/u).filter(Boolean);
+  const pair = (words.length > 1 ? words.map((word) => graphemesOf(word)[0]) : graphemesOf(words[0] || '')).slice(0, 2);
+  const script = scriptOf(pair[0] ?? '');
+  return pair.length === 2 && script && scriptOf(pair[1]) === script ? pair.join('').toLocaleUpperCase() : firstGrapheme(name);
 }
 
 /** A stable colour for something that has no colour of its own (a channel), picked from its id. */
@@ -20,21 +47,10 @@ export function colorFromId(id) {
 /** Avatar data for a profile ({initials, avatarColor, displayName}). */
 export function profileAvatar(profile) {
   return {
-    initials: profile.initials || initialsFromName(profile.displayName || profile.username),
+    initials: initialsFromName(profile.displayName || profile.username),
     color: profile.avatarColor || colorFromId(profile.id || profile.username),
     label: profile.displayName || profile.username,
   };
-}
-
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
-/**
- * The first character a reader sees in a name (a grapheme: "👨‍👩‍👧" or "é" whole), upper-cased. A room's avatar shows
- * only this one, so a name mixing scripts never gives a mixed pair such as "F猎".
- */
-export function firstGrapheme(name) {
-  const first = graphemes.segment((name || '').trim()).containing(0)?.segment;
-  return (first || '?').toLocaleUpperCase();
 }
 
 /** Avatar data for a room: the peer's for a direct room, the first grapheme of its name otherwise. */

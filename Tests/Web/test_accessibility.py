@@ -2,14 +2,16 @@
 polite announcements and text contrast."""
 
 import json
+import os
+import tempfile
 import time
 import unittest
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from harness import api, axe_violations, unique_name
-from webcase import WebClientTestCase, server
+from harness import api, axe_violations, png_bytes, unique_name
+from webcase import WebClientTestCase, long_press, seed, server
 from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
 
 
@@ -87,6 +89,85 @@ class AccessibilityTests(WebClientTestCase):
             violations += axe_violations(page, "offline banner light")
         finally:
             server.start()
+        self.assertEqual(violations, [], "\n".join(violations))
+
+    def test_gh34_no_axe_findings_on_a_phone_in_chinese_search_unread_and_replies(self):
+        """Issue 34, defect 10 on a phone in Chinese, and the screens the desktop run does not reach: the Unread
+        messages divider, the jump to it, a Markdown code block, a recalled line, replying, both searches (their
+        date filters had no label, and a highlighted word in a snippet was grey on dark yellow), a hit opened in
+        place, the menu on a long press, the image viewer (outside every landmark), New chat and Add contact."""
+        ann, bob = self.user("ann", "Ann Lee"), self.user("bob", "Bob Chen")
+        room_id = self.direct_room(ann, bob)
+        word = unique_name("axe")
+        seqs = seed(bob, room_id, 30, prefix=f"{word} line")
+        bob_socket = self.socket(bob)
+        bob_socket.send_message(room_id, "```\n" + "long code line " * 20 + "\n```\n**bold** and `code`\n> quoted")
+        recalled = bob_socket.send_message(room_id, "to recall")
+        bob_socket.request({"type": "delete", "room": room_id, "target": recalled})
+        reader = self.socket(ann)
+        reader.send({"type": "read", "room": room_id, "seq": seqs[9]})
+        reader.receive_until(lambda frame: frame.get("type") == "receipt" and frame.get("seq") == seqs[9])
+        image_path = os.path.join(tempfile.mkdtemp(), "green.png")
+        with open(image_path, "wb") as file:
+            file.write(png_bytes())
+        page = self.browser(width=390, height=844)
+        page.open("#/chats")
+        page.js("localStorage.setItem('swiftchat.language', 'zh-CN')")
+        page.sign_in_with(ann)
+        page.set_viewport(390, 844, mobile=True)
+        self.assertTrue(page.find("#tab-chats").text.startswith("聊天"), "the page in Chinese")
+        violations = []
+        for dark in (False, True):
+            page.set_dark(dark)
+            scheme = "dark" if dark else "light"
+            for tab in ("chats", "contacts", "discover", "me"):
+                page.go(f"#/{tab}")
+                page.wait_for(lambda d: page.find(f"#tab-{tab}").get_attribute("aria-selected") == "true", f"the {tab} tab")
+                time.sleep(0.3)
+                violations += axe_violations(page, f"phone {tab} {scheme}")
+            self.open_chat(page, room_id)
+            if not dark:  # the first visit reads what it shows
+                page.wait_for(lambda d: page.find_all("#unread-divider"), "the Unread messages divider")
+            violations += axe_violations(page, f"phone chat {scheme}")
+            page.js("const s = document.getElementById('messages'); s.scrollTop = s.scrollHeight;")
+            time.sleep(0.5)
+            violations += axe_violations(page, f"phone chat at the end {scheme}")
+            long_press(page, self.message_node(page, seqs[-1]))
+            page.wait_for(lambda d: page.find("#message-menu").is_displayed(), "the message menu on a long press")
+            violations += axe_violations(page, f"phone message menu {scheme}")
+            ActionChains(page.driver).send_keys(Keys.ESCAPE).perform()
+            if not dark:
+                page.find(".chat-view input[type=file]").send_keys(image_path)
+            page.click("#messages .image-button", "the image")
+            page.wait_for(lambda d: page.js("return document.getElementById('image-viewer').open"), "the image viewer")
+            violations += axe_violations(page, f"phone image viewer {scheme}")
+            page.find("#image-viewer .viewer-close").click()
+            self.choose_menu_item(page, seqs[-1], "reply")
+            page.wait_for(lambda d: page.find_all(".composer-context-title"), "replying")
+            violations += axe_violations(page, f"phone replying {scheme}")
+            page.click("#history-search-button", "Search chat history")
+            page.find("#history-search-input").send_keys(word)
+            page.wait_for(lambda d: page.find_all("#history-search .search-result"), "the history search results")
+            violations += axe_violations(page, f"phone chat history search {scheme}")
+            page.go("#/chats")
+            page.wait_for(lambda d: page.find_all("#chat-search"), "the chat list")
+            box = page.find("#chat-search")
+            box.clear()
+            box.send_keys(word)
+            page.click("#search-messages", "the message search")
+            page.wait_for(lambda d: page.find_all("#search-results .search-result"), "the results")
+            violations += axe_violations(page, f"phone message search {scheme}")
+            page.find_all("#search-results .search-result")[-1].click()
+            page.wait_for(lambda d: page.find_all("#messages .message.highlighted"), "a hit opened in place")
+            violations += axe_violations(page, f"phone hit in place {scheme}")
+            page.go("#/chats")
+            for mode in ("chat", "contact"):
+                page.wait_for(lambda d: page.find("#new-chat-button").is_displayed(), "⊕")
+                page.find("#new-chat-button").click()
+                page.find(f'#new-chat-menu [data-mode="{mode}"]').click()
+                page.wait_for(lambda d: page.find("#people-picker").is_displayed(), f"the {mode} dialog")
+                violations += axe_violations(page, f"phone {mode} dialog {scheme}")
+                page.find("#people-picker .dialog-close").click()
         self.assertEqual(violations, [], "\n".join(violations))
 
     def test_gh31_no_axe_findings_on_mentions_and_notification_settings(self):
@@ -254,7 +335,7 @@ class AccessibilityTests(WebClientTestCase):
           ['--accent-text', '--surface'], ['--on-accent', '--button-bg'], ['--bubble-mine-meta', '--bubble-mine'],
           ['--muted', '--bubble-theirs'], ['--danger', '--surface'], ['--link', '--bg'], ['--banner-text', '--banner-bg'],
           ['--bubble-theirs-text', '--mention-bubble'], ['--muted', '--mention-bubble'], ['--link', '--mention-bubble'],
-          ['--bubble-theirs-text', '--mark-bg'], ['--surface', '--muted']];
+          ['--bubble-theirs-text', '--mark-bg'], ['--text', '--mark-bg'], ['--surface', '--muted']];
         const result = pairs.map(([a, b]) => [a, b, ratio(a, b)]);
         probe.remove();
         return result;

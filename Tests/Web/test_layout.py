@@ -126,13 +126,31 @@ class PhoneTests(WebClientTestCase):
             self.assertEqual(page.js(QUOTES_JS), [{"inside": True, "cut": True}], f"the quote ({'dark' if dark else 'light'})")
         page.set_dark(False)
 
-        def font_size(selector):
-            return float(page.find(selector).value_of_css_property("font-size").removesuffix("px"))
-        self.assertGreaterEqual(font_size("#composer-input"), 16)
-        for tab, field in (("chats", "#chat-search"), ("contacts", "#contacts-filter")):
+        self.assertEqual(page.js(SMALL_FIELDS_JS), [], "the composer")
+        page.click("#history-search-button", "Search chat history")
+        page.wait_for(lambda d: page.find("#history-search-input").is_displayed(), "the chat's search")
+        self.assertEqual(page.js(SMALL_FIELDS_JS), [], "the chat's search and its filters")
+        for tab, field in (("chats", "#chat-search"), ("contacts", "#contacts-filter"), ("me", "#language")):
             page.go(f"#/{tab}")
             page.wait_for(lambda d: page.find_all(field), f"the {tab} tab")
-            self.assertGreaterEqual(font_size(field), 16, field)
+            self.assertEqual(page.js(SMALL_FIELDS_JS), [], f"the {tab} tab")
+        page.go("#/chats")
+        page.find("#chat-search").send_keys("a")
+        page.click("#search-messages", "the message search")
+        page.wait_for(lambda d: page.find_all("#search-after"), "the message search's filters")
+        self.assertEqual(page.js(SMALL_FIELDS_JS), [], "the message search and its filters")
+        page.find("#new-chat-button").click()
+        page.find('#new-chat-menu [data-mode="group"]').click()
+        page.wait_for(lambda d: page.find("#people-picker").is_displayed(), "the new group dialog")
+        self.assertEqual(page.js(SMALL_FIELDS_JS), [], "the new group dialog")
+
+
+# The fields on screen whose text is smaller than 16px (iOS zooms into them when they get the focus).
+SMALL_FIELDS_JS = """
+return [...document.querySelectorAll('input:not([type=radio]):not([type=checkbox]), select, textarea')]
+  .filter((field) => field.getClientRects().length > 0 && parseFloat(getComputedStyle(field).fontSize) < 16)
+  .map((field) => `#${field.id} ${getComputedStyle(field).fontSize}`);
+"""
 
 
 # How far each section title of Me sits from the top of its card and from what follows it.
@@ -147,7 +165,8 @@ return [...document.querySelectorAll('.me-view .settings-group > .section-title'
 
 class DesktopTests(WebClientTestCase):
     """Issue 34 on a desktop. Defect 4: the connection light is the app's, not beside the other person's name.
-    Defect 11: Me and Discover use the main pane; group avatars; Me's section titles; radio buttons in the dark."""
+    Defect 11: Me and Discover use the main pane; group and people's avatars; Me's section titles; radio buttons in
+    the dark."""
 
     BOX_JS = LayoutTests.BOX_JS
 
@@ -156,6 +175,7 @@ class DesktopTests(WebClientTestCase):
         mixed = self.channel(ann, f"Fun 猎人 {uuid.uuid4().hex[:4]}")["id"]
         chinese = api(self.base(), "POST", "/rooms", {"kind": "group", "name": "周末旅行", "members": []}, token=ann["token"])["id"]
         direct = self.direct_room(ann, bob)
+        mixed_person = self.direct_room(ann, self.user("fun", "Fun 猎人"))
         page = self.signed_in(ann, dark=True)
 
         self.open_chat(page, direct)
@@ -165,8 +185,9 @@ class DesktopTests(WebClientTestCase):
 
         def avatar(room_id):
             return page.find(f'.chat-item[data-room-id="{room_id}"] .avatar').text
-        page.wait_for(lambda d: avatar(mixed) and avatar(chinese), "the rooms in the list")
+        page.wait_for(lambda d: avatar(mixed) and avatar(chinese) and avatar(mixed_person), "the rooms in the list")
         self.assertEqual((avatar(mixed), avatar(chinese)), ("F", "周"), "one grapheme, one script")
+        self.assertEqual((avatar(direct), avatar(mixed_person)), ("BC", "F"), "a person's initials: two of one script, or one")
 
         for tab, view in (("me", ".me-view"), ("discover", ".discover-view")):
             page.go(f"#/{tab}")

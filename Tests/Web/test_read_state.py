@@ -129,20 +129,35 @@ class ReadStateTests(WebClientTestCase):
 
     def test_gh34_a_page_reopened_on_a_chats_address_lands_at_the_first_unread(self):
         """Issue 34, defect 1: the page opened from its cached room list (0 unread), landed at the bottom and marked
-        all 30 new messages read."""
+        all 30 new messages read. On a desktop in English and on a phone in Chinese (phones reopen tabs this way)."""
+        for phone, language, divider_text in ((False, "en", "Unread messages"), (True, "zh-CN", "以下为未读消息")):
+            with self.subTest(phone=phone, language=language):
+                self.reopen_on_the_chats_address(phone, language, divider_text)
+
+    def reopen_on_the_chats_address(self, phone, language, divider_text):
         talker, viewer = self.user("talk"), self.user("view")
         room_id = self.direct_room(viewer, talker)
         old = seed(talker, room_id, 10, prefix="old")
-        page = self.signed_in(viewer)
+        page = self.browser()
+        page.open("#/chats")
+        page.js("localStorage.setItem('swiftchat.language', arguments[0])", language)
+        page.sign_in_with(viewer)
+        if phone:
+            page.set_viewport(390, 844, mobile=True)
         self.open_chat(page, room_id)
         page.wait_for(lambda d: self.read_position(viewer, room_id) == old[-1], "read to the end")
         time.sleep(1)  # the room list is cached half a second after it changes
         page.driver.get("about:blank")  # the tab is closed, or the phone drops it
         new = seed(talker, room_id, 30, prefix="new")
         page.open(f"#/chat/{room_id}")
-        divider_js = "return document.getElementById('unread-divider')?.nextElementSibling.dataset.seq ?? null"
+        divider_js = ("const d = document.getElementById('unread-divider'); if (!d) return null;"
+                      "const top = d.getBoundingClientRect().top - document.getElementById('messages').getBoundingClientRect().top;"
+                      "return {text: d.textContent, next: Number(d.nextElementSibling.dataset.seq), top};")
         page.wait_for(lambda d: page.js(divider_js), "the Unread messages divider")
-        self.assertEqual(page.js(divider_js), str(new[0]), "the divider above the first new message")
+        page.wait_for(lambda d: abs(page.js(divider_js)["top"]) < 40, "the chat at the divider")
+        divider = page.js(divider_js)
+        self.assertEqual((divider["text"], divider["next"]), (divider_text, new[0]), "the divider above the first new message")
+        self.assertFalse(self.scroll_state(page)["atBottom"], "not at the bottom")
         page.wait_for(lambda d: self.read_position(viewer, room_id) > old[-1], "what is on screen is read")
         time.sleep(0.5)
         self.assertLess(self.read_position(viewer, room_id), new[-1], "what is below the screen is not")

@@ -132,7 +132,7 @@ export class MessageSearch {
     const dateChip = (name, labelKey, valueKey) => {
       const value = this.filters[name];
       return el('span', { className: `filter-chip date-chip${value ? ' active' : ''}` },
-        el('label', { htmlFor: `${this.idPrefix}-${name}`, text: value ? t(valueKey, { date: value }) : t(labelKey) }),
+        el('label', { for: `${this.idPrefix}-${name}`, text: value ? t(valueKey, { date: value }) : t(labelKey) }),
         el('input', {
           type: 'date',
           id: `${this.idPrefix}-${name}`,

@@ -96,7 +96,6 @@ export class Shell {
           on: { keydown: (event) => this.tabKeyDown(event) },
         }, Object.values(this.tabButtons))),
       this.chatPane,
-      this.imageViewer.element,
       this.quickSwitcher.element);
     replaceChildren(this.root, this.skipLink, this.banner.element, this.shell);
     this.showRoute(currentRoute());
@@ -138,7 +137,8 @@ export class Shell {
       this.chatView = null;
       if (route.roomID && this.store.rooms.has(route.roomID)) {
         this.chatView = new ChatView(this.client, route.roomID, { imageViewer: this.imageViewer, focusSeq: route.focusSeq });
-        replaceChildren(this.chatPane, this.chatView.element);
+        // The image viewer opens from a chat, so it sits in the chat's landmark (axe: no content outside one).
+        replaceChildren(this.chatPane, this.chatView.element, this.imageViewer.element);
         this.shell.classList.add('showing-chat'); // on a phone the pane shows only now, and mounting needs its size
         this.chatView.mounted();
       } else {
