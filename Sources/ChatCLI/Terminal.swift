@@ -85,6 +85,12 @@ enum Terminal {
         case .rename: return "\(prefix) \(dim("\(sender) renamed the room to")) \(visible(message.text))"
         case .joined, .left, .invited, .removed, .banned, .role:
             return "\(prefix) \(dim(visible(message.membershipSentence ?? "")))"
+        case .preview:
+            guard let preview = message.preview else {
+                return "\(prefix) \(dim("\(sender) removed the preview of #\(message.target ?? 0)"))"
+            }
+            let title = visible(preview.title ?? preview.siteName ?? preview.url)
+            return "\(prefix) \(dim("#\(message.target ?? 0) links to")) \(title)"
         case .reaction:
             let verb = message.added == false ? "removed" : "reacted"
             return "\(prefix) \(dim("\(sender) \(verb) \(visible(message.emoji ?? "")) on #\(message.target ?? 0)"))"

@@ -53,7 +53,7 @@ enum EventEffects {
                         AND m.deleted = \(bind: false) AND LOWER(m.attachments) LIKE '%' || LOWER(CAST(attachment_rooms.attachment_id AS TEXT)) || '%')
                     """),
                 SQLQueryString(
-                    "UPDATE messages SET text = '', deleted = \(bind: true), attachments = NULL, edited_at = NULL, mentions = NULL, mentions_all = \(bind: false)\(unsafeRaw: index == .postgres ? ", search_vector = NULL" : "") WHERE room = \(bind: room) AND seq = \(bind: target)"
+                    "UPDATE messages SET text = '', deleted = \(bind: true), attachments = NULL, preview = NULL, edited_at = NULL, mentions = NULL, mentions_all = \(bind: false)\(unsafeRaw: index == .postgres ? ", search_vector = NULL" : "") WHERE room = \(bind: room) AND seq = \(bind: target)"
                 ),
                 SQLQueryString("DELETE FROM mentions WHERE room = \(bind: room) AND seq = \(bind: target)"),
                 SQLQueryString(
@@ -75,6 +75,20 @@ enum EventEffects {
             return [
                 SQLQueryString(
                     "DELETE FROM reactions WHERE room = \(bind: room) AND target_seq = \(bind: target) AND user_id = \(bind: event.sender.id) AND emoji = \(bind: emoji)"
+                )
+            ]
+        case .preview:
+            guard let target = event.target else { return [] }
+            // The image becomes readable through this room as a sent attachment does, and stays so: a preview's
+            // image is a public page's, and several messages may show the same one.
+            let image = event.preview?.image.map { image in
+                SQLQueryString(
+                    "INSERT INTO attachment_rooms (id, attachment_id, room) VALUES (\(bind: UUID()), \(bind: image.id), \(bind: room)) ON CONFLICT DO NOTHING"
+                )
+            }
+            return (image.map { [$0] } ?? []) + [
+                SQLQueryString(
+                    "UPDATE messages SET preview = \(bind: MessageRecord.previewColumn(event.preview)) WHERE room = \(bind: room) AND seq = \(bind: target) AND deleted = \(bind: false)"
                 )
             ]
         case .rename:
@@ -147,7 +161,7 @@ enum EventEffects {
                 "UPDATE memberships SET role = \(bind: role.rawValue) WHERE room_id = \(bind: room) AND user_id = \(bind: member)"
             )
             return role == .owner ? [previousOwner, update] : [update]
-        case .message, .edit, .delete, .reaction, .rename:
+        case .message, .edit, .delete, .reaction, .rename, .preview:
             return []
         }
     }

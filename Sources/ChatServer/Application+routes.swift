@@ -20,6 +20,7 @@ extension Application {
         endpoints.search.register(on: authenticated)
         endpoints.push.register(on: authenticated)
         endpoints.bots.register(on: authenticated)
+        endpoints.bots.registerReplies(on: api)
         endpoints.webhooks.register(on: authenticated)
         endpoints.admin.register(on: authenticated)
         endpoints.invites.register(on: authenticated)

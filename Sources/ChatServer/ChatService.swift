@@ -105,9 +105,10 @@ public final class ChatService: Sendable {
             let tls = try Self.certificates(configuration)
             let notifications = PushNotifications()
             let outgoing = OutgoingWebhooks()
+            let previews = configuration.linkPreviews ? LinkPreviews(time: time) : nil
             let (hub, database) = try await self.openStorage(
                 application, configuration: configuration, metrics: metrics, logger: logger, time: time,
-                observer: CommitObservers([notifications, outgoing]))
+                observer: CommitObservers([notifications, outgoing] + (previews.map { [$0] } ?? [])))
             storage = (hub, database)
             let lobby = try await hub.room(.lobby)
             let hasher = BcryptPool(cost: configuration.bcryptCost, threads: max(1, AvailableCPUs.count / 2))
@@ -117,7 +118,7 @@ public final class ChatService: Sendable {
             let endpoints = try await Self.endpoints(
                 application, hub: hub, storage: database, hasher: hasher, readiness: readiness,
                 configuration: configuration, publicURL: publicURL, notifications: notifications, outgoing: outgoing,
-                logger: logger,
+                previews: previews, logger: logger,
                 time: time)
             let tutorialText = TutorialText(publicURL: publicURL)
             let sendLimit = TutorialSendLimit(
@@ -187,7 +188,7 @@ public final class ChatService: Sendable {
     private static func endpoints(
         _ application: Application, hub: Hub, storage: any ServerStorage, hasher: BcryptPool, readiness: Readiness,
         configuration: ServerConfiguration, publicURL: PublicURL, notifications: PushNotifications,
-        outgoing: OutgoingWebhooks,
+        outgoing: OutgoingWebhooks, previews: LinkPreviews?,
         logger: Logger, time: any TimeSource
     ) async throws -> Endpoints {
         let accountStore = FluentAccountStore(database: application.db)
@@ -261,11 +262,11 @@ public final class ChatService: Sendable {
         let outbound = GuardedHTTPClient(
             policy: OutboundPolicy(allowed: configuration.outboundAllow),
             resolver: HostAddresses(pool: application.threadPool), eventLoops: application.eventLoopGroup,
-            logger: logger)
+            logger: logger, metrics: application.serverMetrics.factory)
         let sender = WebPushSender(
             http: outbound,
             vapid: { VAPID(key: vapid.key, subject: subject.isEmpty ? publicURL.value : subject) }, store: pushStore,
-            logger: logger)
+            logger: logger, metrics: application.serverMetrics.factory)
         let pushContext = PushNotifications.Context(
             audience: SQLPushAudience(sql: sql), presence: presence, directory: directory, sending: sender,
             content: PushNotifications.Content(rawValue: configuration.pushContent) ?? .shown,
@@ -279,9 +280,22 @@ public final class ChatService: Sendable {
         let poster = WebhookPoster(http: outbound)
         let outgoingContext = OutgoingWebhooks.Context(
             store: botStore, directory: directory, hub: hub, maxMessageBytes: configuration.maxMessageBytes,
+            publicURL: { publicURL.value },
             post: { try await poster.post($0, signature: $1, to: $2) },
             logger: { logger.notice("\($0)") })
         background.run { await outgoing.run(outgoingContext) }
+        if let previews {
+            let fetcher = LinkPreviewFetcher(
+                http: outbound, attachments: attachmentRules, receivingDirectory: files.temporaryDirectory,
+                threadPool: files.threadPool, maxImageBytes: configuration.maxUploadBytes)
+            let previewContext = LinkPreviews.Context(
+                cache: FluentLinkPreviewCache(database: application.db), hub: hub, page: fetcher.page,
+                image: { try await fetcher.image($0, uploader: $1) }, logger: { logger.notice("\($0)") })
+            background.run { await previews.run(previewContext) }
+        }
+        let postMessage = PostMessage(
+            access: access, hub: hub, messages: hub.store, sendChecks: sendChecks,
+            maxMessageBytes: configuration.maxMessageBytes)
         let deletion = AccountDeletion(
             administration: administration, accounts: accountStore, bots: bots, sent: sent, hub: hub,
             sessions: liveSessions, unusableDigest: accounts.unusableDigest)
@@ -295,10 +309,9 @@ public final class ChatService: Sendable {
                 membership: membership,
                 renameRoom: RenameRoom(access: access, hub: hub, time: time), history: history,
                 reads: reads,
-                postMessage: PostMessage(
-                    access: access, hub: hub, messages: hub.store, sendChecks: sendChecks,
-                    maxMessageBytes: configuration.maxMessageBytes),
-                preferences: RoomPreferences(access: access, maxDraftBytes: configuration.maxMessageBytes)),
+                postMessage: postMessage,
+                preferences: RoomPreferences(access: access, maxDraftBytes: configuration.maxMessageBytes),
+                removePreview: RemovePreview(access: access, hub: hub)),
             roomModeration: RoomModerationController(moderation: roomModeration),
             reports: ReportsController(
                 reports: Reports(
@@ -314,7 +327,7 @@ public final class ChatService: Sendable {
                 subscriptions: PushSubscriptions(
                     store: pushStore, policy: OutboundPolicy(allowed: configuration.outboundAllow),
                     publicKey: vapid.publicKey, subscribed: notifications.subscribed)),
-            bots: BotsController(bots: bots),
+            bots: BotsController(bots: bots, replies: BotReplies(store: botStore, postMessage: postMessage)),
             webhooks: WebhooksController(
                 webhooks: IncomingWebhooks(
                     store: FluentWebhookStore(database: application.db), access: access, accounts: accountStore,

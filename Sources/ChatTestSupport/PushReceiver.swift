@@ -4,7 +4,8 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// A push service on loopback for the Web Push tests, and the target of the outbound guard's: a real HTTP server that
+/// A push service on loopback for the Web Push tests, and the web server of the outbound guard's, the bots' and the
+/// link previews': a real HTTP server that
 /// keeps every request it receives and answers each with the next scripted answer (201 when none is left), a
 /// redirect, or nothing at all (`hang`). It counts the connections it accepts.
 public final class PushReceiver: Sendable {
@@ -22,6 +23,8 @@ public final class PushReceiver: Sendable {
         case redirect(String)
         /// `200 OK` with `body` of `contentType`.
         case text(String, contentType: String = "text/plain; charset=utf-8")
+        /// `200 OK` with these bytes of `contentType`.
+        case bytes([UInt8], contentType: String)
         case hang
     }
 
@@ -115,6 +118,10 @@ public final class PushReceiver: Sendable {
                     code = 200
                     body = ByteBuffer(string: text)
                     headers = HTTPHeaders([("Content-Length", "\(text.utf8.count)"), ("Content-Type", contentType)])
+                case .bytes(let bytes, let contentType):
+                    code = 200
+                    body = ByteBuffer(bytes: bytes)
+                    headers = HTTPHeaders([("Content-Length", "\(bytes.count)"), ("Content-Type", contentType)])
                 }
                 context.write(
                     self.wrapOutboundOut(

@@ -44,12 +44,15 @@ public final class OutgoingWebhooks: CommitObserver {
         let directory: any RoomDirectory
         let hub: Hub
         let maxMessageBytes: Int
+        /// How clients reach this server, for the events' `replyURL`.
+        let publicURL: @Sendable () -> String
         /// POSTs `body` with its signature header value to `url`; an error when no answer came (refused, timed out).
         let post: @Sendable (_ body: Data, _ signature: String, _ url: String) async throws -> Answer
         let logger: @Sendable (String) -> Void
 
         public init(
             store: any BotStore, directory: any RoomDirectory, hub: Hub, maxMessageBytes: Int,
+            publicURL: @escaping @Sendable () -> String,
             post: @escaping @Sendable (Data, String, String) async throws -> Answer,
             logger: @escaping @Sendable (String) -> Void
         ) {
@@ -57,6 +60,7 @@ public final class OutgoingWebhooks: CommitObserver {
             self.directory = directory
             self.hub = hub
             self.maxMessageBytes = maxMessageBytes
+            self.publicURL = publicURL
             self.post = post
             self.logger = logger
         }
@@ -93,7 +97,8 @@ public final class OutgoingWebhooks: CommitObserver {
     private func send(_ event: StoredMessage, in room: RoomInfo, to webhook: BotWebhook, _ context: Context) async {
         let payload = OutgoingWebhookEvent(
             message: .init(room: event.room.rawValue, seq: event.seq, text: event.text, sender: event.sender.payload),
-            room: .init(id: room.id.rawValue, name: room.name, kind: room.kind.rawValue))
+            room: .init(id: room.id.rawValue, name: room.name, kind: room.kind.rawValue),
+            replyURL: BotReplies.url(for: webhook, in: room.id, publicURL: context.publicURL(), now: Date()))
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         var status: Int?

@@ -61,6 +61,27 @@ struct OutgoingWebhookTests {
             while reply.sender.id != bot.id { reply = try await annSocket.nextEvent(.message) }
             #expect(reply.text == "pong" && reply.room == dm.id)
 
+            // The event's replyURL takes later replies in that room, without the bot's token, once per clientMsgID.
+            let replyURL = try #require(event.replyURL)
+            let path = try #require(replyURL.range(of: "/api/v1")).upperBound
+            let later = try await server.api.send(
+                .POST, String(replyURL[path...]), bytes: Array("done, 3 passed".utf8),
+                contentType: "text/plain; charset=utf-8")
+            #expect(later.status == 201)
+            var followUp = try await annSocket.nextEvent(.message)
+            while followUp.sender.id != bot.id { followUp = try await annSocket.nextEvent(.message) }
+            #expect(followUp.text == "done, 3 passed" && followUp.room == dm.id)
+            let once = BotReplyRequest(text: "once", clientMsgID: "r1")
+            #expect(try await server.api.send(.POST, String(replyURL[path...]), json: once, token: nil).status == 201)
+            #expect(try await server.api.send(.POST, String(replyURL[path...]), json: once, token: nil).status == 200)
+            var tampered = String(replyURL[path...])
+            tampered.replaceSubrange(
+                tampered.index(before: tampered.endIndex)..., with: tampered.hasSuffix("0") ? "1" : "0")
+            let refused = try await server.api.send(.POST, tampered, json: once, token: nil)
+            #expect(refused.status == 404)
+            #expect(try refused.decode(APIErrorBody.self).code == .notFound)
+            #expect(try await server.api.send(.POST, "/bots/replies/nonsense", json: once, token: nil).status == 404)
+
             let group = try await server.api.send(
                 .POST, "/rooms", json: CreateRoomRequest(kind: "group", name: "Ops", members: ["bob", "ci-bot"]),
                 token: ann.token
@@ -121,6 +142,26 @@ struct OutgoingWebhookTests {
                 try await server.api.send(.botDeliveries, bot.id.uuidString, token: ann.token)
                     .decode(BotDeliveryList.self).deliveries.first?.outcome == "failed: status 500"
             }
+
+            // An answer of 5 MB is read no further than 64 KiB, and a reply that long is not posted.
+            receiver.script([.text(String(repeating: "a", count: 5 << 20))])
+            _ = try await socket.acked(.send(SendRequest(room: dm.id, clientMsgID: "d3", text: "talk a lot")))
+            _ = try #require(await receiver.requests.next(timeout: .seconds(10)))
+            try await eventually("the long answer is recorded") {
+                try await server.api.send(.botDeliveries, bot.id.uuidString, token: ann.token)
+                    .decode(BotDeliveryList.self).deliveries.first?.outcome.hasPrefix("failed: the reply is over")
+                    == true
+            }
+            // A receiver that never answers is given up after 7 s; the next message is delivered.
+            receiver.script([.hang, .text("back")])
+            _ = try await socket.acked(.send(SendRequest(room: dm.id, clientMsgID: "d4", text: "hello?")))
+            _ = try await socket.acked(.send(SendRequest(room: dm.id, clientMsgID: "d5", text: "still there?")))
+            try await eventually("the hang is recorded as a failure and the next one replied") {
+                let outcomes = try await server.api.send(.botDeliveries, bot.id.uuidString, token: ann.token)
+                    .decode(BotDeliveryList.self).deliveries.map(\.outcome)
+                return outcomes.count >= 2 && outcomes[0] == "replied" && outcomes[1].hasPrefix("failed")
+            }
+            #expect(receiver.requests.drain().count == 2)
 
             let removed = try await server.api.send(
                 .updateBot, bot.id.uuidString, json: BotWebhookRequest(webhookURL: nil), token: ann.token)

@@ -252,6 +252,14 @@ struct StoreFaultTests {
             try await $0.api.send(.createWebhook, $0.group, json: WebhookCreateRequest(name: "CI"), token: $0.ann.token)
         },
         Case(route: .webhooks, tables: webhooks) { try await $0.api.send(.webhooks, $0.group, token: $0.ann.token) },
+        // A token that parses (bot, room `lobby`, a far expiry), so the bot's webhook is read to check it.
+        Case(route: .botReply, tables: botWebhooks) {
+            try await $0.api.send(
+                .botReply, "\(UUID()).bG9iYnk.99999999999.00", json: BotReplyRequest(text: "late"), token: nil)
+        },
+        Case(route: .removePreview, tables: rooms) {
+            try await $0.api.send(.removePreview, $0.group, "1", token: $0.ann.token)
+        },
         Case(route: .deleteWebhook, tables: webhooks) {
             try await $0.api.send(.deleteWebhook, $0.group, UUID().uuidString, token: $0.ann.token)
         },

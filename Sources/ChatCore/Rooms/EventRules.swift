@@ -51,6 +51,13 @@ extension MessageDraft {
             event.target = seq
             event.emoji = emoji
             event.added = !reacted
+        case .preview(let seq, let preview):
+            guard let target, target.sender.isSameAuthor(as: self.sender) else { throw .notYours }
+            // Removing a preview the message does not have would store an event that changes nothing.
+            guard preview != nil || target.preview != nil else { throw .badTarget }
+            event.kind = .preview
+            event.target = seq
+            event.preview = preview
         case .rename(let name):
             event.kind = .rename
             event.text = name

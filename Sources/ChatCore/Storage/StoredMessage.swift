@@ -60,6 +60,8 @@ public enum DraftBody: Sendable, Hashable {
     case removal(target: Int64)
     /// Toggle the sender's `emoji` reaction on message `target`.
     case reaction(target: Int64, emoji: String)
+    /// Set the link preview of the sender's own message `target`, or remove it (`nil`) (PROTOCOL.md §9.15).
+    case preview(target: Int64, preview: LinkPreview?)
     /// Give the room (a channel or group) a new name, already checked by the caller.
     case rename(name: String)
     /// A change of who is in the room or with what role, already allowed by the caller; storing it changes the
@@ -70,7 +72,9 @@ public enum DraftBody: Sendable, Hashable {
     var target: Int64? {
         switch self {
         case .message(_, let replyTo, _): replyTo
-        case .edit(let target, _), .delete(let target), .removal(let target), .reaction(let target, _): target
+        case .edit(let target, _), .delete(let target), .removal(let target), .reaction(let target, _),
+            .preview(let target, _):
+            target
         case .rename, .membership: nil
         }
     }
@@ -157,6 +161,9 @@ public struct Attachment: Hashable, Sendable, Codable {
     public var isImage: Bool { self.contentType.hasPrefix("image/") }
 }
 
+/// What a link in a message shows, fetched by the server (PROTOCOL.md §9.15).
+public typealias LinkPreview = LinkPreviewPayload
+
 /// Everyone who reacted to a message with one emoji, in the order they reacted.
 public typealias Reaction = ReactionPayload
 
@@ -188,6 +195,8 @@ public struct StoredMessage: Hashable, Sendable {
     public var member: Sender?
     /// For a message or an edit: whom its text mentions (an edit's, the message's new mentions).
     public var mentions: Mentions
+    /// For a message: its link preview now; for a `preview` event, the one it sets (`nil`: it removes it).
+    public var preview: LinkPreview?
 
     /// Whether storing it moves its sender's read position to it (PROTOCOL.md §8.5, what I write I have read): a
     /// message, not an edit, delete or reaction, sent with a `clientMsgID`, that is over the modern protocol (the
@@ -202,8 +211,9 @@ public struct StoredMessage: Hashable, Sendable {
         room: RoomID, seq: Int64, id: UUID, sender: Sender, kind: EventKind = .message, text: String, date: Date,
         clientMsgID: String? = nil, target: Int64? = nil, emoji: String? = nil, added: Bool? = nil,
         replyTo: Quote? = nil, attachments: [Attachment] = [], editedAt: Date? = nil, deleted: Bool = false,
-        reactions: [Reaction] = [], member: Sender? = nil, mentions: Mentions = .none
+        reactions: [Reaction] = [], member: Sender? = nil, mentions: Mentions = .none, preview: LinkPreview? = nil
     ) {
+        self.preview = preview
         self.room = room
         self.seq = seq
         self.id = id
@@ -239,6 +249,11 @@ extension StoredMessage: FoldableMessage {
     public var senderID: UUID { self.sender.id }
     public var isDeleted: Bool { self.deleted }
 
+    public var linkPreview: LinkPreview? {
+        get { self.preview }
+        set { self.preview = newValue }
+    }
+
     public var reactionList: [ReactionPayload] {
         get { self.reactions }
         set { self.reactions = newValue }
@@ -254,6 +269,7 @@ extension StoredMessage: FoldableMessage {
         self.deleted = true
         self.attachments = []
         self.reactions = []
+        self.preview = nil
         self.editedAt = nil
         self.mentions = .none
     }

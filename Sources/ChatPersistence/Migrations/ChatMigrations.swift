@@ -32,5 +32,6 @@ public enum ChatMigrations {
         AddIncomingWebhooks(),
         AddBotWebhooks(),
         AddPinsAndDrafts(),
+        AddLinkPreviews(),
     ]
 }

@@ -43,7 +43,7 @@ final class MessageRecord: Model, @unchecked Sendable {
         "id", "room", "seq", "sender_name", "sender_id", "text", "created_at", "client_msg_id", "kind", "target_seq",
         "emoji", "added", "reply_seq", "reply_sender_id", "reply_sender_name", "reply_text", "attachments", "deleted",
         "sender_via",
-        "reply_sender_via", "member_id", "member_name", "mentions", "mentions_all",
+        "reply_sender_via", "member_id", "member_name", "mentions", "mentions_all", "preview",
     ]
 
     /// One row's values, bound through the driver's own encoder (the one Fluent reads them back with).
@@ -60,6 +60,7 @@ final class MessageRecord: Model, @unchecked Sendable {
             message.deleted,
             message.sender.via?.rawValue, message.replyTo?.sender.via?.rawValue, message.member?.id,
             message.member?.name, Self.mentionsColumn(message.mentions), message.mentions.all,
+            Self.previewColumn(message.preview),
         ]
     }
 
@@ -69,11 +70,17 @@ final class MessageRecord: Model, @unchecked Sendable {
         return String(decoding: json, as: UTF8.self)
     }
 
+    /// The `preview` column: the link preview as JSON, `NULL` for none (most events).
+    static func previewColumn(_ preview: LinkPreview?) -> String? {
+        guard let preview, let json = try? JSONEncoder().encode(preview) else { return nil }
+        return String(decoding: json, as: UTF8.self)
+    }
+
     /// The columns every read selects, for ``storedMessage(from:)``.
     static let selected: SQLQueryString = """
         id, room, seq, sender_name, sender_id, sender_via, text, created_at, client_msg_id, kind, target_seq, emoji, \
         added, reply_seq, reply_sender_id, reply_sender_name, reply_sender_via, reply_text, attachments, edited_at, \
-        deleted, member_id, member_name, mentions, mentions_all
+        deleted, member_id, member_name, mentions, mentions_all, preview
         """
 
     /// The event in a row that holds the columns of ``selected``; a message's reactions are kept in their own table
@@ -129,6 +136,9 @@ final class MessageRecord: Model, @unchecked Sendable {
                 accounts: try row.valueIfPresent("mentions", as: String.self).map {
                     try JSONDecoder().decode([UUID].self, from: Data($0.utf8))
                 } ?? [],
-                all: try row.valueIfPresent("mentions_all", as: Bool.self) ?? false))
+                all: try row.valueIfPresent("mentions_all", as: Bool.self) ?? false),
+            preview: try row.valueIfPresent("preview", as: String.self).map {
+                try JSONDecoder().decode(LinkPreview.self, from: Data($0.utf8))
+            })
     }
 }

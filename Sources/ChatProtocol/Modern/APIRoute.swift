@@ -139,6 +139,8 @@ extension APIRoute {
     public static let createWebhook = APIRoute(.POST, "rooms/:room/webhooks")
     public static let webhooks = APIRoute(.GET, "rooms/:room/webhooks")
     public static let deleteWebhook = APIRoute(.DELETE, "rooms/:room/webhooks/:id")
+    public static let removePreview = APIRoute(.DELETE, "rooms/:room/messages/:seq/preview")
+    public static let botReply = APIRoute(.POST, "bots/replies/:token")
 
     /// Every route, for the server's registration check and the docs test.
     public static let all: [APIRoute] = [
@@ -156,6 +158,6 @@ extension APIRoute {
         .createInvite, .invites, .deleteInvite,
         .socket, .upload, .download, .search, .mentions, .pushKey, .subscribePush, .unsubscribePush, .config,
         .createBot, .bots, .botToken, .deleteBot, .updateBot, .botDeliveries, .pin, .unpin, .draft, .createWebhook,
-        .webhooks, .deleteWebhook,
+        .webhooks, .deleteWebhook, .removePreview, .botReply,
     ]
 }

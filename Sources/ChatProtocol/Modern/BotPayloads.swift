@@ -118,14 +118,29 @@ public struct OutgoingWebhookEvent: Codable, Sendable, Equatable {
 
     public var message: Message
     public var room: Room
+    /// Where the bot may post more replies in this room for ten minutes, without its token (PROTOCOL.md §9.13).
+    public var replyURL: String?
 
-    public init(message: Message, room: Room) {
+    public init(message: Message, room: Room, replyURL: String? = nil) {
+        self.replyURL = replyURL
         self.message = message
         self.room = room
     }
 }
 
 /// A JSON answer of a bot's webhook: `text` is posted as the bot's reply.
+/// `POST /api/v1/bots/replies/{token}`'s JSON body (a `text/plain` body is the text itself).
+public struct BotReplyRequest: Codable, Sendable, Equatable {
+    public var text: String
+    /// Makes a retry post nothing new, as a send's does; one is made up when absent.
+    public var clientMsgID: String?
+
+    public init(text: String, clientMsgID: String? = nil) {
+        self.text = text
+        self.clientMsgID = clientMsgID
+    }
+}
+
 public struct OutgoingWebhookReply: Codable, Sendable, Equatable {
     public var text: String?
 

@@ -11,6 +11,8 @@ public protocol FoldableMessage {
     var text: String { get set }
     /// For a reaction: the emoji, and whether it was added (else removed).
     var emoji: String? { get }
+    /// A message's link preview; for a `preview` event, the one it sets (`nil`: it removes it).
+    var linkPreview: LinkPreviewPayload? { get set }
     var added: Bool? { get }
     var senderID: UUID { get }
     var isDeleted: Bool { get }
@@ -18,7 +20,7 @@ public protocol FoldableMessage {
     var reactionList: [ReactionPayload] { get set }
     /// Takes the time `edit` was made as this message's edit time, and its mentions as the message's.
     mutating func markEdited(by edit: Self)
-    /// Leaves a tombstone: no text, no attachments, no reactions, no edit time.
+    /// Leaves a tombstone: no text, no attachments, no reactions, no preview, no edit time.
     mutating func becomeTombstone()
 }
 
@@ -43,6 +45,9 @@ public enum EventFolding {
         case .reaction:
             guard let emoji = event.emoji else { return }
             Self.react(&message.reactionList, emoji: emoji, user: event.senderID, added: event.added != false)
+        case .preview:
+            guard !message.isDeleted else { return }
+            message.linkPreview = event.linkPreview
         case .message, .rename, .joined, .left, .invited, .removed, .banned, .role, nil:
             break
         }
@@ -71,6 +76,11 @@ extension MessagePayload: FoldableMessage {
     public var senderID: UUID { self.sender.id }
     public var isDeleted: Bool { self.deleted == true }
 
+    public var linkPreview: LinkPreviewPayload? {
+        get { self.preview }
+        set { self.preview = newValue }
+    }
+
     public var reactionList: [ReactionPayload] {
         get { self.reactions ?? [] }
         set { self.reactions = newValue.isEmpty ? nil : newValue }
@@ -88,6 +98,7 @@ extension MessagePayload: FoldableMessage {
         self.editedAt = nil
         self.attachments = nil
         self.reactions = nil
+        self.preview = nil
         self.mentions = nil
         self.mentionsAll = nil
     }

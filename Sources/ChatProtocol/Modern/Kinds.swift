@@ -18,12 +18,14 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case banned
     /// The sender gave `member` the role in `text` (`member`, `moderator` or `owner`).
     case role
+    /// Sets the link preview of message `target` to `preview`, or removes it when there is none (PROTOCOL.md §9.15).
+    case preview
 
     /// The kinds that change who is in a room, or with what role: each carries `member` (PROTOCOL.md §9.1).
     public var isMembershipChange: Bool {
         switch self {
         case .joined, .left, .invited, .removed, .banned, .role: true
-        case .message, .edit, .delete, .reaction, .rename: false
+        case .message, .edit, .delete, .reaction, .rename, .preview: false
         }
     }
 }

@@ -28,6 +28,10 @@ extension MessageFrame: WritesOwnJSON {
             json.endArray()
         }
         json.field("mentionsAll", event.mentionsAll)
+        if let preview = event.preview {
+            json.key("preview")
+            Self.write(preview, to: &json)
+        }
         json.field("reactions", event.reactions, Self.write)
         if let quote = event.replyTo {
             json.key("replyTo")
@@ -65,6 +69,19 @@ extension MessageFrame: WritesOwnJSON {
         json.field("name", attachment.name)
         json.field("size", attachment.size)
         json.field("width", attachment.width.map(Int64.init))
+        json.endObject()
+    }
+
+    private static func write(_ preview: LinkPreviewPayload, to json: inout JSONBytes) {
+        json.beginObject()
+        json.field("description", preview.description)
+        if let image = preview.image {
+            json.key("image")
+            Self.write(image, to: &json)
+        }
+        json.field("siteName", preview.siteName)
+        json.field("title", preview.title)
+        json.field("url", preview.url)
         json.endObject()
     }
 

@@ -14,7 +14,7 @@ public struct QuotePayload: Codable, Sendable, Equatable {
 }
 
 /// An uploaded file as messages and `POST /api/v1/attachments` describe it (PROTOCOL.md §9.3).
-public struct AttachmentPayload: Codable, Sendable, Equatable {
+public struct AttachmentPayload: Codable, Sendable, Hashable {
     public var id: UUID
     public var name: String
     /// Detected from the bytes: `image/png`, `image/jpeg`, `image/gif`, `image/webp` or `application/octet-stream`.
@@ -31,6 +31,28 @@ public struct AttachmentPayload: Codable, Sendable, Equatable {
         self.size = size
         self.width = width
         self.height = height
+    }
+}
+
+/// What a link in a message shows (PROTOCOL.md §9.15): the page's OpenGraph or `<title>` description, fetched by
+/// the server, with its image stored as an attachment (never hot-linked).
+public struct LinkPreviewPayload: Codable, Sendable, Hashable {
+    /// The link as the message wrote it.
+    public var url: String
+    public var title: String?
+    public var description: String?
+    public var siteName: String?
+    public var image: AttachmentPayload?
+
+    public init(
+        url: String, title: String? = nil, description: String? = nil, siteName: String? = nil,
+        image: AttachmentPayload? = nil
+    ) {
+        self.url = url
+        self.title = title
+        self.description = description
+        self.siteName = siteName
+        self.image = image
     }
 }
 

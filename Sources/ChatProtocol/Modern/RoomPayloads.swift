@@ -51,6 +51,8 @@ public struct MessagePayload: Codable, Sendable, Equatable {
     public var mentions: [UUID]?
     /// `true` when it mentions every member (`@all`).
     public var mentionsAll: Bool?
+    /// A message's link preview now; for a `preview` event, the preview it sets (absent: it removes it).
+    public var preview: LinkPreviewPayload?
 
     public init(
         room: String, seq: Int64, id: UUID, sender: SenderPayload, kind: WireKind<EventKind> = .known(.message),
@@ -59,8 +61,9 @@ public struct MessagePayload: Codable, Sendable, Equatable {
         target: Int64? = nil, emoji: String? = nil, added: Bool? = nil, replyTo: QuotePayload? = nil,
         attachments: [AttachmentPayload]? = nil, editedAt: Int64? = nil, deleted: Bool? = nil,
         reactions: [ReactionPayload]? = nil, member: SenderPayload? = nil, mentions: [UUID]? = nil,
-        mentionsAll: Bool? = nil
+        mentionsAll: Bool? = nil, preview: LinkPreviewPayload? = nil
     ) {
+        self.preview = preview
         self.room = room
         self.seq = seq
         self.id = id

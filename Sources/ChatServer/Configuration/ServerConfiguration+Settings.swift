@@ -121,6 +121,10 @@ extension ServerConfiguration {
         .boolean(
             "demo-bot", "CHAT_DEMO_BOT", \.demoBot,
             "Run the `echo-bot` account, which answers direct messages (PROTOCOL.md §9.9)"),
+        .boolean(
+            "link-previews", "CHAT_LINK_PREVIEWS", \.linkPreviews,
+            "Fetch the first link of each message and show its page's title, description and image under it (PROTOCOL.md §9.15)"
+        ),
         .text(
             "web-root", "CHAT_WEB_ROOT", \.webRoot, "Directory of the web client served at `/`",
             accepted: "any non-empty path", default: "`Public/` of the source tree the server was built from"),
@@ -153,7 +157,7 @@ extension ServerConfiguration {
         ),
         .addressRanges(
             "outbound-allow", "CHAT_OUTBOUND_ALLOW",
-            "Internal addresses the server may send its own requests to (Web Push endpoints; SECURITY.md §9), comma-separated CIDRs such as `127.0.0.0/8,10.1.0.0/16`; plain `http` is allowed to them. Anything else must be `https` on a public address"
+            "Internal addresses the server may send its own requests to (Web Push endpoints, bots' webhooks, link previews; SECURITY.md §9), comma-separated CIDRs such as `127.0.0.0/8,10.1.0.0/16`; plain `http` is allowed to them. Anything else must be `https` on a public address"
         ),
         .optionalText(
             "vapid-subject", "CHAT_VAPID_SUBJECT", \.vapidSubject,

@@ -73,6 +73,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var presenceTTL = 20
     /// Whether the `echo-bot` account answers direct messages (PROTOCOL.md §9.9).
     public var demoBot = true
+    /// Whether the server fetches the first link of each message for a preview (PROTOCOL.md §9.15).
+    public var linkPreviews = true
     /// The web client's files, served at `/`.
     public var webRoot = ServerConfiguration.sourceWebRoot
     /// How clients outside reach this server (for attachment URLs shown to tutorial clients); empty means

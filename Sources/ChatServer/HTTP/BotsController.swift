@@ -4,9 +4,10 @@ import ChatUseCases
 import Vapor
 
 /// `/api/v1/bots` (PROTOCOL.md §9.13): making, listing, re-keying and deleting my bots, their outgoing webhooks and
-/// what became of their deliveries.
+/// what became of their deliveries; and the replies a bot posts through an event's `replyURL`.
 struct BotsController: Sendable {
     let bots: Bots
+    let replies: BotReplies
 
     func register(on authenticated: any RoutesBuilder) {
         authenticated.on(.createBot) { request in
@@ -35,6 +36,21 @@ struct BotsController: Sendable {
             try await self.bots.delete(
                 Self.botID(request), by: try request.authenticated.account, from: request.clientAddress)
             return HTTPStatus.noContent
+        }
+    }
+
+    /// `POST /bots/replies/{token}` with `{"text","clientMsgID"?}` or a `text/plain` body → `201` with the ack; a
+    /// retry of the same `clientMsgID` → `200` with the original's. The token in the path is the authorization.
+    func registerReplies(on api: any RoutesBuilder) {
+        api.on(.botReply) { request in
+            let body: BotReplyRequest =
+                if request.headers.contentType?.type == "text" {
+                    BotReplyRequest(text: request.body.string ?? "")
+                } else {
+                    try request.content.decode(BotReplyRequest.self)
+                }
+            let outcome = try await self.replies.post(body, token: request.parameters.get("token") ?? "")
+            return RoomsController.answer(outcome)
         }
     }
 

@@ -17,6 +17,7 @@ struct RoomsController: Sendable {
     let reads: Reads
     let postMessage: PostMessage
     let preferences: RoomPreferences
+    let removePreview: RemovePreview
 
     static let forbidden = APIError(status: .forbidden, code: .forbidden, message: RoomAccessDenied.forbiddenMessage)
 
@@ -44,6 +45,14 @@ struct RoomsController: Sendable {
             try await self.preferences.setDraft(
                 try request.content.decode(DraftRequest.self), in: try Self.roomID(request),
                 for: try request.authenticated.account.id)
+            return HTTPStatus.noContent
+        }
+        authenticated.on(.removePreview) { request in
+            guard let seq = request.parameters.get("seq").flatMap(Int64.init), seq > 0 else {
+                throw APIError.badRequest(.badTarget, "seq must be a message's sequence number.")
+            }
+            try await self.removePreview(
+                seq, in: try Self.roomID(request), by: try request.authenticated.account.sender)
             return HTTPStatus.noContent
         }
         authenticated.on(.reads, use: self.readPositions)
@@ -166,14 +175,19 @@ struct RoomsController: Sendable {
         let me = try request.authenticated.account
         let body = try request.content.decode(PostMessageRequest.self)
         let outcome = try await self.postMessage(body, to: try Self.roomID(request), as: me.sender)
+        return Self.answer(outcome)
+    }
+
+    /// A send over HTTP answered: `201` with the ack, or `200` with the original's for a retry.
+    static func answer(_ outcome: PostMessage.Outcome) -> Response {
         let (status, message): (HTTPResponseStatus, StoredMessage) =
             switch outcome {
             case .created(let message): (.created, message)
             case .repeated(let message): (.ok, message)
             }
         let ack = AckFrame(
-            clientMsgID: body.clientMsgID, room: message.room.rawValue, seq: message.seq, id: message.id,
-            date: message.date.milliseconds)
+            clientMsgID: message.clientMsgID ?? "", room: message.room.rawValue, seq: message.seq,
+            id: message.id, date: message.date.milliseconds)
         return .json(ack, status: status)
     }
 

@@ -51,12 +51,18 @@ public struct GuardedHTTPClient: Sendable {
     let resolver: any HostResolving
     let eventLoops: any EventLoopGroup
     let logger: Logger
+    /// The server's metrics (``ServerMetrics``), where refusals are counted.
+    let metrics: any MetricsFactory
 
-    public init(policy: OutboundPolicy, resolver: any HostResolving, eventLoops: any EventLoopGroup, logger: Logger) {
+    public init(
+        policy: OutboundPolicy, resolver: any HostResolving, eventLoops: any EventLoopGroup, logger: Logger,
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance
+    ) {
         self.policy = policy
         self.resolver = resolver
         self.eventLoops = eventLoops
         self.logger = logger
+        self.metrics = metrics
     }
 
     /// Sends `request`, following at most `maxRedirects` redirects (a `303` becomes a `GET`), each hop within
@@ -129,7 +135,10 @@ public struct GuardedHTTPClient: Sendable {
 
     private func refuse(_ reason: Refusal, _ url: String) -> Refusal {
         self.logger.notice("outbound request refused", metadata: ["reason": "\(reason)", "url": "\(url)"])
-        Counter(label: "swiftchat_outbound_refused_total", dimensions: [("reason", reason.description)]).increment()
+        Counter(
+            label: "swiftchat_outbound_refused_total", dimensions: [("reason", reason.description)],
+            factory: self.metrics
+        ).increment()
         return reason
     }
 

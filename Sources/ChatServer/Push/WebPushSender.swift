@@ -37,16 +37,20 @@ public actor WebPushSender: PushSending {
     static let timeout: TimeAmount = .seconds(10)
     static let tries = 4
 
-    private let sent = Counter(label: "chat_push_sent_total")
-    private let failed = Counter(label: "chat_push_failed_total")
-    private let dropped = Counter(label: "chat_push_dropped_total")
-    private let removed = Counter(label: "chat_push_subscriptions_removed_total")
+    private let sent: Counter
+    private let failed: Counter
+    private let dropped: Counter
+    private let removed: Counter
 
     /// `vapid` is asked at each send: the subject may be the public URL, known once the server listens.
     public init(
         http: GuardedHTTPClient, vapid: @escaping @Sendable () -> VAPID, store: any PushSubscriptionStore,
-        logger: Logger, maxQueuedBytes: Int = 1 << 20
+        logger: Logger, maxQueuedBytes: Int = 1 << 20, metrics: any MetricsFactory = NOOPMetricsHandler.instance
     ) {
+        self.sent = Counter(label: "swiftchat_push_sent_total", factory: metrics)
+        self.failed = Counter(label: "swiftchat_push_failed_total", factory: metrics)
+        self.dropped = Counter(label: "swiftchat_push_dropped_total", factory: metrics)
+        self.removed = Counter(label: "swiftchat_push_subscriptions_removed_total", factory: metrics)
         self.http = http
         self.vapid = vapid
         self.store = store
