@@ -1,6 +1,7 @@
 /// Finds the links of a message's text the server previews (PROTOCOL.md §9.15) as the web client's `linkify.js`
-/// draws them: `http://` or `https://` followed by anything but white space, `<`, `>`, quotes and backticks, without
-/// the punctuation that usually ends the sentence around it (`.`, `,`, `)` unless the link opened one, `。`…).
+/// draws them: `http://` or `https://` followed by anything but white space, `<`, `>`, quotes, backticks and
+/// full-width punctuation (`。`, `，`…), without the punctuation that usually ends the sentence around it (`.`, `,`,
+/// `)` unless the link opened one).
 public enum MessageLinks {
     /// The longest link previewed; a longer one is not.
     public static let maxBytes = 2048
@@ -33,13 +34,18 @@ public enum MessageLinks {
         return nil
     }
 
-    private static let excluded: Set<Character> = ["<", ">", "\"", "'", "`"]
+    /// Characters a link never holds: markup, quotes, and the full-width punctuation of Chinese and Japanese, where
+    /// no space separates a link from the sentence after it (`看这个https://example.com/a，好吗`).
+    private static let excluded: Set<Character> = [
+        "<", ">", "\"", "'", "`", "。", "，", "、", "！", "？", "；", "：", "「", "」", "『", "』", "（", "）", "【", "】",
+        "《", "》",
+    ]
     private static let closing: Set<Character> = [
         ".", ",", ";", ":", "!", "?", ")", "]", "}", "'", "\"", "。", "，", "！", "？", "）",
     ]
 
-    /// Where the next `http://` or `https://` starts (either case), at the start of the text or after a character that
-    /// is not a letter or digit.
+    /// Where the next `http://` or `https://` starts (either case), at a word boundary as JavaScript's `\b` sees one:
+    /// the start of the text, or after anything but an ASCII letter, digit or `_` (so `看https://…` has a link).
     private static func nextStart(in text: Substring) -> Substring.Index? {
         var index = text.startIndex
         while index < text.endIndex {
@@ -47,7 +53,7 @@ public enum MessageLinks {
             let lowered = candidate.prefix(8).lowercased()
             if lowered.hasPrefix("https://") || lowered.hasPrefix("http://") {
                 let before = index == text.startIndex ? nil : text[text.index(before: index)]
-                if before.map({ !$0.isLetter && !$0.isNumber }) ?? true { return index }
+                if before.map({ !($0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_")) }) ?? true { return index }
             }
             index = text.index(after: index)
         }

@@ -14,7 +14,8 @@ struct LinkPreviewPageTests {
                 "https://en.wikipedia.org/wiki/Swift_(language)"
             ),
             ("(https://example.com/x)", "https://example.com/x"),
-            ("看这个：https://例子.cn/路径。", "https://例子.cn/路径"),
+            ("看这个：https://例子.cn/路径。好吗", "https://例子.cn/路径"),
+            ("链接https://example.com/a，还有（https://example.com/b）", "https://example.com/a"),
             ("two: HTTP://A.example/x and https://b.example", "HTTP://A.example/x"),
             ("<https://slack.example|label>", "https://slack.example|label"),
             ("quoted 'https://q.example/p' here", "https://q.example/p"),

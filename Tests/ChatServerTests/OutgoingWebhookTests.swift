@@ -119,10 +119,11 @@ struct OutgoingWebhookTests {
             let ann = try await server.register("ann")
             let bob = try await server.register("bob")
             let (bot, _) = try await Self.bot(of: ann, on: server, receiver: receiver)
-            for url in ["http://10.0.0.1/hook", "https://169.254.169.254/", "ftp://example.org/", "not a url"] {
+            let long = "https://bots.example.org/" + String(repeating: "a", count: 1024)
+            for url in ["http://10.0.0.1/hook", "https://169.254.169.254/", "ftp://example.org/", "not a url", long] {
                 let reply = try await server.api.send(
                     .updateBot, bot.id.uuidString, json: BotWebhookRequest(webhookURL: url), token: ann.token)
-                #expect(reply.status == 400, "\(url)")
+                #expect(reply.status == 400, "\(url.prefix(40))")
                 #expect(try reply.decode(APIErrorBody.self).code == .invalidEndpoint)
             }
             let bobs = try await server.api.send(
