@@ -96,6 +96,9 @@ enum Terminal {
             return "\(prefix) \(dim("\(sender) \(verb) \(visible(message.emoji ?? "")) on #\(message.target ?? 0)"))"
         case .message, nil:
             var text = message.deleted == true ? dim("(deleted)") : visible(message.text)
+            if let original = message.forwardedFrom {
+                text = dim("forwarded from \(visible(original.name)) │ ") + text
+            }
             if let quote = message.replyTo {
                 text = dim("↪ \(visible(quote.sender.name)): \(visible(String(quote.text.prefix(40)))) │ ") + text
             }

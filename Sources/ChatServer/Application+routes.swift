@@ -21,6 +21,7 @@ extension Application {
         endpoints.push.register(on: authenticated)
         endpoints.bots.register(on: authenticated)
         endpoints.bots.registerReplies(on: api)
+        endpoints.contacts.register(on: authenticated)
         endpoints.webhooks.register(on: authenticated)
         endpoints.admin.register(on: authenticated)
         endpoints.invites.register(on: authenticated)

@@ -328,6 +328,9 @@ public final class ChatService: Sendable {
                     store: pushStore, policy: OutboundPolicy(allowed: configuration.outboundAllow),
                     publicKey: vapid.publicKey, subscribed: notifications.subscribed)),
             bots: BotsController(bots: bots, replies: BotReplies(store: botStore, postMessage: postMessage)),
+            contacts: ContactsController(
+                contacts: Contacts(
+                    store: FluentContactStore(database: application.db), accounts: accountStore, blocking: blocking)),
             webhooks: WebhooksController(
                 webhooks: IncomingWebhooks(
                     store: FluentWebhookStore(database: application.db), access: access, accounts: accountStore,
@@ -501,6 +504,7 @@ struct Endpoints: Sendable {
     let search: SearchController
     let push: PushController
     let bots: BotsController
+    let contacts: ContactsController
     let webhooks: WebhooksController
     let admin: AdminController
     let invites: InvitesController

@@ -3,7 +3,7 @@ import ChatProtocol
 import Foundation
 
 /// Sending a message over HTTP (`POST /api/v1/rooms/{id}/messages`, PROTOCOL.md §9.12): for bots, scripts and `curl`,
-/// with the checks, limits and exactly-once rule of the socket's `send`. The message goes through its room like any
+/// with the checks, limits and exactly-once rule of the socket's `send`; and forwarding one (§7.6). The message goes through its room like any
 /// other, so it is ordered, stored, fanned out, mentioned and pushed alike.
 public struct PostMessage: Sendable {
     let access: RoomAccess
@@ -31,26 +31,57 @@ public struct PostMessage: Sendable {
     public func callAsFunction(_ request: PostMessageRequest, to room: RoomID, as sender: Sender) async throws
         -> Outcome
     {
-        guard (1...64).contains(request.clientMsgID.count) else {
-            throw Refusal.invalid(.invalidBody, "clientMsgID is 1 to 64 characters.")
-        }
+        try Self.check(request.clientMsgID)
         let text = MessageText.removingControlCharacters(request.text)
         guard !text.allSatisfy(\.isWhitespace) else { throw Refusal.invalid(.emptyMessage, "The message is empty.") }
         guard text.utf8.count <= self.maxMessageBytes else {
             throw Refusal(
                 kind: .tooLarge, code: .tooLong, message: "A message is at most \(self.maxMessageBytes) bytes.")
         }
+        return try await self.commit(
+            .message(text: text, replyTo: request.replyTo, attachments: []), to: room, as: sender,
+            clientMsgID: request.clientMsgID)
+    }
+
+    /// `POST /rooms/{id}/forward` (PROTOCOL.md §7.6): sends message `seq` of another room, which `sender` may read,
+    /// again in `room`, with its attachments by reference, marked as forwarded from its author; once per
+    /// `clientMsgID`.
+    public func forward(_ request: ForwardRequest, to room: RoomID, as sender: Sender) async throws -> Outcome {
+        try Self.check(request.clientMsgID)
+        let source = RoomID(request.room)
+        try await self.access.requireMember(sender.id, of: source)
+        let original = try await StoreUnavailable.guarding("the message could not be read") {
+            try await self.messages.message(in: source, seq: request.seq)
+        }
+        guard let original, original.kind == .message, !original.deleted else {
+            throw Refusal.invalid(.badTarget, "Message \(request.seq) of that room does not exist, or was deleted.")
+        }
+        return try await self.commit(
+            .forward(
+                text: original.text, attachments: original.attachments,
+                original: original.forwardedFrom ?? original.sender),
+            to: room, as: sender, clientMsgID: request.clientMsgID)
+    }
+
+    private static func check(_ clientMsgID: String) throws {
+        guard (1...64).contains(clientMsgID.count) else {
+            throw Refusal.invalid(.invalidBody, "clientMsgID is 1 to 64 characters.")
+        }
+    }
+
+    /// Commits `body` in `room` unless a retry of `clientMsgID` had, with the send's checks and limit.
+    private func commit(_ body: DraftBody, to room: RoomID, as sender: Sender, clientMsgID: String) async throws
+        -> Outcome
+    {
         try await self.access.requireSender(sender.id, in: room)
         let original = try await StoreUnavailable.guarding("the message could not be stored") {
-            try await self.messages.message(from: sender.id, clientMsgID: request.clientMsgID)
+            try await self.messages.message(from: sender.id, clientMsgID: clientMsgID)
         }
         if let original { return .repeated(original) }
         if let wait = self.sendChecks.local.attempt(sender.id) {
             throw Refusal.rateLimited(.send, "Too many messages; wait and retry with the same clientMsgID.", wait)
         }
-        let draft = MessageDraft(
-            sender: sender, body: .message(text: text, replyTo: request.replyTo, attachments: []),
-            clientMsgID: request.clientMsgID)
+        let draft = MessageDraft(sender: sender, body: body, clientMsgID: clientMsgID)
         do {
             let stored = try await self.hub.room(room).commit(draft)
             return .created(stored)

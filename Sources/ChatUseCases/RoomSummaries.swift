@@ -123,7 +123,8 @@ extension StoredMessage {
             reactions: self.reactions.isEmpty
                 ? nil : self.reactions.map { ReactionPayload(emoji: $0.emoji, users: $0.users) },
             member: self.member?.payload, mentions: self.mentions.accounts.isEmpty ? nil : self.mentions.accounts,
-            mentionsAll: self.mentions.all ? true : nil, preview: self.preview)
+            mentionsAll: self.mentions.all ? true : nil, preview: self.preview,
+            forwardedFrom: self.forwardedFrom?.payload)
     }
 }
 

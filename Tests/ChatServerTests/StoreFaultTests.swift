@@ -41,6 +41,7 @@ struct StoreFaultTests {
     static let webhooks = ["incoming_webhooks"]
     static let botWebhooks = ["bot_webhooks"]
     static let botDeliveries = ["bot_deliveries"]
+    static let contacts = ["contacts"]
 
     struct Case: Sendable, CustomTestStringConvertible {
         let route: APIRoute
@@ -256,6 +257,18 @@ struct StoreFaultTests {
         Case(route: .botReply, tables: botWebhooks) {
             try await $0.api.send(
                 .botReply, "\(UUID()).bG9iYnk.99999999999.00", json: BotReplyRequest(text: "late"), token: nil)
+        },
+        Case(route: .contacts, tables: contacts) { try await $0.api.send(.contacts, token: $0.ann.token) },
+        Case(route: .addContact, tables: contacts) {
+            try await $0.api.send(.addContact, json: UsernameRequest(username: "bob"), token: $0.ann.token)
+        },
+        Case(route: .removeContact, tables: contacts) {
+            try await $0.api.send(.removeContact, UUID().uuidString, token: $0.ann.token)
+        },
+        Case(route: .forward, tables: rooms) {
+            try await $0.api.send(
+                .forward, $0.group, json: ForwardRequest(room: $0.group, seq: 1, clientMsgID: "f1"), token: $0.ann.token
+            )
         },
         Case(route: .removePreview, tables: rooms) {
             try await $0.api.send(.removePreview, $0.group, "1", token: $0.ann.token)

@@ -33,6 +33,10 @@ extension MessageDraft {
                 event.replyTo = Quote(
                     seq: target.seq, sender: target.sender, text: String(target.text.prefix(Quote.maxCharacters)))
             }
+        case .forward(let text, let attachments, let original):
+            event.text = text
+            event.attachments = attachments
+            event.forwardedFrom = original
         case .edit(let seq, let text):
             guard let target, target.sender.isSameAuthor(as: self.sender) else { throw .notYours }
             event.kind = .edit

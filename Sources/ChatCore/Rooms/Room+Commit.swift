@@ -43,7 +43,7 @@ extension Room {
                 var event = try entry.0.event(
                     room: self.id, seq: firstSeq + Int64(messages.count), date: date, target: target)
                 // Only a text with an `@` costs a lookup of who it names.
-                if event.kind == .message || event.kind == .edit,
+                if event.kind == .message || event.kind == .edit, event.forwardedFrom == nil,
                     let request = MentionRequest(text: event.text, sender: event.sender)
                 {
                     event.mentions = try await self.fromStore {

@@ -60,6 +60,9 @@ public enum DraftBody: Sendable, Hashable {
     case removal(target: Int64)
     /// Toggle the sender's `emoji` reaction on message `target`.
     case reaction(target: Int64, emoji: String)
+    /// A copy of another room's message, already read by the caller: its text and attachments (by reference), marked
+    /// as written by `original` (PROTOCOL.md §7.6). Its text mentions nobody again.
+    case forward(text: String, attachments: [Attachment], original: Sender)
     /// Set the link preview of the sender's own message `target`, or remove it (`nil`) (PROTOCOL.md §9.15).
     case preview(target: Int64, preview: LinkPreview?)
     /// Give the room (a channel or group) a new name, already checked by the caller.
@@ -75,7 +78,7 @@ public enum DraftBody: Sendable, Hashable {
         case .edit(let target, _), .delete(let target), .removal(let target), .reaction(let target, _),
             .preview(let target, _):
             target
-        case .rename, .membership: nil
+        case .rename, .membership, .forward: nil
         }
     }
 }
@@ -197,6 +200,8 @@ public struct StoredMessage: Hashable, Sendable {
     public var mentions: Mentions
     /// For a message: its link preview now; for a `preview` event, the one it sets (`nil`: it removes it).
     public var preview: LinkPreview?
+    /// For a forwarded message: who wrote the original.
+    public var forwardedFrom: Sender?
 
     /// Whether storing it moves its sender's read position to it (PROTOCOL.md §8.5, what I write I have read): a
     /// message, not an edit, delete or reaction, sent with a `clientMsgID`, that is over the modern protocol (the
@@ -211,9 +216,11 @@ public struct StoredMessage: Hashable, Sendable {
         room: RoomID, seq: Int64, id: UUID, sender: Sender, kind: EventKind = .message, text: String, date: Date,
         clientMsgID: String? = nil, target: Int64? = nil, emoji: String? = nil, added: Bool? = nil,
         replyTo: Quote? = nil, attachments: [Attachment] = [], editedAt: Date? = nil, deleted: Bool = false,
-        reactions: [Reaction] = [], member: Sender? = nil, mentions: Mentions = .none, preview: LinkPreview? = nil
+        reactions: [Reaction] = [], member: Sender? = nil, mentions: Mentions = .none, preview: LinkPreview? = nil,
+        forwardedFrom: Sender? = nil
     ) {
         self.preview = preview
+        self.forwardedFrom = forwardedFrom
         self.room = room
         self.seq = seq
         self.id = id

@@ -33,5 +33,7 @@ public enum ChatMigrations {
         AddBotWebhooks(),
         AddPinsAndDrafts(),
         AddLinkPreviews(),
+        AddForwards(),
+        AddContacts(),
     ]
 }

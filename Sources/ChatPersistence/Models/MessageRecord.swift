@@ -44,6 +44,7 @@ final class MessageRecord: Model, @unchecked Sendable {
         "emoji", "added", "reply_seq", "reply_sender_id", "reply_sender_name", "reply_text", "attachments", "deleted",
         "sender_via",
         "reply_sender_via", "member_id", "member_name", "mentions", "mentions_all", "preview",
+        "forwarded_from",
     ]
 
     /// One row's values, bound through the driver's own encoder (the one Fluent reads them back with).
@@ -60,7 +61,7 @@ final class MessageRecord: Model, @unchecked Sendable {
             message.deleted,
             message.sender.via?.rawValue, message.replyTo?.sender.via?.rawValue, message.member?.id,
             message.member?.name, Self.mentionsColumn(message.mentions), message.mentions.all,
-            Self.previewColumn(message.preview),
+            Self.previewColumn(message.preview), Self.forwardedColumn(message.forwardedFrom),
         ]
     }
 
@@ -76,11 +77,33 @@ final class MessageRecord: Model, @unchecked Sendable {
         return String(decoding: json, as: UTF8.self)
     }
 
+    /// The `forwarded_from` column: the original's sender as JSON (`{"id","name","via"?}`), `NULL` for a message
+    /// that is not a forward.
+    static func forwardedColumn(_ original: Sender?) -> String? {
+        guard let original, let json = try? JSONEncoder().encode(OriginalSender(original)) else { return nil }
+        return String(decoding: json, as: UTF8.self)
+    }
+
+    /// A forward's original sender as the column keeps it: the store's ``Sender``, not the wire's view of it.
+    private struct OriginalSender: Codable {
+        var id: UUID
+        var name: String
+        var via: SenderVia?
+
+        init(_ sender: Sender) {
+            self.id = sender.id
+            self.name = sender.name
+            self.via = sender.via
+        }
+
+        var sender: Sender { Sender(name: self.name, id: self.id, via: self.via) }
+    }
+
     /// The columns every read selects, for ``storedMessage(from:)``.
     static let selected: SQLQueryString = """
         id, room, seq, sender_name, sender_id, sender_via, text, created_at, client_msg_id, kind, target_seq, emoji, \
         added, reply_seq, reply_sender_id, reply_sender_name, reply_sender_via, reply_text, attachments, edited_at, \
-        deleted, member_id, member_name, mentions, mentions_all, preview
+        deleted, member_id, member_name, mentions, mentions_all, preview, forwarded_from
         """
 
     /// The event in a row that holds the columns of ``selected``; a message's reactions are kept in their own table
@@ -139,6 +162,9 @@ final class MessageRecord: Model, @unchecked Sendable {
                 all: try row.valueIfPresent("mentions_all", as: Bool.self) ?? false),
             preview: try row.valueIfPresent("preview", as: String.self).map {
                 try JSONDecoder().decode(LinkPreview.self, from: Data($0.utf8))
+            },
+            forwardedFrom: try row.valueIfPresent("forwarded_from", as: String.self).map {
+                try JSONDecoder().decode(OriginalSender.self, from: Data($0.utf8)).sender
             })
     }
 }

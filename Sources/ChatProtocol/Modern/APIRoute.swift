@@ -141,6 +141,10 @@ extension APIRoute {
     public static let deleteWebhook = APIRoute(.DELETE, "rooms/:room/webhooks/:id")
     public static let removePreview = APIRoute(.DELETE, "rooms/:room/messages/:seq/preview")
     public static let botReply = APIRoute(.POST, "bots/replies/:token")
+    public static let forward = APIRoute(.POST, "rooms/:room/forward")
+    public static let contacts = APIRoute(.GET, "me/contacts")
+    public static let addContact = APIRoute(.POST, "me/contacts")
+    public static let removeContact = APIRoute(.DELETE, "me/contacts/:id")
 
     /// Every route, for the server's registration check and the docs test.
     public static let all: [APIRoute] = [
@@ -158,6 +162,7 @@ extension APIRoute {
         .createInvite, .invites, .deleteInvite,
         .socket, .upload, .download, .search, .mentions, .pushKey, .subscribePush, .unsubscribePush, .config,
         .createBot, .bots, .botToken, .deleteBot, .updateBot, .botDeliveries, .pin, .unpin, .draft, .createWebhook,
-        .webhooks, .deleteWebhook, .removePreview, .botReply,
+        .webhooks, .deleteWebhook, .removePreview, .botReply, .forward, .contacts,
+        .addContact, .removeContact,
     ]
 }

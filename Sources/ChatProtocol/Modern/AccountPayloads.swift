@@ -104,3 +104,24 @@ public struct PasswordChange: Codable, Sendable, Equatable {
         self.newPassword = newPassword
     }
 }
+
+/// One of my contacts (PROTOCOL.md §6.4): someone I added, or share a direct room or a group with.
+public struct ContactPayload: Codable, Sendable, Equatable {
+    public var user: UserProfile
+    /// `true` when I added them (`DELETE /me/contacts/{id}` removes that); absent when a shared room makes them one.
+    public var added: Bool?
+
+    public init(user: UserProfile, added: Bool?) {
+        self.user = user
+        self.added = added
+    }
+}
+
+/// `GET /api/v1/me/contacts`.
+public struct ContactList: Codable, Sendable, Equatable {
+    public var contacts: [ContactPayload]
+
+    public init(contacts: [ContactPayload]) {
+        self.contacts = contacts
+    }
+}

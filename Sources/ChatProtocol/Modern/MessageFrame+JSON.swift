@@ -15,6 +15,10 @@ extension MessageFrame: WritesOwnJSON {
         json.field("deleted", event.deleted)
         json.field("editedAt", event.editedAt)
         json.field("emoji", event.emoji)
+        if let original = event.forwardedFrom {
+            json.key("forwardedFrom")
+            Self.write(original, to: &json)
+        }
         json.field("id", event.id)
         json.field("kind", event.kind.rawValue)
         if let member = event.member {

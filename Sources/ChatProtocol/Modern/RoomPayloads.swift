@@ -53,6 +53,8 @@ public struct MessagePayload: Codable, Sendable, Equatable {
     public var mentionsAll: Bool?
     /// A message's link preview now; for a `preview` event, the preview it sets (absent: it removes it).
     public var preview: LinkPreviewPayload?
+    /// For a forwarded message: who wrote the original (PROTOCOL.md §7.6).
+    public var forwardedFrom: SenderPayload?
 
     public init(
         room: String, seq: Int64, id: UUID, sender: SenderPayload, kind: WireKind<EventKind> = .known(.message),
@@ -61,9 +63,10 @@ public struct MessagePayload: Codable, Sendable, Equatable {
         target: Int64? = nil, emoji: String? = nil, added: Bool? = nil, replyTo: QuotePayload? = nil,
         attachments: [AttachmentPayload]? = nil, editedAt: Int64? = nil, deleted: Bool? = nil,
         reactions: [ReactionPayload]? = nil, member: SenderPayload? = nil, mentions: [UUID]? = nil,
-        mentionsAll: Bool? = nil, preview: LinkPreviewPayload? = nil
+        mentionsAll: Bool? = nil, preview: LinkPreviewPayload? = nil, forwardedFrom: SenderPayload? = nil
     ) {
         self.preview = preview
+        self.forwardedFrom = forwardedFrom
         self.room = room
         self.seq = seq
         self.id = id
@@ -217,6 +220,19 @@ public struct RoleChange: Codable, Sendable, Equatable {
 
 /// One page of history: `GET /api/v1/rooms/{id}/messages?before=&limit=`.
 /// `POST /api/v1/rooms/{id}/messages`: a message sent over HTTP (PROTOCOL.md §9.12), once per `clientMsgID`.
+/// `POST /api/v1/rooms/{id}/forward` (PROTOCOL.md §7.6): message `seq` of `room`, sent again in the room of the path.
+public struct ForwardRequest: Codable, Sendable, Equatable {
+    public var room: String
+    public var seq: Int64
+    public var clientMsgID: String
+
+    public init(room: String, seq: Int64, clientMsgID: String) {
+        self.room = room
+        self.seq = seq
+        self.clientMsgID = clientMsgID
+    }
+}
+
 public struct PostMessageRequest: Codable, Sendable, Equatable {
     public var text: String
     public var clientMsgID: String

@@ -31,6 +31,12 @@ struct RoomsController: Sendable {
         authenticated.on(.invite, use: self.invite)
         authenticated.on(.history, use: self.historyPage)
         authenticated.on(.postMessage, use: self.send)
+        authenticated.on(.forward) { request in
+            let me = try request.authenticated.account
+            return Self.answer(
+                try await self.postMessage.forward(
+                    try request.content.decode(ForwardRequest.self), to: try Self.roomID(request), as: me.sender))
+        }
         authenticated.on(.pin) { request in
             try await self.preferences.setPinned(
                 true, in: try Self.roomID(request), for: try request.authenticated.account.id)

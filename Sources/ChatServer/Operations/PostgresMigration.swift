@@ -25,7 +25,7 @@ public enum PostgresMigration {
     /// Parents before children, as the foreign keys need them.
     static let tables = [
         "users", "tokens", "rooms", "memberships", "messages", "reactions", "attachments", "attachment_rooms",
-        "incoming_webhooks",
+        "incoming_webhooks", "contacts",
     ]
     /// Reads `--from FILE` and the server's `--database-url`, `--attachments-store` and `--attachments-dir` (or their
     /// environment variables, through the settings table), copies, verifies, and returns a report of what was
