@@ -223,6 +223,10 @@ public struct FluentRoomDirectory: RoomDirectory {
         try await self.updateMembership(of: user, in: room) { $0.set(\.$draft, to: draft) }
     }
 
+    public func setMarkedUnread(_ marked: Bool, of user: UUID, in room: RoomID) async throws -> Bool {
+        try await self.updateMembership(of: user, in: room) { $0.set(\.$markedUnread, to: marked ? true : nil) }
+    }
+
     /// Applies `change` to a member's row; `false` when `user` is not a member.
     private func updateMembership(
         of user: UUID, in room: RoomID, _ change: (QueryBuilder<MembershipRecord>) -> QueryBuilder<MembershipRecord>
@@ -354,6 +358,7 @@ public struct FluentRoomDirectory: RoomDirectory {
             try await MembershipRecord.query(on: self.database)
                 .filter(\.$roomID == room.rawValue).filter(\.$userID == user).filter(\.$lastReadSeq < seq)
                 .set(\.$lastReadSeq, to: seq)
+                .set(\.$markedUnread, to: nil)
                 .update()
             // What is stored now: `seq`, or more when another device got there first.
             return try await self.lastReadSeq(of: user, in: room)

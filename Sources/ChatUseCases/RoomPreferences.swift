@@ -3,7 +3,7 @@ import ChatProtocol
 import Foundation
 
 /// What a member keeps for themselves in a room, on every device (PROTOCOL.md §7.5): the room pinned to the top of
-/// their list, and the draft they left in it. Room summaries carry both.
+/// their list, the draft they left in it, and a mark of unread. Room summaries carry them.
 public struct RoomPreferences: Sendable {
     let access: RoomAccess
     /// A draft is a message not sent yet: at most what a message may be.
@@ -19,6 +19,16 @@ public struct RoomPreferences: Sendable {
         try await StoreUnavailable.guarding("the pin could not be saved") {
             let room = try await self.access.room(id, for: user)
             guard try await self.access.directory.setPinned(pinned, of: user, in: room.id) else {
+                throw RoomAccessDenied.forbidden
+            }
+        }
+    }
+
+    /// Marks the room unread in my list (on every device), or clears the mark; reading further clears it too.
+    public func setMarkedUnread(_ marked: Bool, in id: RoomID, for user: UUID) async throws {
+        try await StoreUnavailable.guarding("the mark could not be saved") {
+            let room = try await self.access.room(id, for: user)
+            guard try await self.access.directory.setMarkedUnread(marked, of: user, in: room.id) else {
                 throw RoomAccessDenied.forbidden
             }
         }

@@ -95,7 +95,8 @@ public struct RoomSummaries: Sendable {
                 mentionCount: try await self.messages.unreadMentions(
                     in: room.id, after: lastReadSeq, upTo: latestSeq, for: me),
                 notifications: standing?.notifications ?? .default(for: room.kind), blocked: blocked,
-                pinned: personal?.pinned == true ? true : nil, draft: personal?.draft)
+                pinned: personal?.pinned == true ? true : nil, draft: personal?.draft,
+                markedUnread: personal?.markedUnread == true ? true : nil)
         }
     }
 

@@ -38,6 +38,45 @@ struct PinsAndDraftsTests {
         }
     }
 
+    @Test(
+        "a room marked unread stays so on every device until I clear the mark or read further; a room I am not in is refused"
+    )
+    func markedUnread() async throws {
+        try await withTestServer { server in
+            let (ann, bob, dm, annSocket, bobSocket) = try await server.pair()
+            let first = try await bobSocket.acked(.send(SendRequest(room: dm.id, clientMsgID: "b1", text: "hi")))
+            _ = try await annSocket.nextEvent(.message)
+            try await annSocket.send(.read(ReadRequest(room: dm.id, seq: first.seq)))
+            try await eventually("the read is kept") {
+                try await Self.summary(dm.id, of: ann, on: server).lastReadSeq == first.seq
+            }
+            #expect(try await server.api.send(.markUnread, dm.id, token: ann.token).status == 204)
+            var mine = try await Self.summary(dm.id, of: ann, on: server)
+            #expect(mine.markedUnread == true && mine.unreadCount == 0)
+            #expect(try await Self.summary(dm.id, of: bob, on: server).markedUnread == nil, "only mine")
+            #expect(try await server.api.send(.clearUnread, dm.id, token: ann.token).status == 204)
+            #expect(try await Self.summary(dm.id, of: ann, on: server).markedUnread == nil)
+
+            // Reading further clears it, as opening the chat on another device does.
+            _ = try await server.api.send(.markUnread, dm.id, token: ann.token)
+            let second = try await bobSocket.acked(.send(SendRequest(room: dm.id, clientMsgID: "b2", text: "there?")))
+            _ = try await annSocket.nextEvent(.message)
+            mine = try await Self.summary(dm.id, of: ann, on: server)
+            #expect(mine.markedUnread == true && mine.unreadCount == 1)
+            try await annSocket.send(.read(ReadRequest(room: dm.id, seq: second.seq)))
+            try await eventually("the read clears the mark") {
+                try await Self.summary(dm.id, of: ann, on: server).markedUnread == nil
+            }
+
+            let carol = try await server.register("carol")
+            for route in [APIRoute.markUnread, .clearUnread] {
+                let reply = try await server.api.send(route, dm.id, token: carol.token)
+                #expect(reply.status == 403)
+                #expect(try reply.decode(APIErrorBody.self).code == .forbidden)
+            }
+        }
+    }
+
     @Test("a room I am not in, a draft over the message limit and a bad body are refused, and nothing is kept")
     func refusals() async throws {
         try await withTestServer { server in

@@ -238,6 +238,10 @@ struct StoreFaultTests {
         },
         Case(route: .pin, tables: rooms) { try await $0.api.send(.pin, $0.group, token: $0.ann.token) },
         Case(route: .unpin, tables: rooms) { try await $0.api.send(.unpin, $0.group, token: $0.ann.token) },
+        Case(route: .markUnread, tables: rooms) { try await $0.api.send(.markUnread, $0.group, token: $0.ann.token) },
+        Case(route: .clearUnread, tables: rooms) {
+            try await $0.api.send(.clearUnread, $0.group, token: $0.ann.token)
+        },
         Case(route: .draft, tables: rooms) {
             try await $0.api.send(.draft, $0.group, json: DraftRequest(text: "later"), token: $0.ann.token)
         },

@@ -86,6 +86,10 @@ public struct DeadlineRoomDirectory: RoomDirectory {
         try await self.call { try await $0.setDraft(draft, of: user, in: room) }
     }
 
+    public func setMarkedUnread(_ marked: Bool, of user: UUID, in room: RoomID) async throws -> Bool {
+        try await self.call { try await $0.setMarkedUnread(marked, of: user, in: room) }
+    }
+
     public func lift(_ restriction: RoomRestriction, of user: UUID, in room: RoomID) async throws -> Bool {
         try await self.call { try await $0.lift(restriction, of: user, in: room) }
     }

@@ -45,14 +45,18 @@ public struct Membership: Sendable, Equatable {
 }
 
 /// What a member keeps for themselves in a room, on every device (PROTOCOL.md §7): whether it is pinned to the top of
-/// their list, and the draft they left in it. Read for summaries only, never on the path of a message.
+/// their list, the draft they left in it, and whether they marked it unread. Read for summaries only, never on the
+/// path of a message.
 public struct PersonalRoomState: Sendable, Equatable {
     public var pinned: Bool
     public var draft: String?
+    /// Marked unread by hand until the member reads further (or clears the mark).
+    public var markedUnread: Bool
 
-    public init(pinned: Bool = false, draft: String? = nil) {
+    public init(pinned: Bool = false, draft: String? = nil, markedUnread: Bool = false) {
         self.pinned = pinned
         self.draft = draft
+        self.markedUnread = markedUnread
     }
 }
 
@@ -120,6 +124,9 @@ public protocol RoomDirectory: Sendable {
     func setPinned(_ pinned: Bool, of user: UUID, in room: RoomID) async throws -> Bool
     /// Keeps a member's draft (`nil`: none); `false` when `user` is not a member.
     func setDraft(_ draft: String?, of user: UUID, in room: RoomID) async throws -> Bool
+    /// Marks the room unread for `user`, or clears the mark; `false` when `user` is not a member. Reading further
+    /// (``markRead(_:in:upTo:)`` moving the position) clears it too.
+    func setMarkedUnread(_ marked: Bool, of user: UUID, in room: RoomID) async throws -> Bool
     /// Lifts `restriction`; returns whether there was one.
     func lift(_ restriction: RoomRestriction, of user: UUID, in room: RoomID) async throws -> Bool
     /// Everyone under `restriction` in the room.

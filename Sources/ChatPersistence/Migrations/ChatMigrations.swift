@@ -35,5 +35,6 @@ public enum ChatMigrations {
         AddLinkPreviews(),
         AddForwards(),
         AddContacts(),
+        AddMarkedUnread(),
     ]
 }

@@ -19,6 +19,7 @@ final class MembershipRecord: Model, @unchecked Sendable {
     /// When the member pinned the room; `nil` when it is not pinned.
     @OptionalField(key: "pinned_at") var pinnedAt: Date?
     @OptionalField(key: "draft") var draft: String?
+    @OptionalField(key: "marked_unread") var markedUnread: Bool?
 
     init() {}
 
@@ -55,5 +56,7 @@ final class RoomRestrictionRecord: Model, @unchecked Sendable {
 }
 
 extension MembershipRecord {
-    var personal: PersonalRoomState { PersonalRoomState(pinned: self.pinnedAt != nil, draft: self.draft) }
+    var personal: PersonalRoomState {
+        PersonalRoomState(pinned: self.pinnedAt != nil, draft: self.draft, markedUnread: self.markedUnread == true)
+    }
 }

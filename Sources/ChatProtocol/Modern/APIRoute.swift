@@ -142,6 +142,8 @@ extension APIRoute {
     public static let removePreview = APIRoute(.DELETE, "rooms/:room/messages/:seq/preview")
     public static let botReply = APIRoute(.POST, "bots/replies/:token")
     public static let forward = APIRoute(.POST, "rooms/:room/forward")
+    public static let markUnread = APIRoute(.PUT, "rooms/:room/unread")
+    public static let clearUnread = APIRoute(.DELETE, "rooms/:room/unread")
     public static let contacts = APIRoute(.GET, "me/contacts")
     public static let addContact = APIRoute(.POST, "me/contacts")
     public static let removeContact = APIRoute(.DELETE, "me/contacts/:id")
@@ -163,6 +165,6 @@ extension APIRoute {
         .socket, .upload, .download, .search, .mentions, .pushKey, .subscribePush, .unsubscribePush, .config,
         .createBot, .bots, .botToken, .deleteBot, .updateBot, .botDeliveries, .pin, .unpin, .draft, .createWebhook,
         .webhooks, .deleteWebhook, .removePreview, .botReply, .forward, .contacts,
-        .addContact, .removeContact,
+        .addContact, .removeContact, .markUnread, .clearUnread,
     ]
 }

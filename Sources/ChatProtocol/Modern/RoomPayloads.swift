@@ -124,14 +124,17 @@ public struct RoomSummary: Codable, Sendable, Equatable {
     public var pinned: Bool?
     /// What I left unsent in this room (on any device); absent when nothing.
     public var draft: String?
+    /// `true` when I marked the room unread (on any device) and have not read further since.
+    public var markedUnread: Bool?
 
     public init(
         id: String, kind: WireKind<RoomKind>, name: String, peer: UserProfile?, lastMessage: MessagePayload?,
         latestSeq: Int64,
         lastReadSeq: Int64, unreadCount: Int64, peerLastReadSeq: Int64? = nil, role: RoomRole? = nil,
         muted: Bool? = nil, mentionCount: Int64? = nil, notifications: NotificationLevel? = nil, blocked: Bool? = nil,
-        pinned: Bool? = nil, draft: String? = nil
+        pinned: Bool? = nil, draft: String? = nil, markedUnread: Bool? = nil
     ) {
+        self.markedUnread = markedUnread
         self.pinned = pinned
         self.draft = draft
         self.blocked = blocked

@@ -47,6 +47,16 @@ struct RoomsController: Sendable {
                 false, in: try Self.roomID(request), for: try request.authenticated.account.id)
             return HTTPStatus.noContent
         }
+        authenticated.on(.markUnread) { request in
+            try await self.preferences.setMarkedUnread(
+                true, in: try Self.roomID(request), for: try request.authenticated.account.id)
+            return HTTPStatus.noContent
+        }
+        authenticated.on(.clearUnread) { request in
+            try await self.preferences.setMarkedUnread(
+                false, in: try Self.roomID(request), for: try request.authenticated.account.id)
+            return HTTPStatus.noContent
+        }
         authenticated.on(.draft) { request in
             try await self.preferences.setDraft(
                 try request.content.decode(DraftRequest.self), in: try Self.roomID(request),
