@@ -1,10 +1,12 @@
 // Web addresses in message text become links, built as elements (never markup): only http and https, opened in a
-// new tab without a referrer or a handle on this page. Nothing is fetched to preview them (privacy).
+// new tab without a referrer or a handle on this page. The browser fetches nothing for them: a preview card, if any,
+// comes from the server (PROTOCOL.md §9.15), which finds links by the same rules (MessageLinks.swift).
 import { el } from './dom.js';
 
-const URL_PATTERN = /\bhttps?:\/\/[^\s<>"'`]+/gi;
+// Full-width punctuation ends an address: Chinese and Japanese leave no space after one ("看https://a.cn/x，好吗").
+const URL_PATTERN = /\bhttps?:\/\/[^\s<>"'`。，、！？；：「」『』（）【】《》]+/gi;
 // Punctuation that usually ends the sentence around an address rather than the address itself.
-const TRAILING = /[.,;:!?)\]}'"。，！？）]+$/u;
+const TRAILING = /[.,;:!?)\]}'"]+$/u;
 
 /** The text as nodes: strings and <a> elements for its addresses. */
 export function linkifiedText(text) {

@@ -46,6 +46,8 @@ public final class TestServer: Sendable {
         configuration.maxConnectionsPerAddress = 100_000
         configuration.drainSeconds = 0  // a test that stops its server does not wait for a load balancer
         configuration.metricsPort = 0  // many servers run at once
+        // A message's link would be fetched from the internet: tests stay on loopback, and the previews' own turn it on.
+        configuration.linkPreviews = false
         if ProcessInfo.processInfo.environment[Self.backendVariable] == "postgres" {
             configuration.databaseURL = try await Self.postgresDatabase(for: configuration.dataDirectory)
         }

@@ -11,6 +11,12 @@ import Testing
 /// as an attachment; the sender may remove it; what may not be fetched is not.
 @Suite("Link previews: a link's page under the message, fetched once, safely")
 struct LinkPreviewTests {
+    /// Previews on (the test server's default is off: no test reaches the internet), loopback allowed.
+    static func previewing(_ configuration: inout ServerConfiguration) {
+        configuration.linkPreviews = true
+        OutgoingWebhookTests.allowLoopback(&configuration)
+    }
+
     static let article = """
         <!doctype html><html><head>
         <meta charset="utf-8"><title>Ignored when OpenGraph says</title>
@@ -35,7 +41,7 @@ struct LinkPreviewTests {
     )
     func previewAndCache() async throws {
         let site = try await PushReceiver.start()
-        try await withTestServer(OutgoingWebhookTests.allowLoopback) { server in
+        try await withTestServer(Self.previewing) { server in
             let (ann, bob, dm, annSocket, bobSocket) = try await server.pair()
             let cover = pngBytes(width: 64, height: 32)
             site.script([
@@ -86,7 +92,7 @@ struct LinkPreviewTests {
     )
     func removal() async throws {
         let site = try await PushReceiver.start()
-        try await withTestServer(OutgoingWebhookTests.allowLoopback) { server in
+        try await withTestServer(Self.previewing) { server in
             let (ann, bob, dm, annSocket, bobSocket) = try await server.pair()
             site.script([.text(Self.article, contentType: "text/html"), .status(404)])
             let ack = try await annSocket.acked(
@@ -134,7 +140,7 @@ struct LinkPreviewTests {
     )
     func nothingToShow() async throws {
         let site = try await PushReceiver.start()
-        try await withTestServer(OutgoingWebhookTests.allowLoopback) { server in
+        try await withTestServer(Self.previewing) { server in
             let (_, _, dm, annSocket, bobSocket) = try await server.pair()
             site.script([
                 .text("just text", contentType: "text/plain"), .text(Self.article, contentType: "text/html"),
@@ -151,7 +157,7 @@ struct LinkPreviewTests {
             #expect(next.eventKind == .preview && next.target == html.seq)
         }
         // Without the allowlist, loopback is refused: no connection, the refusal counted.
-        try await withTestServer { server in
+        try await withTestServer({ $0.linkPreviews = true }) { server in
             let (_, _, dm, annSocket, _) = try await server.pair()
             let before = site.connections
             _ = try await annSocket.acked(.send(SendRequest(room: dm.id, clientMsgID: "g1", text: site.endpoint("x"))))
@@ -161,10 +167,7 @@ struct LinkPreviewTests {
             }
             #expect(site.connections == before)
         }
-        try await withTestServer({
-            OutgoingWebhookTests.allowLoopback(&$0)
-            $0.linkPreviews = false
-        }) { server in
+        try await withTestServer(OutgoingWebhookTests.allowLoopback) { server in
             let (_, _, dm, annSocket, bobSocket) = try await server.pair()
             let before = site.connections
             let ack = try await annSocket.acked(

@@ -31,7 +31,7 @@ struct TwoNodeIntegrationTests {
     @Test("a link sent through node A and again through node B is fetched once; both messages show its preview")
     func onePreviewFetchAcrossNodes() async throws {
         let site = try await PushReceiver.start()
-        try await TwoNodeTests().withTwoNodes(on: nil, OutgoingWebhookTests.allowLoopback) { nodeA, nodeB in
+        try await TwoNodeTests().withTwoNodes(on: nil, LinkPreviewTests.previewing) { nodeA, nodeB in
             let (_, _, dm, annSocket, bobSocket) = try await nodeA.pair(bobConnectedTo: nodeB)
             site.script([.text(LinkPreviewTests.article, contentType: "text/html"), .status(404)])
             let link = site.endpoint("shared")

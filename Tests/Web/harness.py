@@ -60,7 +60,8 @@ class ServerProcess:
              # Every browser comes from 127.0.0.1: per-address limits would count them as one person.
              "--registrations-per-hour", "100000", "--max-connections-per-address", "100000",
              "--tutorial-send-burst", "100000", "--tutorial-send-rate", "100000", "--web-root", os.path.join(REPO, "Public"),
-             "--metrics-port", "0", *settings],
+             # A link in a message would be fetched from the internet: test_previews turns previews on, on loopback.
+             "--metrics-port", "0", "--link-previews", "false", *settings],
             stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + TIMEOUT
         while time.monotonic() < deadline:

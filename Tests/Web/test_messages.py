@@ -277,11 +277,14 @@ class MessageFeatureTests(WebClientTestCase):
         room_id = self.direct_room(ann, bob)
         bob_socket = self.socket(bob)
         seq = bob_socket.send_message(room_id, "see https://example.com/a?b=1, not javascript:alert(1) <a href=x>x</a>")
+        bob_socket.send_message(room_id, "链接https://example.com/路径，还有（https://example.com/b）")
         page = self.signed_in(ann)
         self.open_chat(page, room_id)
-        page.wait_for(lambda d: page.find_all("#messages .message-link"), "the link")
+        page.wait_for(lambda d: len(page.find_all("#messages .message-link")) == 3, "the links")
         links = page.js("return [...document.querySelectorAll('#messages a.message-link')].map((a) => [a.getAttribute('href'), a.rel, a.target, a.textContent])")
-        self.assertEqual(links, [["https://example.com/a?b=1", "noopener noreferrer", "_blank", "https://example.com/a?b=1"]])
+        self.assertEqual(links[0], ["https://example.com/a?b=1", "noopener noreferrer", "_blank", "https://example.com/a?b=1"])
+        # Chinese leaves no space around a link: full-width punctuation ends it, as the server's preview finds it.
+        self.assertEqual([link[3] for link in links[1:]], ["https://example.com/路径", "https://example.com/b"])
         self.assertEqual(page.find_all('#messages a[href^="javascript"], #messages a[href="x"]'), [])
 
         page.find("#composer-emoji").click()
@@ -289,7 +292,7 @@ class MessageFeatureTests(WebClientTestCase):
         next(b for b in page.find_all("#emoji-picker .emoji-choice") if b.text == "🍕").click()
         self.assertEqual(page.find("#composer-input").get_attribute("value"), "🍕")
         page.find("#composer-input").send_keys(Keys.ENTER)
-        self.wait_for_texts(page, ["see https://example.com/a?b=1, not javascript:alert(1) <a href=x>x</a>", "🍕"], "the emoji sent")
+        self.wait_for_texts(page, ["see https://example.com/a?b=1, not javascript:alert(1) <a href=x>x</a>", "链接https://example.com/路径，还有（https://example.com/b）", "🍕"], "the emoji sent")
 
         self.open_message_menu(page, seq)
         page.find("#more-reactions").click()
