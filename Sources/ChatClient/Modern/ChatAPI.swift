@@ -103,6 +103,47 @@ public struct ChatAPI: Sendable {
         try await self.call(.directRoom, body: UsernameRequest(username: username), token: token)
     }
 
+    /// `POST /rooms/{id}/messages` (PROTOCOL.md §9.12): a message sent over HTTP, once per `clientMsgID`, without a
+    /// connection (scripts, bots). The ack.
+    public func postMessage(_ request: PostMessageRequest, to room: String, token: String) async throws -> AckFrame {
+        try await self.call(.postMessage, [room], body: request, token: token)
+    }
+
+    /// `POST /rooms/{id}/forward` (PROTOCOL.md §7.6): message `seq` of `source`, sent again in `room` with its
+    /// attachments by reference; once per `clientMsgID`. The ack of the copy.
+    public func forward(
+        _ seq: Int64, of source: String, to room: String, clientMsgID: String = UUID().uuidString, token: String
+    ) async throws -> AckFrame {
+        try await self.call(
+            .forward, [room], body: ForwardRequest(room: source, seq: seq, clientMsgID: clientMsgID), token: token)
+    }
+
+    /// `PUT` or `DELETE /rooms/{id}/unread` (§7.5): marks the room unread on every device, or clears the mark.
+    public func setMarkedUnread(_ marked: Bool, room: String, token: String) async throws {
+        _ = try await self.raw(marked ? .markUnread : .clearUnread, [room], token: token)
+    }
+
+    /// `DELETE /rooms/{id}/messages/{seq}/preview` (§9.15): removes the link preview of my message.
+    public func removePreview(of seq: Int64, in room: String, token: String) async throws {
+        _ = try await self.raw(.removePreview, [room, String(seq)], token: token)
+    }
+
+    /// `GET /me/contacts` (§6.4): the people of my direct rooms and groups and those I added, A–Z.
+    public func contacts(token: String) async throws -> [ContactPayload] {
+        let list: ContactList = try await self.call(.contacts, token: token)
+        return list.contacts
+    }
+
+    /// `POST /me/contacts`: adds `username` to my contacts.
+    public func addContact(_ username: String, token: String) async throws -> ContactPayload {
+        try await self.call(.addContact, body: UsernameRequest(username: username), token: token)
+    }
+
+    /// `DELETE /me/contacts/{id}`: removes someone I added.
+    public func removeContact(_ id: UUID, token: String) async throws {
+        _ = try await self.raw(.removeContact, [id.uuidString], token: token)
+    }
+
     /// `GET /rooms/{id}/messages?before=&limit=`: one page, oldest first; pass the smallest `seq` you have as
     /// `before` to go further back.
     public func history(room: String, before: Int64? = nil, limit: Int = 50, token: String) async throws -> HistoryPage
