@@ -1,4 +1,5 @@
-// The REST half of the protocol (docs/PROTOCOL.md §6, §7 with §7.3 and §7.4, §9.3, §9.7, §9.10, §9.11, §10). Every call resolves
+// The REST half of the protocol (docs/PROTOCOL.md §6, §7 with §7.3 and §7.4, §9.3, §9.7, §9.10, §9.11, §9.13, §9.14,
+// §10). Every call resolves
 // with the parsed body or rejects with an ApiError whose `code` is the server's error code, or `unreachable` when no
 // answer came.
 
@@ -173,6 +174,25 @@ export class Api {
     return this.request('GET', `/search?${query}`);
   }
   config() { return this.request('GET', '/config', { auth: false }); }
+
+  /** Removes the link preview of a message of mine (§9.1): the change comes back as a `preview` event. */
+  removePreview(roomID, seq) { return this.request('DELETE', `/rooms/${encodeURIComponent(roomID)}/messages/${seq}/preview`); }
+
+  // §9.13 bots, §9.14 incoming webhooks
+  bots() { return this.request('GET', '/bots'); }
+  createBot(username, displayName) {
+    return this.request('POST', '/bots', { body: displayName ? { username, displayName } : { username } });
+  }
+  newBotToken(botID) { return this.request('POST', `/bots/${encodeURIComponent(botID)}/token`); }
+  /** `webhookURL`: an address, or null for none. */
+  setBotWebhook(botID, webhookURL) { return this.request('PATCH', `/bots/${encodeURIComponent(botID)}`, { body: { webhookURL } }); }
+  botDeliveries(botID) { return this.request('GET', `/bots/${encodeURIComponent(botID)}/deliveries`); }
+  deleteBot(botID) { return this.request('DELETE', `/bots/${encodeURIComponent(botID)}`); }
+  webhooks(roomID) { return this.request('GET', `/rooms/${encodeURIComponent(roomID)}/webhooks`); }
+  createWebhook(roomID, name) { return this.request('POST', `/rooms/${encodeURIComponent(roomID)}/webhooks`, { body: { name } }); }
+  deleteWebhook(roomID, webhookID) {
+    return this.request('DELETE', `/rooms/${encodeURIComponent(roomID)}/webhooks/${encodeURIComponent(webhookID)}`);
+  }
 
   // §10.6 my data, §10.7 blocking
   exportMyData() { return this.download('/me/export'); }

@@ -12,6 +12,7 @@ import { Uploads } from './uploads.js';
 import { pageIsSeen } from './views/seenTracker.js';
 import { Administration } from './administration.js';
 import { MyData } from './myData.js';
+import { Integrations } from './integrations.js';
 import { Moderation, rankOf } from './moderation.js';
 
 const TYPING_INTERVAL_MS = 2_000; // the server forwards at most one `typing` per user and room every 2 s (§9.4)
@@ -72,6 +73,7 @@ export class ChatClient {
     this.administration = new Administration(api);
     this.myData = new MyData(api);
     this.moderation = new Moderation(api);
+    this.integrations = new Integrations(api);
     // A password change or this account's deletion under way: the server revokes this device's token too, and closes
     // its socket, which then means nothing.
     this.revokingOwnTokens = false;
@@ -437,6 +439,11 @@ export class ChatClient {
 
   toggleReaction(roomID, seq, emoji) {
     this.outbox.add({ type: 'react', room: roomID, target: seq, emoji });
+  }
+
+  /** Removes a message's link preview (mine only): the card goes when the `preview` event comes back (§9.1). */
+  removePreview(roomID, seq) {
+    return this.api.removePreview(roomID, seq);
   }
 
   retry(clientMsgID) {

@@ -15,7 +15,7 @@ const CACHED_MESSAGES_PER_ROOM = 30;
 const LINE_KINDS = ['rename', 'joined', 'left', 'invited', 'removed', 'banned', 'role'];
 
 // How each change event (§9.1) changes the message it targets. An edit brings the message's new mentions (§9.10).
-// A delete leaves a tombstone: no text, edit time, attachments, reactions or mentions.
+// A delete leaves a tombstone: no text, edit time, attachments, reactions, mentions or link preview.
 const CHANGES = new Map([
   ['edit', (message, event) => {
     message.text = event.text;
@@ -30,9 +30,16 @@ const CHANGES = new Map([
     delete message.editedAt;
     delete message.attachments;
     delete message.reactions;
+    delete message.preview;
     setMentions(message, {});
   }],
   ['reaction', (message, event) => toggleReaction(message, event.emoji, event.sender.id, event.added)],
+  // A link preview the server made for the message's first link, or its removal (the event has no `preview` then).
+  // A tombstone keeps none: a preview that arrives after the delete (it was fetched meanwhile) is not shown.
+  ['preview', (message, event) => {
+    if (event.preview && !message.deleted) message.preview = event.preview;
+    else delete message.preview;
+  }],
 ]);
 
 /** The members a message mentions (`mentions`, `mentionsAll`: §9.10), as `source` has them now. */
@@ -436,7 +443,7 @@ export class Store {
   }
 
   /**
-   * Folds an edit, delete or reaction (§9.1) into the loaded message it targets and into the room's last message
+   * Folds an edit, delete, reaction or link preview (§9.1) into the loaded message it targets and into the room's last message
    * (which may be a summary's copy), each only if its state is older than the event; the event's seq is then its
    * `stateSeq`. So an event met again (a replay, a page) changes nothing, and one whose target is not loaded is
    * ignored: history brings the target in its current state. Other kinds change nothing.
