@@ -129,10 +129,11 @@ class WebClientTestCase(unittest.TestCase):
         self.addCleanup(browser.quit)
         return browser
 
-    def own_server(self, settings=()):
+    def own_server(self, settings=(), binary=None):
         """A server of this test's own, on ports and data of its own, started with more `settings` (for those the
-        shared server must not change for everyone, such as `--registration invite`); removed when the test ends."""
-        own = ServerProcess(server.binary)
+        shared server must not change for everyone, such as `--registration invite`), from another `binary` when
+        given (one with a feature the shared server's has not yet); removed when the test ends."""
+        own = ServerProcess(binary or server.binary)
         self.addCleanup(own.cleanup)
         own.start(settings)
         return own
