@@ -447,6 +447,7 @@ export const ZH_HANT = {
   newToken: '重新產生權杖',
   confirmNewToken: '為 @{name} 重新產生權杖？目前的權杖將立即失效。',
   webhookURL: 'Webhook 網址',
+  botWebhookURL: '@{name} 的 Webhook 網址',
   webhookURLHint: '提及該機器人的訊息和傳給它的私訊會傳送到這個 https 網址；回傳的文字即為機器人的回覆。',
   removeWebhookURL: '移除網址',
   webhookURLSaved: '已儲存 Webhook 網址。',

@@ -17,7 +17,7 @@ export class BotRow {
     this.status = el('p', { className: 'form-status bot-status', role: 'status' });
     this.webhookInput = el('input', {
       type: 'url', id: `bot-webhook-${key}`, className: 'text-input', inputmode: 'url', autocomplete: 'off', spellcheck: 'false',
-      maxlength: '1024', placeholder: 'https://', 'aria-label': `${t('webhookURL')} (@${key})`, 'aria-describedby': `bot-webhook-hint-${key}`,
+      maxlength: '1024', placeholder: 'https://', 'aria-label': t('botWebhookURL', { name: key }), 'aria-describedby': 'bot-webhook-hint',
     });
     this.deliveriesButton = el('button', {
       type: 'button', className: 'link-button show-deliveries', 'aria-expanded': 'false', 'aria-controls': `bot-deliveries-${key}`,
@@ -36,8 +36,7 @@ export class BotRow {
         el('label', { className: 'bot-webhook-label', for: this.webhookInput.id, text: t('webhookURL') }),
         el('div', { className: 'inline-form-row' },
           this.webhookInput,
-          el('button', { type: 'submit', className: 'button save-webhook', text: t('save') })),
-        el('p', { className: 'settings-hint bot-webhook-hint', id: `bot-webhook-hint-${key}`, text: t('webhookURLHint') })),
+          el('button', { type: 'submit', className: 'button save-webhook', text: t('save') }))),
       el('div', { className: 'bot-actions' },
         el('button', { type: 'button', className: 'link-button new-token', text: t('newToken'), on: { click: () => this.newToken() } }),
         el('button', { type: 'button', className: 'link-button remove-webhook', text: t('removeWebhookURL'), on: { click: () => this.removeWebhook() } }),

@@ -35,6 +35,8 @@ export class BotsView {
       this.form,
       el('section', { className: 'settings-group', 'aria-labelledby': 'bots-title' },
         el('h2', { className: 'section-title', id: 'bots-title', text: t('bots') }),
+        // What a webhook URL is for, said once for every bot's field (each field is described by it).
+        el('p', { className: 'group-note', id: 'bot-webhook-hint', text: t('webhookURLHint') }),
         this.list,
         this.listStatus));
     this.load();
