@@ -17,18 +17,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from harness import REPO, api, png_bytes, register, unique_name
-from webcase import WebClientTestCase, long_press, server
+from webcase import WebClientTestCase, capture_socket, deliver_frame, long_press, server
 from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
-
-
-# Keeps the page's socket (window.__socket) so a test can hand it a frame as if the server had sent it.
-CAPTURE_SOCKET_JS = """
-const originalSend = WebSocket.prototype.send;
-WebSocket.prototype.send = function (data) {
-  window.__socket = this;
-  return originalSend.call(this, data);
-};
-"""
 
 
 class ScreenshotTests(WebClientTestCase):
@@ -333,8 +323,9 @@ class ScreenshotTests(WebClientTestCase):
                                               "open at night, and the best tofu in town."}}
         self.mark_read(ann, ops)
 
-        browser = self.signed_in(ann)
-        browser.js(CAPTURE_SOCKET_JS)
+        browser = self.browser()
+        capture_socket(browser)
+        browser.sign_in_with(ann)
         for device, (width, height, mobile), language in (("desktop", (1280, 800, False), "en"),
                                                            ("phone", (390, 844, True), "zh-CN")):
             browser.set_viewport(width, height, mobile)
@@ -343,7 +334,7 @@ class ScreenshotTests(WebClientTestCase):
             browser.js("const s = document.getElementById('language'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));", language)
             self.open_chat(browser, ops)
             browser.wait_for(lambda d: len(browser.find_all("#messages .sender-badge")) >= 2, "the Bot and Webhook badges")
-            browser.js("window.__socket.dispatchEvent(new MessageEvent('message', {data: JSON.stringify(arguments[0])}))", preview)
+            deliver_frame(browser, preview)
             browser.wait_for(lambda d: browser.js("const i = document.querySelector('.link-preview img');"
                                                   "return Boolean(i && i.complete && i.naturalWidth > 0)"), "the preview card")
             browser.js("document.activeElement?.blur(); const s = document.getElementById('messages'); s.scrollTop = s.scrollHeight;")

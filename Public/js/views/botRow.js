@@ -16,7 +16,7 @@ export class BotRow {
     this.secret = el('div', { className: 'created-secret' });
     this.status = el('p', { className: 'form-status bot-status', role: 'status' });
     this.webhookInput = el('input', {
-      type: 'url', id: `bot-webhook-${key}`, className: 'text-input', inputmode: 'url', autocomplete: 'off', spellcheck: 'false',
+      type: 'url', id: `bot-webhook-${key}`, className: 'text-input', spellcheck: 'false',
       maxlength: '1024', placeholder: 'https://', 'aria-label': t('botWebhookURL', { name: key }), 'aria-describedby': 'bot-webhook-hint',
     });
     this.deliveriesButton = el('button', {
