@@ -1,4 +1,4 @@
-// The REST half of the protocol (docs/PROTOCOL.md §6, §7 with §7.3 and §7.4, §9.3, §9.7, §9.10, §9.11, §9.13, §9.14,
+// The REST half of the protocol (docs/PROTOCOL.md §6, §7 with §7.3, §7.4 and §7.5, §9.3, §9.7, §9.10, §9.11, §9.13, §9.14,
 // §10). Every call resolves
 // with the parsed body or rejects with an ApiError whose `code` is the server's error code, or `unreachable` when no
 // answer came.
@@ -124,6 +124,11 @@ export class Api {
     if (around !== undefined) query.set('around', String(around));
     return this.request('GET', `/rooms/${encodeURIComponent(roomID)}/messages?${query}`);
   }
+
+  // §7.5 pinned chats and drafts
+  setPinned(roomID, pinned) { return this.request(pinned ? 'PUT' : 'DELETE', `/rooms/${encodeURIComponent(roomID)}/pin`); }
+  /** An empty text (or only whitespace) clears the draft. */
+  saveDraft(roomID, text) { return this.request('PUT', `/rooms/${encodeURIComponent(roomID)}/draft`, { body: { text } }); }
 
   // §9.10 mentions and notification levels, §9.11 Web Push subscriptions
   /** `level`: all, mentions or none; resolves with the room's summary. */

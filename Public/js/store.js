@@ -70,6 +70,8 @@ function newRoom(summary) {
     role: summary.role ?? null, // mine in a channel or group (§7.3): owner, moderator or member
     roleSeq: summary.latestSeq ?? 0, // the seq up to which `role` is known to be current (a summary's, or a role event's)
     muted: summary.muted === true, // a moderator muted me here (§7.3)
+    pinned: summary.pinned === true, // I pinned it to the top of my list (§7.5)
+    draft: summary.draft ?? null, // the text I left unsent here, as the server keeps it (§7.5; see drafts.js)
     // seq → message (only `message` events; edits, deletes and reactions are applied to them). Each message's
     // `stateSeq` is the newest seq its state includes: a change is applied only when it is newer (§9.1).
     messages: new Map(),
@@ -120,13 +122,29 @@ export class Store {
 
   // MARK: rooms
 
-  /** Rooms, most recent activity first; rooms without messages last, by name. */
+  /** Rooms, pinned ones first (§7.5), then most recent activity first; rooms without messages last, by name. */
   sortedRooms() {
     return [...this.rooms.values()].sort((a, b) => {
       const aDate = a.lastMessage?.date ?? 0;
       const bDate = b.lastMessage?.date ?? 0;
-      return bDate - aDate || a.name.localeCompare(b.name);
+      return Number(b.pinned) - Number(a.pinned) || bDate - aDate || a.name.localeCompare(b.name);
     });
+  }
+
+  /** I pinned or unpinned a room (the server took it). */
+  setPinned(roomID, pinned) {
+    const room = this.rooms.get(roomID);
+    if (!room || room.pinned === pinned) return;
+    room.pinned = pinned;
+    this.emit('rooms');
+  }
+
+  /** The server has this draft of mine for a room now (null: none). */
+  setDraft(roomID, draft) {
+    const room = this.rooms.get(roomID);
+    if (!room || room.draft === draft) return;
+    room.draft = draft;
+    this.emit('rooms');
   }
 
   totalUnread() {
@@ -156,6 +174,8 @@ export class Store {
         existing.roleSeq = summary.latestSeq ?? 0;
       }
       existing.muted = summary.muted === true;
+      existing.pinned = summary.pinned === true;
+      existing.draft = summary.draft ?? null;
       existing.notifications = levelOf(summary);
       if (!peerLeft) existing.peer = summary.peer ?? null;
       this.advancePeerRead(existing, summary.peerLastReadSeq ?? 0);
@@ -208,6 +228,8 @@ export class Store {
       peerLastReadSeq: room.peerReadSeq,
       ...(room.role ? { role: room.role } : {}),
       ...(room.muted ? { muted: true } : {}),
+      ...(room.pinned ? { pinned: true } : {}),
+      ...(room.draft ? { draft: room.draft } : {}),
     }));
   }
 

@@ -493,6 +493,11 @@ const TABLE = {
     webhookDeleted: 'Webhook {name} deleted.',
     roomBots: 'Bots in this chat',
     noRoomBots: 'No bots here. Invite one by its username to add it.',
+    // Pinned chats (§7.5)
+    chatActions: 'Chat actions',
+    pinChat: 'Pin to top',
+    unpinChat: 'Unpin',
+    pinnedChat: 'Pinned',
   },
   'zh-CN': {
     appName: 'SwiftChat',
@@ -972,6 +977,10 @@ const TABLE = {
     webhookDeleted: '已删除 Webhook {name}。',
     roomBots: '本聊天中的机器人',
     noRoomBots: '这里没有机器人。输入机器人的用户名即可邀请它加入。',
+    chatActions: '聊天操作',
+    pinChat: '置顶',
+    unpinChat: '取消置顶',
+    pinnedChat: '已置顶',
   },
   'zh-Hant': ZH_HANT,
 };
