@@ -361,6 +361,34 @@ class ScreenshotTests(WebClientTestCase):
             browser.screenshot(os.path.join(out, f"{device}-light-bots.png"))
         self.assert_no_alerts(browser)
 
+    def test_pinned_chats_and_drafts_screenshots(self):
+        """Issue 34: the chat list with a pinned chat (grey, first) and a draft ([Draft] in red), desktop and phone in
+        Chinese."""
+        out = os.environ.get("SCREENSHOT_DIR", os.path.join(REPO, "docs", "screenshots"))
+        ann = register(self.base(), unique_name("ann"), "Ann Lee")
+        bob = register(self.base(), unique_name("bob"), "Bob Chen")
+        family = api(self.base(), "POST", "/rooms", {"kind": "group", "name": "Family", "members": [bob["user"]["username"]]},
+                     token=ann["token"])["id"]
+        dm = api(self.base(), "POST", "/dms", {"username": bob["user"]["username"]}, token=ann["token"])["id"]
+        bob_socket = self.socket(bob)
+        bob_socket.send_message(family, "Dinner at mum's on Sunday?")
+        bob_socket.send_message(dm, "Did you see the match?")
+        api(self.base(), "PUT", f"/rooms/{family}/pin", token=ann["token"])
+        api(self.base(), "PUT", f"/rooms/{dm}/draft", {"text": "Yes! What a finish"}, token=ann["token"])
+        browser = self.signed_in(ann)
+        for device, (width, height, mobile), language in (("desktop", (1280, 800, False), "en"),
+                                                           ("phone", (390, 844, True), "zh-CN")):
+            browser.set_viewport(width, height, mobile)
+            browser.go("#/me")
+            browser.wait_for(lambda d: browser.find_all("#language"), "Me")
+            browser.js("const s = document.getElementById('language'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));", language)
+            browser.go("#/chats")
+            browser.wait_for(lambda d: browser.find_all(".chat-item.pinned") and browser.find_all(".chat-item .draft-mark"),
+                             "a pinned chat and a draft")
+            browser.js("document.activeElement?.blur()")
+            browser.screenshot(os.path.join(out, f"{device}-light-pinned-draft.png"))
+        self.assert_no_alerts(browser)
+
 
 if __name__ == "__main__":
     unittest.main()
