@@ -285,7 +285,10 @@ export class Store {
     room.resumeSeq = Math.max(room.resumeSeq, event.seq);
     room.latestSeq = Math.max(room.latestSeq, event.seq);
     // Seen already (e.g. through its ack, or a history page that raced the live stream).
-    if (kind === 'message' && room.messages.has(event.seq)) return;
+    if (kind === 'message' && room.messages.has(event.seq)) {
+      this.replaceStandIn(room, event);
+      return;
+    }
 
     switch (kind) {
       case 'message':
@@ -409,7 +412,22 @@ export class Store {
       attachments: entry.meta.attachments,
       replyTo: entry.meta.replyTo,
     });
+    room.messages.get(ack.seq).standIn = true;
     this.emit('rooms');
+    this.emit(`room:${room.id}`);
+  }
+
+  /**
+   * The server's own frame of a message shown from its ack (a stand-in made of what we sent): it has what only the
+   * server knows (mentions, a link preview it already had), so it takes the stand-in's place unless a later change
+   * was folded into the stand-in meanwhile.
+   */
+  replaceStandIn(room, event) {
+    const standIn = room.messages.get(event.seq);
+    if (!standIn.standIn || standIn.stateSeq > event.seq) return;
+    const message = { ...event, rev: standIn.rev + 1, stateSeq: event.seq };
+    room.messages.set(event.seq, message);
+    if (room.lastMessage?.seq === event.seq) room.lastMessage = message;
     this.emit(`room:${room.id}`);
   }
 

@@ -39,6 +39,7 @@ Promise.all([import('/js/store.js'), import('/js/views/messageItem.js')]).then((
     const store = new Store(me);
     store.upsertRoom({ id: room, kind: 'group', name: 'Previews', latestSeq: 0, lastReadSeq: 0, unreadCount: 0 });
     for (const step of steps) {
+      if (step.ack) store.addAcknowledgedMessage(step.ack, { frame: { text: step.text }, meta: {} });
       for (const event of step.live ?? []) store.applyLiveEvent(structuredClone(event), { live: true });
       if (step.page) store.applyHistoryPage(room, { messages: structuredClone(step.page), hasMore: false }, { newest: true });
     }
@@ -110,6 +111,18 @@ class PreviewFoldingTests(WebClientTestCase):
         # a page brings the message in its current state: the page's own older preview event changes nothing
         result = self.fold([{"page": [dict(message, preview=PREVIEW), event(2, "preview", target=1)]}])
         self.assertEqual(result["messages"][0]["preview"], PREVIEW, "the page's state includes its events")
+
+    def test_gh33_my_message_shown_from_its_ack_gets_the_preview_its_frame_carries(self):
+        text = "see https://example.org/kyoto"
+        ack = {"type": "ack", "clientMsgID": "c1", "room": ROOM, "seq": 1, "id": "E1", "date": 1795896000001}
+        mine = dict(event(1, text=text, preview=PREVIEW, clientMsgID="c1"), sender={"id": ME["id"], "name": ME["username"]})
+        result = self.fold([{"ack": ack, "text": text}, {"live": [mine]}])
+        self.assertEqual(result["messages"], [{"seq": 1, "text": text, "deleted": False, "preview": PREVIEW}])
+        self.assertEqual(result["unread"], 0)
+        # a change folded into the stand-in first is newer than the frame: the frame does not undo it
+        edited = event(2, "edit", target=1, text="edited", sender={"id": ME["id"], "name": ME["username"]})
+        result = self.fold([{"ack": ack, "text": text}, {"live": [edited, mine]}])
+        self.assertEqual(result["messages"][0]["text"], "edited")
 
     def test_gh33_a_deleted_message_shows_no_card_and_only_web_addresses_make_one(self):
         message = event(1, text="see https://example.org/kyoto", preview=PREVIEW)
