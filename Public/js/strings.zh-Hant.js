@@ -461,7 +461,6 @@ export const ZH_HANT = {
   delivery_delivered: '已送達',
   deliveryFailed: '失敗：{reason}',
   deleteBot: '刪除機器人',
-  deleteBotNamed: '刪除 @{name}',
   confirmDeleteBot: '刪除 @{name}？它的權杖將失效並退出所有聊天；已傳送的訊息會保留。',
   botDeleted: '已刪除機器人 @{name}。',
   integrations: '整合',

@@ -15,36 +15,39 @@ export class BotRow {
     const key = bot.username;
     this.secret = el('div', { className: 'created-secret' });
     this.status = el('p', { className: 'form-status bot-status', role: 'status' });
+    const nameID = `bot-name-${key}`;
+    // The row's buttons say which bot they act on: their words, described by the bot's name.
+    const action = (className, label, onClick) => el('button', {
+      type: 'button', className: `link-button ${className}`, text: label, 'aria-describedby': nameID, on: { click: onClick },
+    });
     this.webhookInput = el('input', {
-      type: 'url', id: `bot-webhook-${key}`, className: 'text-input', spellcheck: 'false',
-      maxlength: '1024', placeholder: 'https://', 'aria-label': t('botWebhookURL', { name: key }), 'aria-describedby': 'bot-webhook-hint',
+      type: 'url', id: `bot-webhook-${key}`, className: 'text-input', spellcheck: 'false', maxlength: '1024',
+      placeholder: 'https://', 'aria-label': t('botWebhookURL', { name: key }), 'aria-describedby': 'bot-webhook-hint',
     });
-    this.deliveriesButton = el('button', {
-      type: 'button', className: 'link-button show-deliveries', 'aria-expanded': 'false', 'aria-controls': `bot-deliveries-${key}`,
-      text: t('deliveries'), 'aria-label': t('showDeliveries', { name: key }), on: { click: () => this.toggleDeliveries() },
+    this.deliveriesButton = action('show-deliveries', t('deliveries'), () => this.toggleDeliveries());
+    this.deliveriesButton.setAttribute('aria-expanded', 'false');
+    this.deliveriesButton.setAttribute('aria-controls', `bot-deliveries-${key}`);
+    this.deliveries = el('ul', {
+      className: 'delivery-list', id: `bot-deliveries-${key}`, hidden: true, 'aria-label': t('showDeliveries', { name: key }),
     });
-    this.deliveries = el('ul', { className: 'delivery-list', id: `bot-deliveries-${key}`, hidden: true, 'aria-label': t('showDeliveries', { name: key }) });
     this.element = el('li', { className: 'bot-row', dataset: { username: key } },
       el('div', { className: 'admin-row' },
         avatarElement(profileAvatar(bot)),
         el('span', { className: 'admin-row-main' },
           el('span', { className: 'admin-row-title' },
-            el('span', { className: 'admin-row-name', text: bot.displayName || key }),
+            el('span', { className: 'admin-row-name', id: nameID, text: bot.displayName || key }),
             el('span', { className: 'tag tag-bot', text: t('badge_bot') })),
           el('span', { className: 'admin-row-detail', text: `@${key}` }))),
       el('form', { className: 'bot-webhook-form', noValidate: true, on: { submit: (event) => this.saveWebhook(event) } },
         el('label', { className: 'bot-webhook-label', for: this.webhookInput.id, text: t('webhookURL') }),
         el('div', { className: 'inline-form-row' },
           this.webhookInput,
-          el('button', { type: 'submit', className: 'button save-webhook', text: t('save') }))),
+          el('button', { type: 'submit', className: 'button save-webhook', text: t('save'), 'aria-describedby': nameID }))),
       el('div', { className: 'bot-actions' },
-        el('button', { type: 'button', className: 'link-button new-token', text: t('newToken'), on: { click: () => this.newToken() } }),
-        el('button', { type: 'button', className: 'link-button remove-webhook', text: t('removeWebhookURL'), on: { click: () => this.removeWebhook() } }),
+        action('new-token', t('newToken'), () => this.newToken()),
+        action('remove-webhook', t('removeWebhookURL'), () => this.removeWebhook()),
         this.deliveriesButton,
-        el('button', {
-          type: 'button', className: 'link-button danger-link delete-bot', text: t('deleteBot'), 'aria-label': t('deleteBotNamed', { name: key }),
-          on: { click: () => this.delete() },
-        })),
+        action('danger-link delete-bot', t('deleteBot'), () => this.delete())),
       this.status,
       this.secret,
       this.deliveries);

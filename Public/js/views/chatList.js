@@ -1,8 +1,9 @@
 // The Chats tab: every room I am in, pinned ones first on a grey background, then newest activity first (a draft,
 // kept by the server for every device, shows as "[Draft]", unread mentions of me as "[Someone @ you]"; a chat that
-// notifies me of nothing is marked, and one that does not notify me of every message has a grey badge); a chat's
-// menu (right-click, long press, the context-menu key) pins it to the top or unpins it (§7.5); with a search bar that filters the list as I type and can search message text on the server
-// (§9.7, messageSearch.js: filters, results by chat; a hit opens its chat at it).
+// notifies me of nothing is marked, and one that does not notify me of every message has a grey badge). A chat's
+// menu (right-click, a long press that the browser turns into a context menu, the context-menu key or Shift+F10)
+// pins it to the top or unpins it (§7.5). A search bar filters the list as I type and can search message text on
+// the server (§9.7, messageSearch.js: filters, results by chat; a hit opens its chat at it).
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { describeError, t } from '../strings.js';
 import { avatarElement, roomAvatar } from '../avatar.js';

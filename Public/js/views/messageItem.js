@@ -178,8 +178,9 @@ function senderAvatar(message, context) {
 }
 
 /**
- * The bubble: quote, attachments, text (its real @mentions marked: context.whomMentioned), link preview and time. A message from
- * someone else that mentions me (by name or @all: context.mentionsMe) stands out, and says so to a screen reader.
+ * The bubble: quote, attachments, text (its real @mentions marked: context.whomMentioned), link preview and time.
+ * A message from someone else that mentions me (by name or @all: context.mentionsMe) stands out, and says so to a
+ * screen reader.
  */
 function bubble(message, context) {
   const attachments = message.attachments ?? [];
