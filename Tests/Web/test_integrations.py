@@ -60,6 +60,14 @@ class BotsTests(WebClientTestCase):
         self.assertEqual(page.find(f"{message} .sender-name").text, "CI")
         self.assertEqual(page.find(f"{message} .sender-badge").text, "Bot")
 
+        # a direct chat with the bot says Bot beside its name (its messages there show no sender name)
+        direct = api(self.base(), "POST", "/dms", {"username": bot_name}, token=ann["token"])["id"]
+        self.open_chat(page, direct)
+        page.wait_for(lambda d: page.find("#chat-bot-badge").is_displayed(), "the Bot badge in the header")
+        self.assertEqual(page.find("#chat-bot-badge").text, "Bot")
+        self.open_chat(page, group["id"])
+        self.assertFalse(page.find("#chat-bot-badge").is_displayed(), "no badge on a group")
+
         # act: back in Me → Bots, the token is not shown again; a new token replaces the old one
         page.go("#/me/bots")
         row = f'#bot-list .bot-row[data-username="{bot_name}"]'
