@@ -492,6 +492,8 @@ const TABLE = {
     webhookDeleted: 'Webhook {name} deleted.',
     roomBots: 'Bots in this chat',
     noRoomBots: 'No bots here. Invite one by its username to add it.',
+    botsNotAllowed: 'A bot cannot make or manage bots.',
+    webhooksNotAllowed: 'Only the owner and moderators of this chat manage its webhooks.',
     // Pinned chats (§7.5)
     chatActions: 'Chat actions',
     pinChat: 'Pin to top',
@@ -975,6 +977,8 @@ const TABLE = {
     webhookDeleted: '已删除 Webhook {name}。',
     roomBots: '本聊天中的机器人',
     noRoomBots: '这里没有机器人。输入机器人的用户名即可邀请它加入。',
+    botsNotAllowed: '机器人不能创建或管理机器人。',
+    webhooksNotAllowed: '只有该聊天的群主和管理员可以管理 Webhook。',
     chatActions: '聊天操作',
     pinChat: '置顶',
     unpinChat: '取消置顶',

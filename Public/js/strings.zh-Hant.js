@@ -477,6 +477,8 @@ export const ZH_HANT = {
   webhookDeleted: '已刪除 Webhook {name}。',
   roomBots: '本聊天中的機器人',
   noRoomBots: '這裡沒有機器人。輸入機器人的使用者名稱即可邀請它加入。',
+  botsNotAllowed: '機器人不能建立或管理機器人。',
+  webhooksNotAllowed: '只有該聊天的擁有者和管理員可以管理 Webhook。',
   chatActions: '聊天操作',
   pinChat: '置頂',
   unpinChat: '取消置頂',

@@ -106,6 +106,24 @@ class BotsTests(WebClientTestCase):
         self.assert_no_alerts(page)
 
 
+    def test_gh33_a_bot_signed_in_on_the_web_is_told_it_cannot_make_bots(self):
+        # setup: the web client signed in with a bot's token (a program may use it as its own client)
+        ann = self.user("ann")
+        bot = api(self.base(), "POST", "/bots", {"username": unique_name("webbot")}, token=ann["token"])
+        profile = api(self.base(), "GET", "/me", token=bot["token"])
+        page = self.signed_in({"token": bot["token"], "user": profile})
+
+        # act
+        page.go("#/me/bots")
+        page.wait_for(lambda d: page.find_all("#bot-username"), "Me → Bots")
+        page.find("#bot-username").send_keys(unique_name("child"))
+        page.find("#create-bot").click()
+
+        # validate: not_allowed in words of its own, not the rename refusal's
+        page.wait_for(lambda d: page.find("#bot-form-status").text == "A bot cannot make or manage bots.", "not_allowed in words")
+        self.assertEqual(page.find_all("#new-bot-token"), [])
+
+
 class IncomingWebhookTests(WebClientTestCase):
     """A chat's Integrations: for its owner and moderators only; a webhook made there posts with a Webhook badge."""
 

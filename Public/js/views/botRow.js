@@ -96,7 +96,7 @@ export class BotRow {
         ? el('li', { className: 'list-note', text: t('noDeliveries') })
         : deliveries.map((delivery) => this.deliveryRow(delivery)));
     } catch (error) {
-      replaceChildren(this.deliveries, el('li', { className: 'list-note', text: describeError(error) }));
+      replaceChildren(this.deliveries, el('li', { className: 'list-note', text: botErrorText(error) }));
     }
   }
 
@@ -131,8 +131,13 @@ export class BotRow {
     try {
       await request();
     } catch (error) {
-      this.status.textContent = describeError(error);
+      this.status.textContent = botErrorText(error);
       refocus?.focus();
     }
   }
+}
+
+/** Why a request about bots was refused, in words: `not_allowed` means a bot asked (§9.13). */
+export function botErrorText(error) {
+  return error.code === 'not_allowed' ? t('botsNotAllowed') : describeError(error);
 }

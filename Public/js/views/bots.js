@@ -1,8 +1,8 @@
 // Me → Bots (PROTOCOL.md §9.13): making a bot (its token shown this once, to copy) and my bots, each with what can
 // be done to it (botRow.js). A bot is an account for a program; it joins chats when someone invites it by username.
 import { el, replaceChildren } from '../dom.js';
-import { describeError, t } from '../strings.js';
-import { BotRow } from './botRow.js';
+import { t } from '../strings.js';
+import { BotRow, botErrorText } from './botRow.js';
 import { secretOnce } from './secretOnce.js';
 
 export class BotsView {
@@ -50,7 +50,7 @@ export class BotsView {
       replaceChildren(this.list, this.rows.map((row) => row.element));
       this.listStatus.textContent = bots.length === 0 ? t('noBots') : '';
     } catch (error) {
-      this.listStatus.textContent = describeError(error);
+      this.listStatus.textContent = botErrorText(error);
     }
   }
 
@@ -75,7 +75,7 @@ export class BotsView {
       this.created.querySelector('button')?.focus();
       await this.load();
     } catch (error) {
-      this.formStatus.textContent = describeError(error);
+      this.formStatus.textContent = botErrorText(error);
       this.usernameInput.focus();
     } finally {
       this.createButton.disabled = false;

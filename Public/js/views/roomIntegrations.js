@@ -42,7 +42,7 @@ export class RoomIntegrations {
         ? el('li', { className: 'list-note', text: t('noWebhooks') })
         : webhooks.map((webhook) => this.webhookRow(webhook)));
     } catch (error) {
-      replaceChildren(this.list, el('li', { className: 'list-note', text: describeError(error) }));
+      replaceChildren(this.list, el('li', { className: 'list-note', text: webhookErrorText(error) }));
     }
   }
 
@@ -79,7 +79,7 @@ export class RoomIntegrations {
       this.created.querySelector('button')?.focus();
       await this.load();
     } catch (error) {
-      this.status.textContent = describeError(error);
+      this.status.textContent = webhookErrorText(error);
       this.nameInput.focus();
     } finally {
       this.createButton.disabled = false;
@@ -96,7 +96,7 @@ export class RoomIntegrations {
       await this.load();
       this.list.focus();
     } catch (error) {
-      this.status.textContent = describeError(error);
+      this.status.textContent = webhookErrorText(error);
     }
   }
 
@@ -112,7 +112,12 @@ export class RoomIntegrations {
             el('span', { className: 'admin-row-name', text: bot.displayName || bot.username }),
             el('span', { className: 'admin-row-detail', text: `@${bot.username}` })))));
     } catch (error) {
-      replaceChildren(this.bots, el('li', { className: 'list-note', text: describeError(error) }));
+      replaceChildren(this.bots, el('li', { className: 'list-note', text: webhookErrorText(error) }));
     }
   }
+}
+
+/** Why a request about webhooks was refused, in words: `not_allowed` means I no longer moderate the chat (§9.14). */
+function webhookErrorText(error) {
+  return error.code === 'not_allowed' ? t('webhooksNotAllowed') : describeError(error);
 }
