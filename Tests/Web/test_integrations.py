@@ -2,7 +2,9 @@
 token is shown once and works, and manages it; a chat's Integrations make a webhook whose URL posts into the chat;
 their messages carry a Bot or Webhook badge; a member who is not a moderator sees no Integrations."""
 
+import http.server
 import json
+import threading
 import unittest
 import urllib.error
 import urllib.request
@@ -122,6 +124,59 @@ class BotsTests(WebClientTestCase):
         # validate: not_allowed in words of its own, not the rename refusal's
         page.wait_for(lambda d: page.find("#bot-form-status").text == "A bot cannot make or manage bots.", "not_allowed in words")
         self.assertEqual(page.find_all("#new-bot-token"), [])
+
+
+    def test_gh33_a_webhook_url_set_in_me_bots_gets_its_signing_key_once_and_lists_its_deliveries(self):
+        # setup: a receiver that answers every delivery, and a server that may post to it (plain http on loopback)
+        class Receiver(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                body = b"pong"
+                self.send_response(200)
+                self.send_header("Content-Type", "text/plain")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *arguments):
+                pass
+        receiver = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+        threading.Thread(target=receiver.serve_forever, daemon=True).start()
+        self.addCleanup(receiver.server_close)
+        self.addCleanup(receiver.shutdown)
+        own = self.own_server(["--outbound-allow", "127.0.0.0/8"])
+        ann = self.user("ann", base_url=own.base_url)
+        bot_name = unique_name("pingbot")
+        api(own.base_url, "POST", "/bots", {"username": bot_name}, token=ann["token"])
+        page = self.browser(own.base_url)
+        page.sign_in_with(ann)
+        page.go("#/me/bots")
+        row = f'#bot-list .bot-row[data-username="{bot_name}"]'
+        page.wait_for(lambda d: page.find_all(row), "the bot's row")
+
+        # act: set the URL
+        page.find(f"#bot-webhook-{bot_name}").send_keys(f"http://127.0.0.1:{receiver.server_port}/hook")
+        page.find(f"{row} .save-webhook").click()
+
+        # validate: the signing key, once; a mention is delivered and answered, and the deliveries say so
+        page.wait_for(lambda d: page.find_all(f"#bot-secret-{bot_name}"), "the signing key")
+        self.assertEqual(page.find(f"{row} .bot-status").text, "Webhook URL saved.")
+        self.assertEqual(len(page.find(f"#bot-secret-{bot_name}").get_attribute("value")), 43)
+        group = api(own.base_url, "POST", "/rooms", {"kind": "group", "name": "Ping", "members": [bot_name]}, token=ann["token"])["id"]
+        api(own.base_url, "POST", f"/rooms/{group}/messages", {"text": f"@{bot_name} ping", "clientMsgID": "ping-1"}, token=ann["token"])
+        self.open_chat(page, group)
+        self.wait_for_texts(page, [f"@{bot_name} ping", "pong"], "the bot's reply")
+        page.go("#/me/bots")
+        page.wait_for(lambda d: page.find_all(row), "the bot's row again")
+        self.assertEqual(page.find_all(f"#bot-secret-{bot_name}"), [], "the signing key is shown once only")
+        page.find(f"{row} .show-deliveries").click()
+        page.wait_for(lambda d: page.find_all(f"#bot-deliveries-{bot_name} .delivery-row"), "the delivery")
+        self.assertEqual(page.find(f"#bot-deliveries-{bot_name} .delivery-outcome").text, "Replied")
+        self.assertTrue(page.find(f"#bot-deliveries-{bot_name} .delivery-where").text.startswith("Ping · #1 · "))
+
+        # act: remove the URL
+        page.find(f"{row} .remove-webhook").click()
+        page.wait_for(lambda d: page.find(f"{row} .bot-status").text == "Webhook URL removed.", "the URL removed")
 
 
 class IncomingWebhookTests(WebClientTestCase):
