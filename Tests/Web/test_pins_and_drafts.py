@@ -12,6 +12,14 @@ from webcase import WebClientTestCase, rgb
 from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
 
 
+# A right-click on a chat of the list (arguments[0]: its room id), as the browser reports one.
+RIGHT_CLICK_JS = """
+const item = document.querySelector(`.chat-item[data-room-id="${arguments[0]}"]`);
+const box = item.getBoundingClientRect();
+item.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true, button: 2, clientX: box.left + 40, clientY: box.top + 20 }));
+"""
+
+
 class PinsAndDraftsTests(WebClientTestCase):
     def summary(self, session, room_id):
         return next(room for room in api(self.base(), "GET", "/rooms", token=session["token"]) if room["id"] == room_id)
@@ -31,11 +39,10 @@ class PinsAndDraftsTests(WebClientTestCase):
         page.wait_for(lambda d: self.order(page)[:2] == [newer, older], "the newest activity first")
 
         # act: right-click the older chat, Pin to top
-        def right_click(_):
-            # The list is built anew on every change: again if the chat's node went stale meanwhile.
-            ActionChains(page.driver).context_click(page.find(f'.chat-item[data-room-id="{older}"]')).perform()
-            return page.find("#chat-item-menu").is_displayed()
-        page.wait_for(right_click, "the chat's menu")
+        # A right-click made in the page on the chat itself: the list may still be rebuilt as the messages settle, and a
+        # click at a point could land on another chat.
+        page.js(RIGHT_CLICK_JS, older)
+        page.wait_for(lambda d: page.find("#chat-item-menu").is_displayed(), "the chat's menu")
         self.assertEqual(page.js("return document.activeElement.textContent"), "Pin to top")
         page.find('#chat-item-menu [data-action="pin"]').click()
 
