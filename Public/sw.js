@@ -5,7 +5,7 @@
 // It also shows Web Push messages (PROTOCOL.md §9.11) as notifications, one per chat, and opens the chat when one is
 // clicked.
 
-const CACHE = 'swiftchat-shell-v3';
+const CACHE = 'swiftchat-shell-v4';
 const APP_ICON = '/icons/app.svg';
 const SHELL = [
   '/',
@@ -18,7 +18,9 @@ const SHELL = [
   '/js/client.js',
   '/js/clipboard.js',
   '/js/dom.js',
+  '/js/drafts.js',
   '/js/emoji.js',
+  '/js/integrations.js',
   '/js/limits.js',
   '/js/linkify.js',
   '/js/main.js',
@@ -51,8 +53,11 @@ const SHELL = [
   '/js/views/auth.js',
   '/js/views/bansList.js',
   '/js/views/blockControl.js',
+  '/js/views/botRow.js',
+  '/js/views/bots.js',
   '/js/views/chat.js',
   '/js/views/chatHeader.js',
+  '/js/views/chatItemMenu.js',
   '/js/views/chatList.js',
   '/js/views/composer.js',
   '/js/views/connectionBanner.js',
@@ -65,11 +70,12 @@ const SHELL = [
   '/js/views/emojiPicker.js',
   '/js/views/historySearch.js',
   '/js/views/imageViewer.js',
+  '/js/views/linkPreview.js',
   '/js/views/me.js',
-  '/js/views/mePages.js',
   '/js/views/memberModeration.js',
   '/js/views/mentionsList.js',
   '/js/views/mentionSuggestions.js',
+  '/js/views/mePages.js',
   '/js/views/messageActions.js',
   '/js/views/messageItem.js',
   '/js/views/messageMenu.js',
@@ -85,9 +91,11 @@ const SHELL = [
   '/js/views/reportRow.js',
   '/js/views/resetPassword.js',
   '/js/views/roomInfo.js',
+  '/js/views/roomIntegrations.js',
   '/js/views/roomMembers.js',
   '/js/views/roomReports.js',
   '/js/views/rovingList.js',
+  '/js/views/secretOnce.js',
   '/js/views/seenTracker.js',
   '/js/views/shell.js',
   '/js/views/systemLines.js',

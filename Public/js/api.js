@@ -1,4 +1,5 @@
-// The REST half of the protocol (docs/PROTOCOL.md §6, §7 with §7.3 and §7.4, §9.3, §9.7, §9.10, §9.11, §10). Every call resolves
+// The REST half of the protocol (docs/PROTOCOL.md §6, §7 with §7.3, §7.4 and §7.5, §9.3, §9.7, §9.10, §9.11, §9.13, §9.14,
+// §10). Every call resolves
 // with the parsed body or rejects with an ApiError whose `code` is the server's error code, or `unreachable` when no
 // answer came.
 
@@ -124,6 +125,11 @@ export class Api {
     return this.request('GET', `/rooms/${encodeURIComponent(roomID)}/messages?${query}`);
   }
 
+  // §7.5 pinned chats and drafts
+  setPinned(roomID, pinned) { return this.request(pinned ? 'PUT' : 'DELETE', `/rooms/${encodeURIComponent(roomID)}/pin`); }
+  /** An empty text (or only whitespace) clears the draft. */
+  saveDraft(roomID, text) { return this.request('PUT', `/rooms/${encodeURIComponent(roomID)}/draft`, { body: { text } }); }
+
   // §9.10 mentions and notification levels, §9.11 Web Push subscriptions
   /** `level`: all, mentions or none; resolves with the room's summary. */
   setNotificationLevel(roomID, level) {
@@ -173,6 +179,25 @@ export class Api {
     return this.request('GET', `/search?${query}`);
   }
   config() { return this.request('GET', '/config', { auth: false }); }
+
+  /** Removes the link preview of a message of mine (§9.1): the change comes back as a `preview` event. */
+  removePreview(roomID, seq) { return this.request('DELETE', `/rooms/${encodeURIComponent(roomID)}/messages/${seq}/preview`); }
+
+  // §9.13 bots, §9.14 incoming webhooks
+  bots() { return this.request('GET', '/bots'); }
+  createBot(username, displayName) {
+    return this.request('POST', '/bots', { body: displayName ? { username, displayName } : { username } });
+  }
+  newBotToken(botID) { return this.request('POST', `/bots/${encodeURIComponent(botID)}/token`); }
+  /** `webhookURL`: an address, or null for none. */
+  setBotWebhook(botID, webhookURL) { return this.request('PATCH', `/bots/${encodeURIComponent(botID)}`, { body: { webhookURL } }); }
+  botDeliveries(botID) { return this.request('GET', `/bots/${encodeURIComponent(botID)}/deliveries`); }
+  deleteBot(botID) { return this.request('DELETE', `/bots/${encodeURIComponent(botID)}`); }
+  webhooks(roomID) { return this.request('GET', `/rooms/${encodeURIComponent(roomID)}/webhooks`); }
+  createWebhook(roomID, name) { return this.request('POST', `/rooms/${encodeURIComponent(roomID)}/webhooks`, { body: { name } }); }
+  deleteWebhook(roomID, webhookID) {
+    return this.request('DELETE', `/rooms/${encodeURIComponent(roomID)}/webhooks/${encodeURIComponent(webhookID)}`);
+  }
 
   // §10.6 my data, §10.7 blocking
   exportMyData() { return this.download('/me/export'); }

@@ -12,6 +12,8 @@ import { Uploads } from './uploads.js';
 import { pageIsSeen } from './views/seenTracker.js';
 import { Administration } from './administration.js';
 import { MyData } from './myData.js';
+import { Integrations } from './integrations.js';
+import { Drafts } from './drafts.js';
 import { Moderation, rankOf } from './moderation.js';
 
 const TYPING_INTERVAL_MS = 2_000; // the server forwards at most one `typing` per user and room every 2 s (§9.4)
@@ -68,10 +70,11 @@ export class ChatClient {
         resolve();
       };
     });
-    this.drafts = this.loadDrafts();
+    this.drafts = new Drafts({ api, store: this.store, storageKey: userStorageKey(session.user.id, 'drafts') });
     this.administration = new Administration(api);
     this.myData = new MyData(api);
     this.moderation = new Moderation(api);
+    this.integrations = new Integrations(api);
     // A password change or this account's deletion under way: the server revokes this device's token too, and closes
     // its socket, which then means nothing.
     this.revokingOwnTokens = false;
@@ -120,6 +123,7 @@ export class ChatClient {
       // Offline: the cached list stands in; the socket retries, and its hello refreshes the list.
     }
     this.applyPendingReads();
+    this.drafts.flush();
     this.firstRoomListSettled();
     this.socket.start();
   }
@@ -234,6 +238,7 @@ export class ChatClient {
       // Resume what we know; rooms we do not list are followed from now on anyway (§8.2).
     }
     this.applyPendingReads();
+    this.drafts.flush();
     return this.store.resumePositions();
   }
 
@@ -439,6 +444,11 @@ export class ChatClient {
     this.outbox.add({ type: 'react', room: roomID, target: seq, emoji });
   }
 
+  /** Removes a message's link preview (mine only): the card goes when the `preview` event comes back (§9.1). */
+  removePreview(roomID, seq) {
+    return this.api.removePreview(roomID, seq);
+  }
+
   retry(clientMsgID) {
     this.outbox.retry(clientMsgID);
   }
@@ -487,24 +497,24 @@ export class ChatClient {
     return this.api.attachmentURL(id);
   }
 
-  // MARK: drafts: what is typed but not sent survives a reload
-
-  loadDrafts() {
-    try {
-      return JSON.parse(localStorage.getItem(userStorageKey(this.session.user.id, 'drafts'))) || {};
-    } catch {
-      return {};
-    }
-  }
+  // MARK: drafts (§7.5; drafts.js) and pinned chats
 
   draft(roomID) {
-    return this.drafts[roomID] ?? '';
+    return this.drafts.text(roomID);
   }
 
   saveDraft(roomID, text) {
-    if (text) this.drafts[roomID] = text;
-    else delete this.drafts[roomID];
-    localStorage.setItem(userStorageKey(this.me.id, 'drafts'), JSON.stringify(this.drafts));
+    this.drafts.change(roomID, text);
+  }
+
+  flushDraft(roomID) {
+    this.drafts.flushRoom(roomID);
+  }
+
+  /** Pins a chat to the top of my list, or unpins it, on every device of the account. */
+  async setPinned(roomID, pinned) {
+    await this.api.setPinned(roomID, pinned);
+    this.store.setPinned(roomID, pinned);
   }
 
   // MARK: rooms, people, profile
@@ -737,7 +747,7 @@ export class ChatClient {
 
   /** Whether signing out now would lose something: a message not sent yet, or a draft. */
   hasUnsentWork() {
-    return this.outbox.entries.length > 0 || Object.keys(this.drafts).length > 0
+    return this.outbox.entries.length > 0 || this.drafts.pending()
       || this.uploads.any();
   }
 

@@ -15,7 +15,7 @@ const CACHED_MESSAGES_PER_ROOM = 30;
 const LINE_KINDS = ['rename', 'joined', 'left', 'invited', 'removed', 'banned', 'role'];
 
 // How each change event (§9.1) changes the message it targets. An edit brings the message's new mentions (§9.10).
-// A delete leaves a tombstone: no text, edit time, attachments, reactions or mentions.
+// A delete leaves a tombstone: no text, edit time, attachments, reactions, mentions or link preview.
 const CHANGES = new Map([
   ['edit', (message, event) => {
     message.text = event.text;
@@ -30,9 +30,16 @@ const CHANGES = new Map([
     delete message.editedAt;
     delete message.attachments;
     delete message.reactions;
+    delete message.preview;
     setMentions(message, {});
   }],
   ['reaction', (message, event) => toggleReaction(message, event.emoji, event.sender.id, event.added)],
+  // A link preview the server made for the message's first link, or its removal (the event has no `preview` then).
+  // A tombstone keeps none: a preview that arrives after the delete (it was fetched meanwhile) is not shown.
+  ['preview', (message, event) => {
+    if (event.preview && !message.deleted) message.preview = event.preview;
+    else delete message.preview;
+  }],
 ]);
 
 /** The members a message mentions (`mentions`, `mentionsAll`: §9.10), as `source` has them now. */
@@ -63,6 +70,8 @@ function newRoom(summary) {
     role: summary.role ?? null, // mine in a channel or group (§7.3): owner, moderator or member
     roleSeq: summary.latestSeq ?? 0, // the seq up to which `role` is known to be current (a summary's, or a role event's)
     muted: summary.muted === true, // a moderator muted me here (§7.3)
+    pinned: summary.pinned === true, // I pinned it to the top of my list (§7.5)
+    draft: summary.draft ?? null, // the text I left unsent here, as the server keeps it (§7.5; see drafts.js)
     // seq → message (only `message` events; edits, deletes and reactions are applied to them). Each message's
     // `stateSeq` is the newest seq its state includes: a change is applied only when it is newer (§9.1).
     messages: new Map(),
@@ -113,13 +122,29 @@ export class Store {
 
   // MARK: rooms
 
-  /** Rooms, most recent activity first; rooms without messages last, by name. */
+  /** Rooms, pinned ones first (§7.5), then most recent activity first; rooms without messages last, by name. */
   sortedRooms() {
     return [...this.rooms.values()].sort((a, b) => {
       const aDate = a.lastMessage?.date ?? 0;
       const bDate = b.lastMessage?.date ?? 0;
-      return bDate - aDate || a.name.localeCompare(b.name);
+      return Number(b.pinned) - Number(a.pinned) || bDate - aDate || a.name.localeCompare(b.name);
     });
+  }
+
+  /** I pinned or unpinned a room (the server took it). */
+  setPinned(roomID, pinned) {
+    const room = this.rooms.get(roomID);
+    if (!room || room.pinned === pinned) return;
+    room.pinned = pinned;
+    this.emit('rooms');
+  }
+
+  /** The server has this draft of mine for a room now (null: none). */
+  setDraft(roomID, draft) {
+    const room = this.rooms.get(roomID);
+    if (!room || room.draft === draft) return;
+    room.draft = draft;
+    this.emit('rooms');
   }
 
   totalUnread() {
@@ -149,6 +174,8 @@ export class Store {
         existing.roleSeq = summary.latestSeq ?? 0;
       }
       existing.muted = summary.muted === true;
+      existing.pinned = summary.pinned === true;
+      existing.draft = summary.draft ?? null;
       existing.notifications = levelOf(summary);
       if (!peerLeft) existing.peer = summary.peer ?? null;
       this.advancePeerRead(existing, summary.peerLastReadSeq ?? 0);
@@ -201,6 +228,8 @@ export class Store {
       peerLastReadSeq: room.peerReadSeq,
       ...(room.role ? { role: room.role } : {}),
       ...(room.muted ? { muted: true } : {}),
+      ...(room.pinned ? { pinned: true } : {}),
+      ...(room.draft ? { draft: room.draft } : {}),
     }));
   }
 
@@ -256,7 +285,10 @@ export class Store {
     room.resumeSeq = Math.max(room.resumeSeq, event.seq);
     room.latestSeq = Math.max(room.latestSeq, event.seq);
     // Seen already (e.g. through its ack, or a history page that raced the live stream).
-    if (kind === 'message' && room.messages.has(event.seq)) return;
+    if (kind === 'message' && room.messages.has(event.seq)) {
+      this.replaceStandIn(room, event);
+      return;
+    }
 
     switch (kind) {
       case 'message':
@@ -380,7 +412,22 @@ export class Store {
       attachments: entry.meta.attachments,
       replyTo: entry.meta.replyTo,
     });
+    room.messages.get(ack.seq).standIn = true;
     this.emit('rooms');
+    this.emit(`room:${room.id}`);
+  }
+
+  /**
+   * The server's own frame of a message shown from its ack (a stand-in made of what we sent): it has what only the
+   * server knows (mentions, a link preview it already had), so it takes the stand-in's place unless a later change
+   * was folded into the stand-in meanwhile.
+   */
+  replaceStandIn(room, event) {
+    const standIn = room.messages.get(event.seq);
+    if (!standIn.standIn || standIn.stateSeq > event.seq) return;
+    const message = { ...event, rev: standIn.rev + 1, stateSeq: event.seq };
+    room.messages.set(event.seq, message);
+    if (room.lastMessage?.seq === event.seq) room.lastMessage = message;
     this.emit(`room:${room.id}`);
   }
 
@@ -436,7 +483,7 @@ export class Store {
   }
 
   /**
-   * Folds an edit, delete or reaction (§9.1) into the loaded message it targets and into the room's last message
+   * Folds an edit, delete, reaction or link preview (§9.1) into the loaded message it targets and into the room's last message
    * (which may be a summary's copy), each only if its state is older than the event; the event's seq is then its
    * `stateSeq`. So an event met again (a replay, a page) changes nothing, and one whose target is not loaded is
    * ignored: history brings the target in its current state. Other kinds change nothing.

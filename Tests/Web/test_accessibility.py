@@ -6,12 +6,13 @@ import os
 import tempfile
 import time
 import unittest
+import urllib.request
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from harness import api, axe_violations, png_bytes, unique_name
-from webcase import WebClientTestCase, long_press, seed, server
+from webcase import WebClientTestCase, capture_socket, deliver_frame, long_press, seed, server
 from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
 
 
@@ -254,6 +255,62 @@ class AccessibilityTests(WebClientTestCase):
         api(self.base(), "POST", f"/admin/users/{bob['user']['id']}/deactivate", token=root["token"])
         signed_out.wait_for(lambda d: signed_out.find_all("#auth-notice"), "signed out by the deactivation")
         violations += axe_violations(signed_out, "signed out with the reason")
+        self.assertEqual(violations, [], "\n".join(violations))
+
+    def test_gh33_no_axe_findings_on_bots_integrations_badges_and_a_preview_card(self):
+        """Issue 33: Me → Bots with a token shown once and deliveries open, a chat's Integrations with a webhook's URL
+        shown once, and a chat with Bot and Webhook badges and a link preview card (handed to the page as the
+        server's `preview` event would come), light and dark; the card is reached with the keyboard and Enter opens it."""
+        ann = self.user("ann", "Ann Lee")
+        bot_name = unique_name("ci")
+        bot = api(self.base(), "POST", "/bots", {"username": bot_name, "displayName": "CI"}, token=ann["token"])
+        group = api(self.base(), "POST", "/rooms", {"kind": "group", "name": unique_name("Axe "), "members": [bot_name]},
+                    token=ann["token"])["id"]
+        hook = api(self.base(), "POST", f"/rooms/{group}/webhooks", {"name": "Grafana"}, token=ann["token"])
+        request = urllib.request.Request(hook["url"], data=json.dumps({"text": "disk 91%"}).encode(), method="POST",
+                                         headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(request, timeout=10).close()
+        seq = api(self.base(), "POST", f"/rooms/{group}/messages", {"text": "notes: https://example.org/kyoto", "clientMsgID": "axe-1"},
+                  token=bot["token"])["seq"]
+        preview = {"type": "message", "kind": "preview", "room": group, "seq": seq + 1, "id": "preview", "date": 0,
+                   "sender": {"id": bot["id"], "name": bot_name}, "target": seq,
+                   "preview": {"url": "https://example.org/kyoto", "title": "Autumn in Kyoto", "siteName": "Example Travel",
+                               "description": "Temples, maples and tofu."}}
+        violations = []
+        page = self.browser()
+        capture_socket(page)
+        page.sign_in_with(ann)
+        self.open_chat(page, group)
+        deliver_frame(page, preview)
+        page.wait_for(lambda d: page.find_all("#messages .link-preview") and len(page.find_all("#messages .sender-badge")) == 2,
+                      "the badges and the preview card")
+        # The message is the list's one tab stop; → goes through its controls: the link in its text, then the card.
+        page.js(f"document.querySelector('#messages .message[data-seq=\"{seq}\"]').focus()")
+        ActionChains(page.driver).send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT).perform()
+        self.assertEqual(page.js("return document.activeElement.className"), "link-preview", "the card reached with →")
+        ActionChains(page.driver).send_keys(Keys.ENTER).perform()
+        page.wait_for(lambda d: len(page.driver.window_handles) == 2, "the page opened in a new tab by Enter")
+        for dark in (False, True):
+            page.set_dark(dark)
+            scheme = "dark" if dark else "light"
+            self.open_chat(page, group)
+            page.wait_for(lambda d: page.find_all("#messages .link-preview"), "the preview card")
+            violations += axe_violations(page, f"badges and a preview card {scheme}")
+            page.find("#room-info-button").click()
+            page.wait_for(lambda d: page.find_all("#room-webhooks .webhook-row"), "the chat's Integrations")
+            page.find("#webhook-name").send_keys(f"Hook {scheme}")
+            page.find("#create-webhook").click()
+            page.wait_for(lambda d: page.find_all("#new-webhook-url"), "the new webhook's URL")
+            violations += axe_violations(page, f"chat info with Integrations {scheme}")
+            page.find("#room-info .dialog-close").click()
+            page.go("#/me/bots")
+            page.wait_for(lambda d: page.find_all(f'#bot-list .bot-row[data-username="{bot_name}"]'), "Me → Bots")
+            page.find("#bot-username").send_keys(unique_name("axe"))
+            page.find("#create-bot").click()
+            page.wait_for(lambda d: page.find_all("#new-bot-token"), "the new bot's token")
+            page.find(f'#bot-list .bot-row[data-username="{bot_name}"] .show-deliveries').click()
+            page.wait_for(lambda d: "Nothing delivered yet." in page.find(f"#bot-deliveries-{bot_name}").text, "the deliveries")
+            violations += axe_violations(page, f"me bots {scheme}")
         self.assertEqual(violations, [], "\n".join(violations))
 
     def test_gh30_keyboard_through_me_administration_and_back(self):

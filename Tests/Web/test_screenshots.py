@@ -6,16 +6,18 @@ after a deactivation; moderation (membership lines, a group's info with roles, R
 phone); mentions and notifications (the [Someone @ you] mark, Mentions of me and Me's notifications on a phone, a
 mention marked with the @ suggestions open and a chat's notification level on a desktop)."""
 
+import json
 import os
 import time
 import unittest
+import urllib.request
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from harness import REPO, api, png_bytes, register, unique_name
-from webcase import WebClientTestCase, long_press, server
+from webcase import WebClientTestCase, capture_socket, deliver_frame, long_press, server
 from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
 
 
@@ -291,6 +293,100 @@ class ScreenshotTests(WebClientTestCase):
         browser.find("label[for=notify-level-mentions]").click()
         browser.wait_for(lambda d: browser.find("#notify-level-mentions").is_selected(), "Only when I am mentioned")
         shoot("desktop-light-notification-level")
+        self.assert_no_alerts(browser)
+
+    def test_integration_screenshots(self):
+        """Issue 33: badges and a link preview card in a group, its Integrations, and Me → Bots with a token shown once,
+        on a desktop and on a phone in Chinese. The card is handed to the page as the server's `preview` event would
+        come (a server that makes previews is not needed to see it)."""
+        out = os.environ.get("SCREENSHOT_DIR", os.path.join(REPO, "docs", "screenshots"))
+        ann = register(self.base(), unique_name("ann"), "Ann Lee")
+        bob = register(self.base(), unique_name("bob"), "Bob Chen")
+        bot_name = unique_name("ci")
+        bot = api(self.base(), "POST", "/bots", {"username": bot_name, "displayName": "CI"}, token=ann["token"])
+        ops = api(self.base(), "POST", "/rooms", {"kind": "group", "name": "Ops",
+                                                  "members": [bob["user"]["username"], bot_name]}, token=ann["token"])["id"]
+        hook = api(self.base(), "POST", f"/rooms/{ops}/webhooks", {"name": "Grafana"}, token=ann["token"])
+        api(self.base(), "POST", f"/rooms/{ops}/messages", {"text": "Build 42 passed ✅ deploying to staging",
+                                                            "clientMsgID": "build-42"}, token=bot["token"])
+        hook_request = urllib.request.Request(hook["url"], data=json.dumps({"text": "CPU at 93% on web-1"}).encode(),
+                                              headers={"Content-Type": "application/json"}, method="POST")
+        urllib.request.urlopen(hook_request, timeout=10).close()
+        link_seq = self.socket(bob).send_message(ops, "Trip notes: https://example.org/kyoto")
+        image = api(self.base(), "POST", "/attachments?name=kyoto.png", raw=png_bytes(120, 120, (230, 120, 60)),
+                    content_type="image/png", token=ann["token"])
+        preview = {"type": "message", "kind": "preview", "room": ops, "seq": link_seq + 1, "id": "preview", "date": 0,
+                   "sender": {"id": bob["user"]["id"], "name": bob["user"]["username"]}, "target": link_seq,
+                   "preview": {"url": "https://example.org/kyoto", "title": "Autumn in Kyoto: temples, maples and tofu",
+                               "siteName": "Example Travel", "image": image,
+                               "description": "A week in Kyoto in November: where to see the maples, which temples "
+                                              "open at night, and the best tofu in town."}}
+        self.mark_read(ann, ops)
+
+        browser = self.browser()
+        capture_socket(browser)
+        browser.sign_in_with(ann)
+        for device, (width, height, mobile), language in (("desktop", (1280, 800, False), "en"),
+                                                           ("phone", (390, 844, True), "zh-CN")):
+            browser.set_viewport(width, height, mobile)
+            browser.go("#/me")
+            browser.wait_for(lambda d: browser.find_all("#language"), "Me")
+            browser.js("const s = document.getElementById('language'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));", language)
+            self.open_chat(browser, ops)
+            browser.wait_for(lambda d: len(browser.find_all("#messages .sender-badge")) >= 2, "the Bot and Webhook badges")
+            deliver_frame(browser, preview)
+            browser.wait_for(lambda d: browser.js("const i = document.querySelector('.link-preview img');"
+                                                  "return Boolean(i && i.complete && i.naturalWidth > 0)"), "the preview card")
+            browser.js("document.activeElement?.blur(); const s = document.getElementById('messages'); s.scrollTop = s.scrollHeight;")
+            time.sleep(0.3)
+            browser.screenshot(os.path.join(out, f"{device}-light-badges-preview.png"))
+
+            browser.find("#room-info-button").click()
+            browser.wait_for(lambda d: browser.find_all("#room-webhooks .webhook-row"), "the chat's Integrations")
+            browser.find("#webhook-name").send_keys("GitLab")
+            browser.find("#create-webhook").click()
+            browser.wait_for(lambda d: browser.find_all("#new-webhook-url"), "the new webhook's URL")
+            browser.js("document.getElementById('room-integrations').scrollIntoView({block: 'end'}); document.activeElement?.blur();")
+            browser.screenshot(os.path.join(out, f"{device}-light-integrations.png"))
+            browser.find("#room-info .dialog-close").click()
+
+            browser.go("#/me/bots")
+            browser.wait_for(lambda d: browser.find_all(f'#bot-list .bot-row[data-username="{bot_name}"]'), "Me → Bots")
+            browser.find("#bot-username").send_keys(unique_name("alerts"))
+            browser.find("#create-bot").click()
+            browser.wait_for(lambda d: browser.find_all("#new-bot-token"), "the new bot's token")
+            browser.find(f'#bot-list .bot-row[data-username="{bot_name}"] .show-deliveries').click()
+            browser.js("document.activeElement?.blur()")
+            time.sleep(0.3)
+            browser.screenshot(os.path.join(out, f"{device}-light-bots.png"))
+        self.assert_no_alerts(browser)
+
+    def test_pinned_chats_and_drafts_screenshots(self):
+        """Issue 34: the chat list with a pinned chat (grey, first) and a draft ([Draft] in red), desktop and phone in
+        Chinese."""
+        out = os.environ.get("SCREENSHOT_DIR", os.path.join(REPO, "docs", "screenshots"))
+        ann = register(self.base(), unique_name("ann"), "Ann Lee")
+        bob = register(self.base(), unique_name("bob"), "Bob Chen")
+        family = api(self.base(), "POST", "/rooms", {"kind": "group", "name": "Family", "members": [bob["user"]["username"]]},
+                     token=ann["token"])["id"]
+        dm = api(self.base(), "POST", "/dms", {"username": bob["user"]["username"]}, token=ann["token"])["id"]
+        bob_socket = self.socket(bob)
+        bob_socket.send_message(family, "Dinner at mum's on Sunday?")
+        bob_socket.send_message(dm, "Did you see the match?")
+        api(self.base(), "PUT", f"/rooms/{family}/pin", token=ann["token"])
+        api(self.base(), "PUT", f"/rooms/{dm}/draft", {"text": "Yes! What a finish"}, token=ann["token"])
+        browser = self.signed_in(ann)
+        for device, (width, height, mobile), language in (("desktop", (1280, 800, False), "en"),
+                                                           ("phone", (390, 844, True), "zh-CN")):
+            browser.set_viewport(width, height, mobile)
+            browser.go("#/me")
+            browser.wait_for(lambda d: browser.find_all("#language"), "Me")
+            browser.js("const s = document.getElementById('language'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));", language)
+            browser.go("#/chats")
+            browser.wait_for(lambda d: browser.find_all(".chat-item.pinned") and browser.find_all(".chat-item .draft-mark"),
+                             "a pinned chat and a draft")
+            browser.js("document.activeElement?.blur()")
+            browser.screenshot(os.path.join(out, f"{device}-light-pinned-draft.png"))
         self.assert_no_alerts(browser)
 
 

@@ -79,6 +79,28 @@ if (!window.__sentFrames) {
 """
 
 
+# Keeps the page's socket (window.__socket) once it sends anything, so deliver_frame can hand it a frame.
+SOCKET_CAPTURE_JS = """
+const originalSend = WebSocket.prototype.send;
+WebSocket.prototype.send = function (data) {
+  window.__socket = this;
+  return originalSend.call(this, data);
+};
+"""
+
+
+def capture_socket(browser):
+    """From the next page load on, the page's socket can be handed frames (deliver_frame)."""
+    browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SOCKET_CAPTURE_JS})
+
+
+def deliver_frame(browser, frame):
+    """Hands the page's socket a frame as if the server had sent it (see capture_socket): for what the shared server
+    does not send yet, such as a `preview` event."""
+    browser.wait_for(lambda d: browser.js("return Boolean(window.__socket)"), "the page's socket")
+    browser.js("window.__socket.dispatchEvent(new MessageEvent('message', {data: JSON.stringify(arguments[0])}))", frame)
+
+
 def arm_sabotage(browser, frame_type):
     browser.js("window.__sabotage = {type: arguments[0], room: arguments[1]}", frame_type, str(uuid.uuid4()).upper())
 
@@ -129,10 +151,11 @@ class WebClientTestCase(unittest.TestCase):
         self.addCleanup(browser.quit)
         return browser
 
-    def own_server(self, settings=()):
+    def own_server(self, settings=(), binary=None):
         """A server of this test's own, on ports and data of its own, started with more `settings` (for those the
-        shared server must not change for everyone, such as `--registration invite`); removed when the test ends."""
-        own = ServerProcess(server.binary)
+        shared server must not change for everyone, such as `--registration invite`), from another `binary` when
+        given (one with a feature the shared server's has not yet); removed when the test ends."""
+        own = ServerProcess(binary or server.binary)
         self.addCleanup(own.cleanup)
         own.start(settings)
         return own

@@ -1,4 +1,5 @@
-// A chat's header: back (on a phone), the room's avatar and name, muted mark, who the other person is or what kind
+// A chat's header: back (on a phone), the room's avatar and name, muted mark, a Bot badge when the other member of a
+// direct chat is a bot (§9.13: messages there show no sender name to carry one), who the other person is or what kind
 // of room it is (with its member count), the search of its history (historySearch.js) and the ⓘ button for the chat's
 // details.
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
@@ -33,10 +34,11 @@ export class ChatHeader {
       on: { click: () => onSearch() },
     }, icon(ICONS.search));
     this.mutedMark = el('span', { className: 'muted-mark', hidden: true, title: t('muted'), 'aria-label': t('muted'), role: 'img' }, icon(ICONS.muted, { size: 16 }));
+    this.botBadge = el('span', { className: 'sender-badge', id: 'chat-bot-badge', hidden: true, text: t('badge_bot') });
     this.element = el('header', { className: 'chat-header' },
       el('a', { className: 'back-button icon-button', href: '#/chats', 'aria-label': t('back') }, icon(ICONS.back)),
       this.avatar,
-      el('div', { className: 'chat-header-text' }, el('div', { className: 'chat-title-row' }, this.title, this.mutedMark), this.subtitle),
+      el('div', { className: 'chat-header-text' }, el('div', { className: 'chat-title-row' }, this.title, this.botBadge, this.mutedMark), this.subtitle),
       this.searchButton,
       this.infoButton);
   }
@@ -46,6 +48,7 @@ export class ChatHeader {
     if (!room) return;
     this.title.textContent = room.name;
     this.mutedMark.hidden = !this.client.notifier.isMuted(this.roomID);
+    this.botBadge.hidden = !(room.kind === 'direct' && room.peer?.bot === true);
     replaceChildren(this.avatar, avatarElement(roomAvatar(room), { size: 'small' }));
     if (room.kind === 'direct' && room.peer) {
       this.subtitle.textContent = statusOf(this.client, room.peer.id).text;

@@ -1,14 +1,18 @@
-// The Chats tab: every room I am in, newest activity first (a draft shows as "[Draft]", unread mentions of me as
-// "[Someone @ you]"; a chat that notifies me of nothing is marked, and one that does not notify me of every message
-// has a grey badge), with a search bar that filters the list as I type and can search message text on the server
-// (§9.7, messageSearch.js: filters, results by chat; a hit opens its chat at it).
+// The Chats tab: every room I am in, pinned ones first on a grey background, then newest activity first (a draft,
+// kept by the server for every device, shows as "[Draft]", unread mentions of me as "[Someone @ you]"; a chat that
+// notifies me of nothing is marked, and one that does not notify me of every message has a grey badge). A chat's
+// menu (right-click, a long press that the browser turns into a context menu, the context-menu key or Shift+F10)
+// pins it to the top or unpins it (§7.5). A search bar filters the list as I type and can search message text on
+// the server (§9.7, messageSearch.js: filters, results by chat; a hit opens its chat at it).
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
-import { t } from '../strings.js';
+import { describeError, t } from '../strings.js';
 import { avatarElement, roomAvatar } from '../avatar.js';
 import { formatListTime } from '../time.js';
 import { chatPath, navigate } from '../router.js';
 import { messagePreview } from './preview.js';
 import { MessageSearch } from './messageSearch.js';
+import { ChatItemMenu } from './chatItemMenu.js';
+import { showToast } from './toast.js';
 
 export class ChatListView {
   constructor(client) {
@@ -31,10 +35,16 @@ export class ChatListView {
       idPrefix: 'search',
       onOpen: (message) => navigate(chatPath(message.room, message.seq)),
     });
+    this.menu = new ChatItemMenu({ onPin: (room, pinned) => this.pin(room, pinned) });
+    this.list.addEventListener('contextmenu', (event) => this.openMenu(event.target, event, { x: event.clientX, y: event.clientY }));
+    this.list.addEventListener('keydown', (event) => {
+      if (event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey)) this.openMenu(event.target, event);
+    });
     this.element = el('div', { className: 'chats-view' },
       el('div', { className: 'search-bar' }, icon(ICONS.search, { size: 18 }), this.searchInput),
       this.list,
-      this.searchArea);
+      this.searchArea,
+      this.menu.element);
     this.unsubscribers = ['rooms', 'me', 'profiles', 'settings'].map((topic) => this.store.on(topic, () => this.render()));
     this.render();
   }
@@ -43,6 +53,24 @@ export class ChatListView {
     if (roomID === this.selectedRoomID) return;
     this.selectedRoomID = roomID;
     this.render(); // the chat left may have a draft to show now
+  }
+
+  /** The menu of the chat `target` is in (nothing outside a chat): at `at`, or beside the chat. */
+  openMenu(target, event, at = null) {
+    const item = target.closest('.chat-item');
+    const room = item && this.store.rooms.get(item.dataset.roomId);
+    if (!room) return;
+    event.preventDefault();
+    this.menu.open(room, item, at);
+  }
+
+  async pin(room, pinned) {
+    try {
+      await this.client.setPinned(room.id, pinned);
+      this.list.querySelector(`.chat-item[data-room-id="${CSS.escape(room.id)}"]`)?.focus();
+    } catch (error) {
+      showToast(describeError(error), { alert: true });
+    }
   }
 
   queryChanged() {
@@ -75,7 +103,7 @@ export class ChatListView {
     const mentioned = room.mentionCount > 0;
     return el('li', {},
       el('a', {
-        className: `chat-item${selected ? ' selected' : ''}`,
+        className: `chat-item${selected ? ' selected' : ''}${room.pinned ? ' pinned' : ''}`,
         href: `#/${chatPath(room.id)}`,
         dataset: { roomId: room.id },
         'aria-current': selected ? 'true' : undefined,
@@ -90,6 +118,7 @@ export class ChatListView {
       el('span', { className: 'chat-item-main' },
         el('span', { className: 'chat-item-top' },
           el('span', { className: 'chat-item-name', text: room.name }),
+          room.pinned && el('span', { className: 'visually-hidden', text: t('pinnedChat') }),
           muted && el('span', { className: 'muted-mark', role: 'img', 'aria-label': t('muted'), title: t('muted') }, icon(ICONS.muted, { size: 14 })),
           el('time', { className: 'chat-item-time', text: room.lastMessage ? formatListTime(room.lastMessage.date) : '' })),
         el('span', { className: 'chat-item-preview' },
@@ -126,6 +155,7 @@ export class ChatListView {
   }
 
   destroy() {
+    this.menu.close();
     this.messageSearch.destroy();
     this.unsubscribers.forEach((unsubscribe) => unsubscribe());
   }

@@ -33,6 +33,7 @@ export class Composer {
 
   destroy() {
     this.unsubscribers.forEach((unsubscribe) => unsubscribe());
+    this.client.flushDraft(this.roomID); // leaving the chat: its draft goes to the server now, not after the pause
   }
 
   /** Muted in this room (§7.3): the note stands where the text field was. */

@@ -1,4 +1,4 @@
-// The Me tab: my profile (display name, avatar colour), My data and, for administrators, Administration (pages of
+// The Me tab: my profile (display name, avatar colour), My data, Bots and, for administrators, Administration (pages of
 // their own: mePages.js), changing my password (this device stays signed in with the new session), language, theme,
 // Mentions of me, notifications (push on this device, desktop notifications while the app is open, sound), connection
 // status and server version, sign out (asking first when unsent messages or drafts would be lost).
@@ -58,6 +58,7 @@ export class MeView {
       el('div', { className: 'settings-group nav-group' },
         navRow({ id: 'me-mentions-link', path: 'me/mentions', label: t('mentionsTitle') }),
         navRow({ id: 'me-data-link', path: 'me/data', label: t('myData') }),
+        navRow({ id: 'me-bots-link', path: 'me/bots', label: t('bots') }),
         this.adminRow),
       el('form', { className: 'settings-group', id: 'profile-form', on: { submit: (event) => this.saveProfile(event) } },
         el('h2', { className: 'section-title', text: t('profile') }),

@@ -1,9 +1,10 @@
-// The pages under Me (#/me/<page>): Me itself, Mentions of me, My data, and Administration with its lists and an
+// The pages under Me (#/me/<page>): Me itself, Mentions of me, My data, Bots, and Administration with its lists and an
 // account's page.
 // Each is a view {element, destroy()}; this adds the title the top bar shows and the page its Back button opens.
 import { t } from '../strings.js';
 import { MeView } from './me.js';
 import { MyDataView } from './myData.js';
+import { BotsView } from './bots.js';
 import { MentionsListView } from './mentionsList.js';
 import { AdminHomeView } from './adminHome.js';
 import { AdminUsersView } from './adminUsers.js';
@@ -17,6 +18,7 @@ import { AdminReportsView } from './adminReports.js';
 const PAGES = [
   { path: /^mentions$/, View: MentionsListView, title: 'mentionsTitle', back: 'me' },
   { path: /^data$/, View: MyDataView, title: 'myData', back: 'me' },
+  { path: /^bots$/, View: BotsView, title: 'bots', back: 'me' },
   { path: /^admin$/, View: AdminHomeView, title: 'administration', back: 'me' },
   { path: /^admin\/users$/, View: AdminUsersView, title: 'adminUsers', back: 'me/admin' },
   { path: /^admin\/users\/([^/]+)$/, View: AdminUserView, title: 'userDetails', back: 'me/admin/users' },

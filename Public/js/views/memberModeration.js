@@ -1,5 +1,5 @@
 // What the chat info shows of each member's standing and what I may do to them (PROTOCOL.md §7.3): their role
-// (Owner, Moderator) and whether they are muted, and, for someone I outrank, Remove, Ban and Mute or Unmute; the
+// (Owner, Moderator), whether they are muted and whether they are a bot (§9.13), and, for someone I outrank, Remove, Ban and Mute or Unmute; the
 // owner and administrators also give roles (Make moderator or Make member, Make owner). Asked first where it cannot
 // be undone by a click; the server has the last word, and its refusal is said.
 import { el } from '../dom.js';
@@ -8,11 +8,12 @@ import { describeError, t } from '../strings.js';
 
 const ROLE_TAGS = { owner: 'roleOwner', moderator: 'roleModerator' };
 
-/** The tags after a member's name: their role (members have none) and Muted. */
+/** The tags after a member's name: their role (members have none), Muted and Bot. */
 export function memberTags(profile) {
   return [
     ROLE_TAGS[profile.role] && el('span', { className: `tag tag-role tag-${profile.role}`, text: t(ROLE_TAGS[profile.role]) }),
     profile.muted && el('span', { className: 'tag tag-muted', text: t('mutedMark') }),
+    profile.bot === true && el('span', { className: 'tag tag-bot', text: t('badge_bot') }),
   ];
 }
 

@@ -29,6 +29,7 @@ export class MessageActions {
         delete: (message) => this.recall([message.seq]),
         report: (message) => this.reportDialog.open(message, this.lastOpener),
         remove: (message) => this.removeAsModerator(message),
+        removePreview: (message) => this.removePreview(message),
       },
       offers: (feature) => client.offers(feature),
     });
@@ -100,6 +101,15 @@ export class MessageActions {
       await this.client.moderation.removeMessage(this.roomID, message.seq);
     } catch (error) {
       showToast(error.code === 'not_allowed' ? t('moderationNotAllowed') : describeError(error), { alert: true });
+    }
+  }
+
+  /** Removes the link preview of a message of mine; the card goes when the server's `preview` event comes. */
+  async removePreview(message) {
+    try {
+      await this.client.removePreview(this.roomID, message.seq);
+    } catch (error) {
+      showToast(describeError(error), { alert: true });
     }
   }
 

@@ -7,6 +7,7 @@ import { formatClock, formatDayLabel } from '../time.js';
 import { messageSummary } from './preview.js';
 import { markdownNodes } from '../markdown.js';
 import { markMentions } from '../mentions.js';
+import { linkPreviewCard } from './linkPreview.js';
 
 const MAX_IMAGE_SIDE = 240;
 
@@ -47,7 +48,9 @@ export function unreadDivider() {
 export function messageElement(message, context) {
   const { mine } = context;
   const body = el('div', { className: 'message-body' },
-    context.showSender && el('div', { className: 'message-sender', text: context.nameOf(message.sender) }),
+    context.showSender && el('div', { className: 'message-sender' },
+      el('span', { className: 'sender-name', text: context.nameOf(message.sender) }),
+      senderBadge(message, context)),
     el('div', { className: 'message-row' },
       bubble(message, context),
       el('button', {
@@ -157,6 +160,15 @@ function deliveryStatus(failed, onRetry, onDiscard, { pendingText = t('pending')
     el('button', { type: 'button', className: 'link-button discard-button', text: t('discard'), on: { click: onDiscard } }));
 }
 
+/**
+ * What sent a message when it is not a person: a bot account (its profile says `bot`) or a room's incoming webhook
+ * (`via`, §9.14). A word beside the name, not a colour only, so everyone can tell (null for a person).
+ */
+function senderBadge(message, context) {
+  const kind = message.sender?.via === 'webhook' ? 'webhook' : context.senderProfile?.bot === true ? 'bot' : null;
+  return kind && el('span', { className: `sender-badge sender-badge-${kind}`, text: t(`badge_${kind}`) });
+}
+
 function senderAvatar(message, context) {
   const profile = context.senderProfile;
   const data = profile
@@ -166,8 +178,9 @@ function senderAvatar(message, context) {
 }
 
 /**
- * The bubble: quote, attachments, text (its real @mentions marked: context.whomMentioned) and time. A message from
- * someone else that mentions me (by name or @all: context.mentionsMe) stands out, and says so to a screen reader.
+ * The bubble: quote, attachments, text (its real @mentions marked: context.whomMentioned), link preview and time.
+ * A message from someone else that mentions me (by name or @all: context.mentionsMe) stands out, and says so to a
+ * screen reader.
  */
 function bubble(message, context) {
   const attachments = message.attachments ?? [];
@@ -179,6 +192,7 @@ function bubble(message, context) {
     message.replyTo && quote(message.replyTo, context),
     attachments.map((attachment) => attachmentElement(attachment, message, context)),
     text,
+    linkPreviewCard(message, context),
     el('div', { className: 'message-meta' },
       message.editedAt && el('span', { className: 'edited-mark', text: t('edited') }),
       el('time', { text: formatClock(message.date) })));

@@ -18,6 +18,7 @@ const ACTIONS = [
   { id: 'copy', label: 'copy', shows: (message) => Boolean(message.text) },
   { id: 'forward', label: 'forward', feature: 'forward', shows: () => true },
   { id: 'edit', label: 'edit', shows: (message, { mine }) => mine && Boolean(message.text) },
+  { id: 'removePreview', label: 'removePreview', shows: (message, { mine }) => mine && Boolean(message.preview) },
   { id: 'select', label: 'selectMessages', shows: () => true },
   { id: 'pin', label: 'pinMessage', feature: 'pin', shows: () => true },
   { id: 'report', label: 'report', shows: (message, { mine }) => !mine },

@@ -4,13 +4,16 @@
 // who is banned and the chat's reports), inviting someone by username and leaving. A group (any member) or a channel (its creator: the server says no to anyone else) can be renamed here:
 // Rename turns the title into a field, Enter or Save renames, Escape or Cancel goes back; a refusal is shown under
 // the field and nothing changes. Direct chats and the lobby (which nobody created) offer no Rename. A direct chat
-// offers Block (or Unblock) of the other person instead (PROTOCOL.md §10.7).
+// offers Block (or Unblock) of the other person instead (PROTOCOL.md §10.7). Its owner and moderators also see its
+// Integrations: incoming webhooks and the bots among its members (roomIntegrations.js, §9.13, §9.14).
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { errorText, t } from '../strings.js';
 import { NOTIFICATION_LEVELS } from '../store.js';
 import { navigate } from '../router.js';
 import { BlockControl } from './blockControl.js';
 import { RoomMembers } from './roomMembers.js';
+import { RoomIntegrations } from './roomIntegrations.js';
+import { canModerate } from '../moderation.js';
 
 export class RoomInfo {
   constructor(client, roomID) {
@@ -94,6 +97,7 @@ export class RoomInfo {
         el('h3', { className: 'section-title', text: t('invite') }),
         el('div', { className: 'inline-form-row' }, this.inviteInput, el('button', { type: 'submit', className: 'button primary', text: t('invite') }))),
       shared && this.status,
+      shared && canModerate(this.client.myRank(room.id)) && new RoomIntegrations(this.client, room.id).element,
       shared && el('button', { type: 'button', className: 'button danger wide', id: 'leave-room', text: t('leave'), on: { click: () => this.leave() } }),
       peer && new BlockControl(this.client.myData, peer).element);
     this.refresh();
