@@ -1,8 +1,8 @@
 """Link previews in the web client (issue 33; PROTOCOL.md §9.1 `preview`): store.js folds `preview` events into
 their message as it folds edits (never a bubble, never unread; a tombstone keeps no card), the card is one link
-with a sensible name, and against a server that makes previews (`chat-server-previews`, started with
-`--outbound-allow 127.0.0.0/8` so it may fetch a page from a loopback server of the test's own) a message with a
-link shows the page's card, which its sender can remove."""
+with a sensible name, and against a server of its own that makes previews (`--link-previews true`, which the shared
+server's harness turns off, and `--outbound-allow 127.0.0.0/8` so it may fetch a page from a loopback server of the
+test's own) a message with a link shows the page's card, which its sender can remove."""
 
 import http.server
 import os
@@ -12,9 +12,6 @@ import unittest
 from harness import Browser, api, png_bytes
 from webcase import WebClientTestCase, server
 from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
-
-# The server with link previews, until the shared server's binary makes them.
-PREVIEWS_BINARY = os.environ.get("SWIFTCHAT_PREVIEWS_BIN", "/tmp/swiftchat-bin/chat-server-previews")
 
 ME = {"id": "C0000000-0000-0000-0000-00000000000C", "username": "cat", "displayName": "Cat"}
 ROOM = "9C1E0000-0000-0000-0000-000000000001"
@@ -165,7 +162,6 @@ class PreviewPageHandler(http.server.BaseHTTPRequestHandler):
         pass
 
 
-@unittest.skipUnless(os.access(PREVIEWS_BINARY, os.X_OK), f"no server with link previews at {PREVIEWS_BINARY}")
 class LivePreviewTests(WebClientTestCase):
     """Against a server that makes previews: the card arrives, and its sender removes it."""
 
@@ -175,7 +171,7 @@ class LivePreviewTests(WebClientTestCase):
         threading.Thread(target=site.serve_forever, daemon=True).start()
         self.addCleanup(site.server_close)
         self.addCleanup(site.shutdown)
-        own = self.own_server(["--link-previews", "true", "--outbound-allow", "127.0.0.0/8"], binary=PREVIEWS_BINARY)
+        own = self.own_server(["--link-previews", "true", "--outbound-allow", "127.0.0.0/8"])
         ann, bob = self.user("ann", "Ann Lee", base_url=own.base_url), self.user("bob", "Bob Chen", base_url=own.base_url)
         group = api(own.base_url, "POST", "/rooms", {"kind": "group", "name": "Trip", "members": [bob["user"]["username"]]},
                     token=ann["token"])["id"]
