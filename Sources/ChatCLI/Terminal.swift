@@ -103,7 +103,11 @@ enum Terminal {
                 text = dim("↪ \(visible(quote.sender.name)): \(visible(String(quote.text.prefix(40)))) │ ") + text
             }
             for attachment in message.attachments ?? [] {
-                text += dim(" [\(visible(attachment.name)), \(attachment.size) bytes]")
+                if let duration = attachment.durationMs {
+                    text += dim(" [voice message, \((duration + 500) / 1000) s]")
+                } else {
+                    text += dim(" [\(visible(attachment.name)), \(attachment.size) bytes]")
+                }
             }
             if message.editedAt != nil { text += dim(" (edited)") }
             if let reactions = message.reactions, !reactions.isEmpty {

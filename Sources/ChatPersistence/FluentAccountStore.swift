@@ -134,7 +134,7 @@ public struct FluentAccountStore: AccountStore {
             try await UserRecord.query(on: database).filter(\.$id == id)
                 .set(\.$username, to: username).set(\.$usernameKey, to: AccountRules.usernameKey(username))
                 .set(\.$displayName, to: AccountRules.deletedDisplayName).set(\.$passwordHash, to: passwordHash)
-                .set(\.$isAdministrator, to: false).update()
+                .set(\.$isAdministrator, to: false).set(\.$avatar, to: nil).update()
             return try await Self.leaveAllButDirectRooms(id, on: database)
         }
     }

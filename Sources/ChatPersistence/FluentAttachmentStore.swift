@@ -22,6 +22,7 @@ public struct FluentAttachmentStore: AttachmentStore {
         record.size = stored.attachment.size
         record.width = stored.attachment.width
         record.height = stored.attachment.height
+        record.durationMs = stored.attachment.durationMs
         record.createdAt = Date()
         try await record.create(on: self.database)
     }
@@ -31,7 +32,7 @@ public struct FluentAttachmentStore: AttachmentStore {
         return StoredAttachment(
             attachment: Attachment(
                 id: id, name: record.name, contentType: record.contentType, size: record.size, width: record.width,
-                height: record.height),
+                height: record.height, durationMs: record.durationMs),
             uploader: record.uploaderID, sha256: record.sha256)
     }
 
@@ -61,6 +62,9 @@ public struct FluentAttachmentStore: AttachmentStore {
                         "NOT EXISTS (SELECT 1 FROM attachment_rooms WHERE attachment_rooms.attachment_id = attachments.id)"
                     )
                 )
+                // A picture (PROTOCOL.md §6.5) is carried by its account or room instead.
+                .where(SQLRaw("NOT EXISTS (SELECT 1 FROM users WHERE users.avatar_id = attachments.id)"))
+                .where(SQLRaw("NOT EXISTS (SELECT 1 FROM rooms WHERE rooms.avatar_id = attachments.id)"))
                 .all()
                 .map {
                     (

@@ -17,6 +17,7 @@ extension Application {
         endpoints.roomModeration.register(on: authenticated)
         endpoints.reports.register(on: authenticated)
         endpoints.attachments.register(on: api, authenticated: authenticated)
+        endpoints.avatars.register(on: api, authenticated: authenticated)
         endpoints.search.register(on: authenticated)
         endpoints.push.register(on: authenticated)
         endpoints.bots.register(on: authenticated)

@@ -320,6 +320,11 @@ public final class ChatService: Sendable {
             attachments: AttachmentsController(
                 attachments: attachmentRules, receivingDirectory: files.temporaryDirectory,
                 threadPool: files.threadPool, maxUploadBytes: configuration.maxUploadBytes, uploads: UploadSlots()),
+            avatars: AvatarsController(
+                avatars: Avatars(
+                    store: FluentAvatarStore(database: application.db), attachments: attachmentRules, access: access),
+                attachments: attachmentRules, receivingDirectory: files.temporaryDirectory,
+                threadPool: files.threadPool),
             search: SearchController(
                 search: SearchMessages(search: storage.search, access: access, accounts: accountStore),
                 mentions: MentionsOfMe(mentioned: SQLMentionedMessages(sql: sql))),
@@ -501,6 +506,7 @@ struct Endpoints: Sendable {
     let roomModeration: RoomModerationController
     let reports: ReportsController
     let attachments: AttachmentsController
+    let avatars: AvatarsController
     let search: SearchController
     let push: PushController
     let bots: BotsController

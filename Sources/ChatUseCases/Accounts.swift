@@ -249,7 +249,7 @@ extension Account {
         UserProfile(
             id: self.id, username: self.username, displayName: self.displayName, avatarColor: self.avatarColor,
             initials: AccountRules.initials(of: self.displayName), admin: self.isAdministrator ? true : nil,
-            bot: self.isBot ? true : nil)
+            bot: self.isBot ? true : nil, avatarURL: self.avatar.map(AvatarAddress.path(of:)))
     }
 }
 

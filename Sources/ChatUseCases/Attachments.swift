@@ -35,8 +35,11 @@ public struct Attachments: Sendable {
         public let prefix: ByteBuffer
         /// Whether the request said the upload is an image.
         public let declaredImage: Bool
+        /// A recording's length in milliseconds, as the uploader measured it (`?duration=`); kept for audio only.
+        public let declaredDurationMs: Int?
 
-        public init(name: String, size: Int, prefix: ByteBuffer, declaredImage: Bool) {
+        public init(name: String, size: Int, prefix: ByteBuffer, declaredImage: Bool, declaredDurationMs: Int? = nil) {
+            self.declaredDurationMs = declaredDurationMs
             self.name = name
             self.size = size
             self.prefix = prefix
@@ -53,9 +56,15 @@ public struct Attachments: Sendable {
         return Int64(self.quotaBytes) - used
     }
 
+    /// The longest recording a voice message may say it is: an hour, in milliseconds.
+    public static let maxDurationMs = 3_600_000
+
     /// The attachment an upload becomes, or why it may not be kept.
     public func check(_ upload: Upload, allowance: Int64) throws(Refusal) -> Attachment {
         guard upload.size > 0 else { throw .invalid(.emptyUpload, "The upload is empty.") }
+        if let duration = upload.declaredDurationMs, !(1...Self.maxDurationMs).contains(duration) {
+            throw .invalid(.invalidBody, "A duration is 1 to \(Self.maxDurationMs) milliseconds.")
+        }
         guard Int64(upload.size) <= allowance else { throw self.quotaExceeded }
         let detected = ContentSniffer.detect(upload.prefix)
         if upload.declaredImage, !detected.isImage {
@@ -65,7 +74,8 @@ public struct Attachments: Sendable {
         }
         return Attachment(
             id: UUID(), name: Self.cleanName(upload.name), contentType: detected.contentType, size: Int64(upload.size),
-            width: detected.width, height: detected.height)
+            width: detected.width, height: detected.height,
+            durationMs: detected.isAudio ? upload.declaredDurationMs : nil)
     }
 
     /// The attachment `raw` names when `user` may send it in a message (one they uploaded, or one they can read

@@ -96,7 +96,8 @@ public struct RoomSummaries: Sendable {
                     in: room.id, after: lastReadSeq, upTo: latestSeq, for: me),
                 notifications: standing?.notifications ?? .default(for: room.kind), blocked: blocked,
                 pinned: personal?.pinned == true ? true : nil, draft: personal?.draft,
-                markedUnread: personal?.markedUnread == true ? true : nil)
+                markedUnread: personal?.markedUnread == true ? true : nil,
+                avatarURL: room.avatar.map(AvatarAddress.path(of:)))
         }
     }
 
@@ -144,7 +145,7 @@ extension Attachment {
     public var payload: AttachmentPayload {
         AttachmentPayload(
             id: self.id, name: self.name, contentType: self.contentType, size: self.size, width: self.width,
-            height: self.height)
+            height: self.height, durationMs: self.durationMs)
     }
 }
 

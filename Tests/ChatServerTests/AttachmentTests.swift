@@ -6,13 +6,6 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
-/// A valid PNG header of the given size (enough bytes for the sniffer; browsers need the rest).
-func pngBytes(width: UInt32, height: UInt32) -> [UInt8] {
-    var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
-    for value in [width, height] { bytes += withUnsafeBytes(of: value.bigEndian, Array.init) }
-    return bytes + [8, 2, 0, 0, 0, 0, 0, 0, 0] + Array(repeating: 0, count: 32)
-}
-
 extension TestServer {
     /// Uploads a PNG as `account` through this server and sends it, with no text, in `room` on `socket`; returns
     /// the bytes and the attachment as members receive it.

@@ -277,6 +277,21 @@ struct StoreFaultTests {
         Case(route: .removePreview, tables: rooms) {
             try await $0.api.send(.removePreview, $0.group, "1", token: $0.ann.token)
         },
+        Case(route: .setMyAvatar, tables: attachments) {
+            try await $0.api.send(
+                .PUT, "/me/avatar", bytes: pngBytes(width: 8, height: 8), contentType: "image/png", token: $0.ann.token)
+        },
+        Case(route: .removeMyAvatar, tables: signIn) { try await $0.api.send(.removeMyAvatar, token: $0.ann.token) },
+        Case(route: .setRoomAvatar, tables: rooms) {
+            try await $0.api.send(
+                .PUT, "/rooms/\($0.group)/avatar", bytes: pngBytes(width: 8, height: 8), contentType: "image/png",
+                token: $0.ann.token)
+        },
+        Case(route: .removeRoomAvatar, tables: rooms) {
+            try await $0.api.send(.removeRoomAvatar, $0.group, token: $0.ann.token)
+        },
+        // Whether the picture is worn is read from the accounts and rooms.
+        Case(route: .avatar, tables: signIn) { try await $0.api.send(.avatar, $0.attachment.uuidString) },
         Case(route: .deleteWebhook, tables: webhooks) {
             try await $0.api.send(.deleteWebhook, $0.group, UUID().uuidString, token: $0.ann.token)
         },

@@ -144,6 +144,38 @@ public struct ChatAPI: Sendable {
         _ = try await self.raw(.removeContact, [id.uuidString], token: token)
     }
 
+    /// `PUT /me/avatar` (§6.5): `image` (PNG, JPEG, GIF or WebP, at most 2 MiB) becomes my picture. My profile.
+    public func setAvatar(_ image: Data, contentType: String = "image/png", token: String) async throws -> UserProfile {
+        try Self.decoded(try await self.raw(.setMyAvatar, bytes: image, contentType: contentType, token: token))
+    }
+
+    /// `DELETE /me/avatar`: back to my colour and initials. My profile.
+    public func removeAvatar(token: String) async throws -> UserProfile {
+        try await self.call(.removeMyAvatar, token: token)
+    }
+
+    /// `PUT /rooms/{id}/avatar` (§7.7): the picture of a channel or group I moderate. Where it is served.
+    public func setRoomAvatar(_ image: Data, contentType: String = "image/png", room: String, token: String)
+        async throws -> AvatarPayload
+    {
+        try Self.decoded(
+            try await self.raw(.setRoomAvatar, [room], bytes: image, contentType: contentType, token: token))
+    }
+
+    /// `DELETE /rooms/{id}/avatar`.
+    public func removeRoomAvatar(room: String, token: String) async throws {
+        _ = try await self.raw(.removeRoomAvatar, [room], token: token)
+    }
+
+    /// The bytes of a picture, from a profile's or summary's `avatarURL` (no token needed).
+    public func avatar(at avatarURL: String) async throws -> Data {
+        let prefix = "/" + APIRoute.prefix.joined(separator: "/") + "/"
+        guard avatarURL.hasPrefix(prefix + "avatars/") else {
+            throw ChatClientError.unexpectedResponse(status: 0, body: "not a picture's address: \(avatarURL)")
+        }
+        return try await self.raw(.avatar, [String(avatarURL.dropFirst(prefix.count + "avatars/".count))]).body
+    }
+
     /// `GET /rooms/{id}/messages?before=&limit=`: one page, oldest first; pass the smallest `seq` you have as
     /// `before` to go further back.
     public func history(room: String, before: Int64? = nil, limit: Int = 50, token: String) async throws -> HistoryPage
@@ -176,14 +208,8 @@ public struct ChatAPI: Sendable {
     public func upload(_ bytes: Data, name: String, contentType: String = "application/octet-stream", token: String)
         async throws -> AttachmentPayload
     {
-        let reply = try await self.raw(
-            .upload, query: [("name", name)], bytes: bytes, contentType: contentType, token: token)
-        do {
-            return try JSONDecoder().decode(AttachmentPayload.self, from: reply.body)
-        } catch {
-            throw ChatClientError.unexpectedResponse(
-                status: reply.status, body: String(decoding: reply.body, as: UTF8.self))
-        }
+        try Self.decoded(
+            try await self.raw(.upload, query: [("name", name)], bytes: bytes, contentType: contentType, token: token))
     }
 
     /// `GET /attachments/{id}`: the bytes of an attachment I may see.
@@ -198,7 +224,11 @@ public struct ChatAPI: Sendable {
         _ route: APIRoute, _ arguments: [String] = [], query: [(String, String?)] = [],
         body: (any Encodable & Sendable)? = nil, token: String? = nil
     ) async throws -> T {
-        let reply = try await self.raw(route, arguments, query: query, body: body, token: token)
+        try Self.decoded(try await self.raw(route, arguments, query: query, body: body, token: token))
+    }
+
+    /// A 2xx answer's body decoded as `T`.
+    static func decoded<T: Decodable>(_ reply: (status: Int, headers: HTTPHeaders, body: Data)) throws -> T {
         do {
             return try JSONDecoder().decode(T.self, from: reply.body)
         } catch {

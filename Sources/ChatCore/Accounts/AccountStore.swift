@@ -20,11 +20,13 @@ public struct Account: Sendable, Equatable {
     public var isBot: Bool
     /// The account that made the bot and manages it; `nil` for people, and for the server's own `echo-bot`.
     public var botOwner: UUID?
+    /// The attachment holding the account's picture (PROTOCOL.md §6.5); `nil` for its colour and initials.
+    public var avatar: UUID?
 
     public init(
         id: UUID, username: String, displayName: String, avatarColor: String, passwordHash: String,
         isAdministrator: Bool = false, deactivatedAt: Date? = nil, createdAt: Date? = nil, lastSeenAt: Date? = nil,
-        isBot: Bool = false, botOwner: UUID? = nil
+        isBot: Bool = false, botOwner: UUID? = nil, avatar: UUID? = nil
     ) {
         self.id = id
         self.username = username
@@ -37,6 +39,7 @@ public struct Account: Sendable, Equatable {
         self.lastSeenAt = lastSeenAt
         self.isBot = isBot
         self.botOwner = botOwner
+        self.avatar = avatar
     }
 }
 

@@ -24,7 +24,8 @@ public protocol AttachmentStore: Sendable {
     /// The bytes of every attachment `user` uploaded, for the upload quota.
     func bytesStored(by user: UUID) async throws -> Int64
     /// Forgets the attachments uploaded before `cutoff` that no room links to (never sent, or their messages were
-    /// deleted) and returns the SHA-256 names of the contents no attachment refers to any more, whose files may go.
+    /// deleted) and no account or room wears as its picture, and returns the SHA-256 names of the contents no
+    /// attachment refers to any more, whose files may go.
     func deleteUnsent(uploadedBefore cutoff: Date) async throws -> [String]
 }
 

@@ -1,6 +1,7 @@
 import NIOCore
 
-/// Recognises images from their first bytes, never from what a client declared (PROTOCOL.md §9.3).
+/// Recognises images and voice recordings from their first bytes, never from what a client declared (PROTOCOL.md
+/// §9.3).
 public enum ContentSniffer {
     /// What the bytes are.
     public struct Detected: Equatable, Sendable {
@@ -9,17 +10,21 @@ public enum ContentSniffer {
         public var height: Int?
 
         public var isImage: Bool { self.width != nil }
+        public var isAudio: Bool { ContentSniffer.audioTypes.contains(self.contentType) }
     }
 
     /// The image types recognised; anything else is a download.
     public static let imageTypes = ["image/gif", "image/jpeg", "image/png", "image/webp"]
+    /// The audio recognised: what browsers' `MediaRecorder` makes (Opus in Ogg or WebM; AAC in MP4 on Safari).
+    public static let audioTypes = ["audio/mp4", "audio/ogg", "audio/webm"]
     public static let download = "application/octet-stream"
 
-    /// The image type and size when the bytes are a PNG, JPEG, GIF or WebP image with a readable size; otherwise
-    /// ``download``.
+    /// The image type and size when the bytes are a PNG, JPEG, GIF or WebP image with a readable size; the audio
+    /// type when they are a recording with one audio track and no video; otherwise ``download``.
     public static func detect(_ bytes: ByteBuffer) -> Detected {
         let image = Self.png(bytes) ?? Self.gif(bytes) ?? Self.jpeg(bytes) ?? Self.webp(bytes)
-        return image ?? Detected(contentType: Self.download)
+        let audio = image == nil ? AudioSniffer.contentType(of: bytes).map(Detected.init(contentType:)) : nil
+        return image ?? audio ?? Detected(contentType: Self.download)
     }
 
     private static func starts(_ bytes: ByteBuffer, with prefix: [UInt8], at offset: Int = 0) -> Bool {

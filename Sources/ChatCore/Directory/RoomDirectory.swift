@@ -13,6 +13,8 @@ public struct RoomInfo: Sendable, Equatable {
     public var createdBy: UUID?
     /// For a direct room, the two accounts it is between, members or not (one may have left or been blocked).
     public var pair: [UUID]?
+    /// The attachment holding a channel's or group's picture (PROTOCOL.md §7.7); `nil` for its colour and initials.
+    public var avatar: UUID?
 
     public init(id: RoomID, kind: RoomKind, name: String?, createdBy: UUID?) {
         self.id = id

@@ -151,8 +151,14 @@ public struct Attachment: Hashable, Sendable, Codable {
     public var size: Int64
     public var width: Int?
     public var height: Int?
+    /// A voice message's length in milliseconds, as its uploader declared it.
+    public var durationMs: Int?
 
-    public init(id: UUID, name: String, contentType: String, size: Int64, width: Int? = nil, height: Int? = nil) {
+    public init(
+        id: UUID, name: String, contentType: String, size: Int64, width: Int? = nil, height: Int? = nil,
+        durationMs: Int? = nil
+    ) {
+        self.durationMs = durationMs
         self.id = id
         self.name = name
         self.contentType = contentType
@@ -162,6 +168,7 @@ public struct Attachment: Hashable, Sendable, Codable {
     }
 
     public var isImage: Bool { self.contentType.hasPrefix("image/") }
+    public var isAudio: Bool { self.contentType.hasPrefix("audio/") }
 }
 
 /// What a link in a message shows, fetched by the server (PROTOCOL.md §9.15).

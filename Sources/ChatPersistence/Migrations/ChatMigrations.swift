@@ -36,5 +36,6 @@ public enum ChatMigrations {
         AddForwards(),
         AddContacts(),
         AddMarkedUnread(),
+        AddAvatarsAndVoice(),
     ]
 }

@@ -27,6 +27,7 @@ final class AttachmentRecord: Model, @unchecked Sendable {
     @Field(key: "size") var size: Int64
     @OptionalField(key: "width") var width: Int?
     @OptionalField(key: "height") var height: Int?
+    @OptionalField(key: "duration_ms") var durationMs: Int?
     @Field(key: "created_at") var createdAt: Date
 
     init() {}

@@ -13,6 +13,7 @@ final class RoomRecord: Model, @unchecked Sendable {
     @OptionalField(key: "name") var name: String?
     @OptionalField(key: "created_by") var createdBy: UUID?
     @OptionalField(key: "direct_key") var directKey: String?
+    @OptionalField(key: "avatar_id") var avatar: UUID?
     @Timestamp(key: "created_at", on: .create) var createdAt: Date?
 
     init() {}
@@ -23,6 +24,7 @@ final class RoomRecord: Model, @unchecked Sendable {
         self.name = room.name
         self.createdBy = room.createdBy
         self.directKey = directKey
+        self.avatar = room.avatar
     }
 
     func info() throws -> RoomInfo {
@@ -30,6 +32,7 @@ final class RoomRecord: Model, @unchecked Sendable {
             id: RoomID(try self.requireID()), kind: RoomKind(rawValue: self.kind) ?? .group, name: self.name,
             createdBy: self.createdBy)
         // The direct key is the two accounts' ids: who the room is between, whoever is a member now.
+        info.avatar = self.avatar
         info.pair = self.directKey?.split(separator: ":").compactMap { UUID(uuidString: String($0)) }
         return info
     }

@@ -18,6 +18,7 @@ final class UserRecord: Model, @unchecked Sendable {
     @OptionalField(key: "deactivated_at") var deactivatedAt: Date?
     @Field(key: "is_bot") var isBot: Bool
     @OptionalField(key: "bot_owner_id") var botOwner: UUID?
+    @OptionalField(key: "avatar_id") var avatar: UUID?
 
     init() {}
 
@@ -32,6 +33,7 @@ final class UserRecord: Model, @unchecked Sendable {
         self.deactivatedAt = account.deactivatedAt
         self.isBot = account.isBot
         self.botOwner = account.botOwner
+        self.avatar = account.avatar
     }
 
     func account() throws -> Account {
@@ -39,7 +41,6 @@ final class UserRecord: Model, @unchecked Sendable {
             id: try self.requireID(), username: self.username, displayName: self.displayName,
             avatarColor: self.avatarColor, passwordHash: self.passwordHash, isAdministrator: self.isAdministrator,
             deactivatedAt: self.deactivatedAt, createdAt: self.createdAt, lastSeenAt: self.lastSeenAt,
-            isBot: self.isBot,
-            botOwner: self.botOwner)
+            isBot: self.isBot, botOwner: self.botOwner, avatar: self.avatar)
     }
 }

@@ -147,6 +147,11 @@ extension APIRoute {
     public static let contacts = APIRoute(.GET, "me/contacts")
     public static let addContact = APIRoute(.POST, "me/contacts")
     public static let removeContact = APIRoute(.DELETE, "me/contacts/:id")
+    public static let setMyAvatar = APIRoute(.PUT, "me/avatar")
+    public static let removeMyAvatar = APIRoute(.DELETE, "me/avatar")
+    public static let setRoomAvatar = APIRoute(.PUT, "rooms/:room/avatar")
+    public static let removeRoomAvatar = APIRoute(.DELETE, "rooms/:room/avatar")
+    public static let avatar = APIRoute(.GET, "avatars/:id")
 
     /// Every route, for the server's registration check and the docs test.
     public static let all: [APIRoute] = [
@@ -165,6 +170,7 @@ extension APIRoute {
         .socket, .upload, .download, .search, .mentions, .pushKey, .subscribePush, .unsubscribePush, .config,
         .createBot, .bots, .botToken, .deleteBot, .updateBot, .botDeliveries, .pin, .unpin, .draft, .createWebhook,
         .webhooks, .deleteWebhook, .removePreview, .botReply, .forward, .contacts,
-        .addContact, .removeContact, .markUnread, .clearUnread,
+        .addContact, .removeContact, .markUnread, .clearUnread, .setMyAvatar, .removeMyAvatar, .setRoomAvatar,
+        .removeRoomAvatar, .avatar,
     ]
 }

@@ -53,11 +53,15 @@ public struct UserProfile: Codable, Sendable, Equatable, Hashable {
     public var admin: Bool?
     /// `true` for a bot (PROTOCOL.md §9.13); absent for people.
     public var bot: Bool?
+    /// Where the user's picture is (PROTOCOL.md §6.5); absent when the colour and initials stand for them. The address
+    /// changes with the picture.
+    public var avatarURL: String?
 
     public init(
         id: UUID, username: String, displayName: String, avatarColor: String, initials: String, admin: Bool? = nil,
-        bot: Bool? = nil
+        bot: Bool? = nil, avatarURL: String? = nil
     ) {
+        self.avatarURL = avatarURL
         self.id = id
         self.username = username
         self.displayName = displayName
@@ -65,6 +69,15 @@ public struct UserProfile: Codable, Sendable, Equatable, Hashable {
         self.initials = initials
         self.admin = admin
         self.bot = bot
+    }
+}
+
+/// `PUT /api/v1/rooms/{id}/avatar`: where the room's new picture is.
+public struct AvatarPayload: Codable, Sendable, Equatable {
+    public var avatarURL: String
+
+    public init(avatarURL: String) {
+        self.avatarURL = avatarURL
     }
 }
 

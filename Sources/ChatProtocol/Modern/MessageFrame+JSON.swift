@@ -68,6 +68,7 @@ extension MessageFrame: WritesOwnJSON {
     private static func write(_ attachment: AttachmentPayload, to json: inout JSONBytes) {
         json.beginObject()
         json.field("contentType", attachment.contentType)
+        json.field("durationMs", attachment.durationMs.map(Int64.init))
         json.field("height", attachment.height.map(Int64.init))
         json.field("id", attachment.id)
         json.field("name", attachment.name)

@@ -17,14 +17,21 @@ public struct QuotePayload: Codable, Sendable, Equatable {
 public struct AttachmentPayload: Codable, Sendable, Hashable {
     public var id: UUID
     public var name: String
-    /// Detected from the bytes: `image/png`, `image/jpeg`, `image/gif`, `image/webp` or `application/octet-stream`.
+    /// Detected from the bytes: `image/png`, `image/jpeg`, `image/gif`, `image/webp`, `audio/ogg`, `audio/webm`,
+    /// `audio/mp4` or `application/octet-stream`.
     public var contentType: String
     public var size: Int64
     /// For images, in pixels.
     public var width: Int?
     public var height: Int?
+    /// For audio (a voice message), its length in milliseconds as the uploader declared it (PROTOCOL.md §9.3).
+    public var durationMs: Int?
 
-    public init(id: UUID, name: String, contentType: String, size: Int64, width: Int? = nil, height: Int? = nil) {
+    public init(
+        id: UUID, name: String, contentType: String, size: Int64, width: Int? = nil, height: Int? = nil,
+        durationMs: Int? = nil
+    ) {
+        self.durationMs = durationMs
         self.id = id
         self.name = name
         self.contentType = contentType
@@ -134,8 +141,11 @@ public struct UserDetails: Codable, Sendable, Equatable {
     public var online: Bool
     /// Milliseconds since 1970 when the user was last connected; `nil` when never.
     public var lastSeen: Int64?
+    /// Where the user's picture is (PROTOCOL.md §6.5); absent for none.
+    public var avatarURL: String?
 
     public init(_ profile: UserProfile, online: Bool, lastSeen: Int64?) {
+        self.avatarURL = profile.avatarURL
         self.id = profile.id
         self.username = profile.username
         self.displayName = profile.displayName

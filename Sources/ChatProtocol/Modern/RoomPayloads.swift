@@ -126,14 +126,17 @@ public struct RoomSummary: Codable, Sendable, Equatable {
     public var draft: String?
     /// `true` when I marked the room unread (on any device) and have not read further since.
     public var markedUnread: Bool?
+    /// Where a channel's or group's picture is (PROTOCOL.md §7.7); a direct room's is its `peer`'s.
+    public var avatarURL: String?
 
     public init(
         id: String, kind: WireKind<RoomKind>, name: String, peer: UserProfile?, lastMessage: MessagePayload?,
         latestSeq: Int64,
         lastReadSeq: Int64, unreadCount: Int64, peerLastReadSeq: Int64? = nil, role: RoomRole? = nil,
         muted: Bool? = nil, mentionCount: Int64? = nil, notifications: NotificationLevel? = nil, blocked: Bool? = nil,
-        pinned: Bool? = nil, draft: String? = nil, markedUnread: Bool? = nil
+        pinned: Bool? = nil, draft: String? = nil, markedUnread: Bool? = nil, avatarURL: String? = nil
     ) {
+        self.avatarURL = avatarURL
         self.markedUnread = markedUnread
         self.pinned = pinned
         self.draft = draft

@@ -22,10 +22,11 @@ struct AttachmentsController: Sendable {
         api.on(.download, use: self.download)
     }
 
-    /// `POST /attachments[?name=]` with the raw bytes, or a multipart form whose part `file` is the file → 201 the
-    /// attachment. The body streams to a temporary file; nothing of it is kept in memory.
+    /// `POST /attachments[?name=][&duration=]` with the raw bytes, or a multipart form whose part `file` is the file
+    /// → 201 the attachment. The body streams to a temporary file; nothing of it is kept in memory.
     @Sendable func upload(_ request: Request) async throws -> Response {
         let me = try request.authenticated.account
+        let duration = try Self.declaredDuration(request)
         guard self.uploads.begin(me.id) else {
             throw APIError.rateLimited(
                 .uploads, "You have \(UploadSlots.perAccount) uploads in progress; try again in", .seconds(1))
@@ -37,7 +38,7 @@ struct AttachmentsController: Sendable {
             let attachment = try self.attachments.check(
                 Attachments.Upload(
                     name: received.name, size: received.size, prefix: received.prefix,
-                    declaredImage: received.declaredType?.type == "image"),
+                    declaredImage: received.declaredType?.type == "image", declaredDurationMs: duration),
                 allowance: allowance)
             try await self.attachments.keep(
                 attachment, fileAt: received.temporaryPath, sha256: received.sha256, uploader: me.id)
@@ -50,10 +51,26 @@ struct AttachmentsController: Sendable {
         }
     }
 
+    /// `?duration=` in milliseconds, a whole number when present.
+    private static func declaredDuration(_ request: Request) throws -> Int? {
+        guard let raw = request.query[String.self, at: "duration"] else { return nil }
+        guard let duration = Int(raw) else {
+            throw APIError.badRequest(.invalidBody, "duration is a whole number of milliseconds.")
+        }
+        return duration
+    }
+
     /// The body in a temporary file, within the size limit and the upload deadline.
     private func receive(_ request: Request) async throws -> ReceivedUpload {
-        let (directory, threadPool) = (self.receivingDirectory, self.threadPool)
-        let limit = self.maxUploadBytes
+        try await Self.receive(
+            request, into: self.receivingDirectory, threadPool: self.threadPool, maxBytes: self.maxUploadBytes)
+    }
+
+    /// The body of `request` in a temporary file under `directory`, at most `limit` bytes within the upload
+    /// deadline; an ``APIError`` for each way it may fail.
+    static func receive(
+        _ request: Request, into directory: String, threadPool: NIOThreadPool, maxBytes limit: Int
+    ) async throws -> ReceivedUpload {
         do {
             return try await withThrowingTaskGroup(of: ReceivedUpload?.self) { group in
                 group.addTask {
@@ -84,6 +101,16 @@ struct AttachmentsController: Sendable {
         let stored = try await self.attachments.readable(
             request.parameters.get("id").flatMap(UUID.init(uuidString:)),
             token: request.bearerToken(allowingQuery: true))
+        let response = try await Self.serve(stored, of: self.attachments, to: request)
+        response.headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=31536000, immutable")
+        return response
+    }
+
+    /// The bytes of `stored` (the range asked for, when one is), as a download or an inline image. Its content
+    /// never changes under its id: the caller says who may cache it.
+    static func serve(_ stored: StoredAttachment, of attachments: Attachments, to request: Request) async throws
+        -> Response
+    {
         let attachment = stored.attachment
         if let range = request.headers.range, !Self.isSatisfiable(range, size: attachment.size) {
             throw APIError(
@@ -95,7 +122,7 @@ struct AttachmentsController: Sendable {
         let span = Self.span(of: request.headers.range, size: Int(attachment.size))
         let response: Response
         // An empty content (a migrated row) has no byte to name: ask for the first, of which none comes back.
-        switch try await self.attachments.bytes(of: stored, range: span.first...max(span.first, span.last)) {
+        switch try await attachments.bytes(of: stored, range: span.first...max(span.first, span.last)) {
         case .file(let path):
             // Vapor serves the file: the range, `ETag`, `Last-Modified` and `If-None-Match`.
             response = try await request.fileio.asyncStreamFile(at: path, mediaType: mediaType)
@@ -104,7 +131,6 @@ struct AttachmentsController: Sendable {
         }
         response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
         response.headers.replaceOrAdd(name: .contentDisposition, value: Self.disposition(attachment))
-        response.headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=31536000, immutable")
         return response
     }
 
