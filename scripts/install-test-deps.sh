@@ -3,10 +3,10 @@
 # python3-venv (the Autobahn runner's venv); Chromium, its WebDriver and Selenium (the web client's browser tests;
 # Debian's Selenium belongs to /usr/bin/python3); emoji fonts, so the screenshots show emoji; and PostgreSQL's
 # server programs (Debian's postgresql), with which the tests start a throwaway server of their own
-# (ChatTestSupport's TestPostgres), never the package's cluster; and HAProxy, which one test runs in front of two
-# nodes with deploy/haproxy.cfg. The browser tests' accessibility check uses PyPI's
-# axe-selenium-python (it bundles axe-core), installed for /usr/bin/python3 with pip (from Debian's python3-pip;
-# --no-deps keeps Debian's Selenium).
+# (ChatTestSupport's TestPostgres), never the package's cluster; HAProxy, which one test runs in front of two
+# nodes with deploy/haproxy.cfg; and binutils and curl for the release archive's test. The browser tests'
+# accessibility check uses PyPI's axe-selenium-python (it bundles axe-core), installed for /usr/bin/python3 with pip
+# (from Debian's python3-pip; --no-deps keeps Debian's Selenium).
 set -euo pipefail
 
 missing=()
@@ -19,6 +19,9 @@ fc-list 2>/dev/null | grep -qi 'color emoji' || missing+=(fonts-noto-color-emoji
 fc-list :lang=zh 2>/dev/null | grep -q . || missing+=(fonts-noto-cjk)
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || command -v initdb >/dev/null || missing+=(postgresql)
 [[ -x /usr/sbin/haproxy ]] || command -v haproxy >/dev/null || missing+=(haproxy)
+# The release archive's test: strip (binutils), ldd (libc-bin), curl.
+command -v strip >/dev/null || missing+=(binutils)
+command -v curl >/dev/null || missing+=(curl)
 need_axe=false
 if ! /usr/bin/python3 -c 'import axe_selenium_python' 2>/dev/null; then
     need_axe=true

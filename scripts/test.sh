@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: the format check, the unit and integration suites (swift test, real sockets, real SQLite files
 # and a throwaway PostgreSQL server), the integration suites again with every test server on PostgreSQL, 10 s of
-# each fuzz target, the Autobahn WebSocket conformance suite against /echo, then the web client's tests in
-# headless Chromium against the real server. Missing Debian packages are installed first when running as root (scripts/install-test-deps.sh).
+# each fuzz target, the Autobahn WebSocket conformance suite against /echo, the web client's tests in headless
+# Chromium against the real server, then (with RELEASE_ARCHIVE=1, as in CI) the release archive, unpacked and run.
+# Missing Debian packages are installed first when running as root (scripts/install-test-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-test-deps.sh
@@ -29,3 +30,9 @@ if [[ "${UPDATE_SCREENSHOTS:-0}" != 1 ]]; then
     export SCREENSHOT_DIR="${SCREENSHOT_DIR:-$(mktemp -d)}"
 fi
 Tests/Web/run.sh "$(swift build --show-bin-path)/chat-server"
+# The release archive, built as scripts/release.sh builds it (a release build of its own, with a static standard
+# library: about N minutes from nothing), unpacked and run as a machine without Swift would. CI sets
+# RELEASE_ARCHIVE=1; by hand, it is the one stage worth skipping while working on something else.
+if [[ "${RELEASE_ARCHIVE:-0}" == 1 ]]; then
+    Tests/Release/run.sh "$(OUT_DIR="$(mktemp -d)" scripts/release.sh | tail -1)"
+fi

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChatProtocol
 
 /// `chat`: the SwiftChat terminal client. Without a subcommand it opens the interactive client.
 @main
@@ -14,6 +15,7 @@ struct ChatCommand: AsyncParsableCommand {
             Exit codes: 0 success, 1 other failure, 64 bad usage, 65 refused by the server (forbidden, too long…),
             69 server unreachable, 75 timed out, 77 wrong credentials or session expired.
             """,
+        version: SwiftChatVersion.current,
         subcommands: [
             Interactive.self, Login.self, Logout.self, Send.self, Tail.self, Rooms.self, TCP.self,
             TutorialWebSocket.self,

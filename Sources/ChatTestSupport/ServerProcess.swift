@@ -37,8 +37,12 @@ public final class ServerProcess: Sendable {
         "--metrics-port", "0",
     ]
 
-    /// Starts `chat-server` on free ports with `arguments` added, and waits for both listener lines.
-    public static func start(dataDirectory: String, arguments: [String] = []) async throws -> ServerProcess {
+    /// Starts `chat-server` on free ports with `arguments` added, and waits for both listener lines; each line
+    /// printed before them is shown to `whileStarting`, which may signal the process (a SIGHUP during start-up).
+    public static func start(
+        dataDirectory: String, arguments: [String] = [],
+        whileStarting: (@Sendable (_ line: String, _ signal: @Sendable (Int32) -> Void) -> Void)? = nil
+    ) async throws -> ServerProcess {
         guard let executable = self.executableURL else {
             throw TestClientError(
                 "chat-server was not found beside \(CommandLine.arguments[0]); run `swift build` first")
@@ -57,6 +61,7 @@ public final class ServerProcess: Sendable {
                 child.signal(SIGKILL)
                 throw TestClientError("chat-server did not report its listeners")
             }
+            if httpPort == nil && tcpPort == nil { whileStarting?(line) { child.signal($0) } }
             if line.contains("HTTP and WebSocket listening on") {
                 httpPort = Self.port(in: line, after: "://127.0.0.1:")
             }

@@ -134,56 +134,118 @@ struct OperationsTests {
 @Suite("Backups while the server runs (docs/OPERATIONS.md)")
 struct BackupTests {
     @Test(
-        "chat-server backup copies a consistent database under load; a server restored from it serves the same history")
-    func backupUnderLoad() async throws {
+        "chat-server backup copies the database and its attachments under load; restore verifies them and a server on the restored directory serves every acknowledged message and attachment"
+    )
+    func backupAndRestoreUnderLoad() async throws {
         let directory = TestServer.makeTemporaryDirectory()
-        let restored = TestServer.makeTemporaryDirectory()
+        let backupParent = TestServer.makeTemporaryDirectory()
+        let restored = TestServer.makeTemporaryDirectory() + "/data"
         defer {
-            try? FileManager.default.removeItem(atPath: directory)
-            try? FileManager.default.removeItem(atPath: restored)
+            for path in [directory, backupParent, restored] { try? FileManager.default.removeItem(atPath: path) }
         }
-        let server = try await ServerProcess.start(dataDirectory: directory, arguments: ["--announce-joins", "false"])
+        let server = try await TestServer.start(dataDirectory: directory) { $0.announceJoins = false }
+        let ann = try await server.register("ann")
+        let socket = try await server.modernClient(ann)
+        // Acknowledged before the backup: each must come back, with its attachment's bytes.
+        var acknowledged: [(seq: Int64, attachment: UUID, bytes: [UInt8])] = []
+        for index in 0..<5 {
+            let bytes = pngBytes(width: UInt32(10 + index), height: 10)
+            let upload = try await server.api.send(
+                .POST, "/attachments?name=p\(index).png", bytes: bytes, contentType: "image/png", token: ann.token
+            ).decode(AttachmentPayload.self)
+            let ack = try await socket.acked(
+                .send(
+                    SendRequest(
+                        room: "lobby", clientMsgID: "p\(index)", text: "picture \(index)",
+                        attachments: [upload.id.uuidString])))
+            acknowledged.append((ack.seq, upload.id, bytes))
+        }
         let writer = try await LineClient.connect(host: "127.0.0.1", port: server.tcpPort)
         try await writer.write("iam:writer\n")
         try await writer.waitForLine("writer has joined")
-        try await writer.write("msg:m0\n")
-        try await writer.waitForLine("writer:m0")
         let sending = Task {
             for index in 1..<3000 { try? await writer.write("msg:m\(index)\n") }
         }
-        let file = restored + "/chat.sqlite"
         let executable = try #require(ServerProcess.executableURL)
-        let backup = try await runToEnd(executable, arguments: ["backup", "--data-dir", directory, "--to", file])
+        let folder = backupParent + "/backup"
+        let backup = try await runToEnd(
+            executable, arguments: ["backup", "--data-dir", directory, "--to", folder], withStandardError: true)
         #expect(backup.status == 0, "\(backup.output)")
-        #expect(backup.output.contains("backed up"))
+        #expect(backup.output.contains("5 attachment files"), "\(backup.output)")
         // Refused, not overwritten, the second time.
         #expect(
-            try await runToEnd(executable, arguments: ["backup", "--data-dir", directory, "--to", file]).status != 0)
+            try await runToEnd(executable, arguments: ["backup", "--data-dir", directory, "--to", folder]).status != 0)
         _ = await sending.value
-        await server.terminate()
-        #expect(
-            (try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int ?? 0) & 0o777 == 0o600)
+        for path in [folder + "/chat.sqlite", folder + "/manifest.json"] {
+            let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int ?? 0
+            #expect(mode & 0o777 == 0o600, "\(path)")
+        }
 
-        // The copy is one snapshot: a prefix of what was sent, in order, with no gap.
-        let copy = try await TestServer.start(dataDirectory: restored) {
-            $0.historyOnJoin = 5000
-            $0.announceJoins = false
+        // Refused while the server uses the directory, and into a directory that holds a database.
+        let busy = try await runToEnd(
+            executable, arguments: ["restore", "--from", folder, "--data-dir", directory], withStandardError: true)
+        #expect(busy.status != 0 && busy.output.contains("stop the server first"), "\(busy.output)")
+        await server.stop()
+        let occupied = try await runToEnd(
+            executable, arguments: ["restore", "--from", folder, "--data-dir", directory], withStandardError: true)
+        #expect(occupied.status != 0 && occupied.output.contains("empty directory"), "\(occupied.output)")
+
+        let restore = try await runToEnd(
+            executable, arguments: ["restore", "--from", folder, "--data-dir", restored], withStandardError: true)
+        #expect(restore.status == 0, "\(restore.output)")
+        let copy = try await TestServer.start(dataDirectory: restored)
+        let session = try await copy.api.send(.login, json: LoginRequest(username: "ann", password: "correct horse"))
+            .decode(AuthSession.self)
+        let page = try await copy.api.send(.history, "lobby", query: [("limit", "200")], token: session.token)
+            .decode(HistoryPage.self)
+        for (seq, attachment, bytes) in acknowledged {
+            #expect(page.messages.first { $0.seq == seq }?.attachments?.first?.id == attachment, "message \(seq)")
+            let fetched = try await copy.api.get("/attachments/\(attachment)", token: session.token)
+            #expect(fetched.status == 200 && Array(fetched.body) == bytes, "attachment of \(seq)")
         }
-        let reader = try await copy.chatClient()
-        var history: [String] = []
-        while let frame = await reader.frames.next(timeout: .seconds(2)) {
-            if let message = try? JSONDecoder().decode(TutorialMessage.self, from: Data(frame.payload)) {
-                history.append(message.message)
-            }
-        }
-        #expect(!history.isEmpty)
-        #expect(history == (0..<history.count).map { "m\($0)" })
         await copy.stop()
+    }
+
+    @Test("restore refuses a backup whose attachment was changed, or whose manifest is missing, and writes nothing")
+    func restoreRefusesDamage() async throws {
+        let directory = TestServer.makeTemporaryDirectory()
+        let folder = TestServer.makeTemporaryDirectory() + "/backup"
+        let target = TestServer.makeTemporaryDirectory() + "/data"
+        let server = try await TestServer.start(dataDirectory: directory)
+        let ann = try await server.register("ann")
+        let upload = try await server.api.send(
+            .POST, "/attachments?name=a.png", bytes: pngBytes(width: 4, height: 4), contentType: "image/png",
+            token: ann.token
+        ).decode(AttachmentPayload.self)
+        let socket = try await server.modernClient(ann)
+        _ = try await socket.acked(
+            .send(SendRequest(room: "lobby", clientMsgID: "a", text: "", attachments: [upload.id.uuidString])))
+        let executable = try #require(ServerProcess.executableURL)
+        #expect(
+            try await runToEnd(executable, arguments: ["backup", "--data-dir", directory, "--to", folder]).status == 0)
+        await server.stop()
+
+        let stored = try #require(
+            FileManager.default.enumerator(atPath: folder + "/attachments")?.allObjects
+                .compactMap { $0 as? String }.first { $0.count > 40 })
+        let handle = try #require(FileHandle(forWritingAtPath: folder + "/attachments/" + stored))
+        try handle.seek(toOffset: 20)
+        try handle.write(contentsOf: Data([0xFF]))
+        try handle.close()
+        let damaged = try await runToEnd(
+            executable, arguments: ["restore", "--from", folder, "--data-dir", target], withStandardError: true)
+        #expect(damaged.status != 0 && damaged.output.contains("SHA-256"), "\(damaged.output)")
+        #expect(!FileManager.default.fileExists(atPath: target + "/chat.sqlite"))
+
+        try FileManager.default.removeItem(atPath: folder + "/manifest.json")
+        let unmade = try await runToEnd(
+            executable, arguments: ["restore", "--from", folder, "--data-dir", target], withStandardError: true)
+        #expect(unmade.status != 0 && unmade.output.contains("manifest.json"), "\(unmade.output)")
     }
 }
 
 /// The body of `/readyz`.
-private struct ReadinessReport: Decodable {
+struct ReadinessReport: Decodable {
     let status: String
     let node: String
     let checks: [String: String]

@@ -56,11 +56,6 @@ public struct LeftFrame: Codable, Sendable, Equatable {
     }
 }
 
-/// The version every component of this build reports.
-public enum SwiftChatVersion {
-    public static let current = "0.4.0"
-}
-
 /// `{"type":"pong"}`: the answer to a `ping` frame (§8.7).
 public struct PongFrame: Codable, Sendable, Equatable {
     public var type = ServerMessage.Kind.pong

@@ -127,7 +127,10 @@ extension ServerConfiguration {
         ),
         .text(
             "web-root", "CHAT_WEB_ROOT", \.webRoot, "Directory of the web client served at `/`",
-            accepted: "any non-empty path", default: "`Public/` of the source tree the server was built from"),
+            accepted: "any non-empty path",
+            default:
+                "`Public/` beside the binary's directory (the release archive's), else of the source tree it was built from"
+        ),
         .text(
             "public-url", "CHAT_PUBLIC_URL", \.publicURL,
             "How clients reach this server, for the attachment links tutorial clients see",
@@ -207,25 +210,37 @@ extension ServerConfiguration {
             "Log every HTTP request at `info` (otherwise at `debug`); query strings are never logged"),
     ]
 
-    /// Builds a configuration from command-line arguments (`--flag value`, `--flag=value`) and environment
-    /// variables. Every problem is reported at once: unknown flags, and bad values naming their flag, their
-    /// variable and the value.
+    /// Builds a configuration from command-line arguments (`--flag value`, `--flag=value`), environment variables
+    /// and the file of `--config FILE`, in that order of precedence, then the defaults. Every problem is reported at
+    /// once: unknown flags or keys, and bad values naming their flag, their variable, the value and where it came
+    /// from.
     public static func resolve(arguments: [String], environment: [String: String]) throws -> ServerConfiguration {
-        let (flags, problems) = self.flags(from: arguments)
-        return try self.resolve(flags: flags, environment: environment, problems: problems)
+        let (rest, file, fileProblems) = ConfigFile.extract(
+            from: arguments, variables: Set(Self.settings.map(\.variable)))
+        let (flags, flagProblems) = self.flags(from: rest)
+        return try self.resolve(
+            flags: flags, environment: environment, file: file, problems: flagProblems + fileProblems)
     }
 
-    /// Builds a configuration from flag values (keyed by flag name, without dashes) and environment variables;
-    /// `only` limits it to the settings of those flags (a tool's), leaving the others at their defaults.
-    public static func resolve(
-        flags: [String: String], environment: [String: String], problems: [String] = [], only: Set<String>? = nil
+    /// Builds a configuration from flag values (keyed by flag name, without dashes), environment variables and a
+    /// config file's; `only` limits it to the settings of those flags (a tool's), leaving the others at their
+    /// defaults.
+    static func resolve(
+        flags: [String: String], environment: [String: String], file: ConfigFile = ConfigFile(entries: [:]),
+        problems: [String] = [], only: Set<String>? = nil
     ) throws -> ServerConfiguration {
         var configuration = ServerConfiguration()
         var problems = problems
         for setting in self.settings where only?.contains(setting.flag) ?? true {
             let (value, source): (String?, String) =
-                if let flag = flags[setting.flag] { (flag, setting.option) } else {
-                    (environment[setting.variable], setting.variable)
+                if let flag = flags[setting.flag] {
+                    (flag, setting.option)
+                } else if let variable = environment[setting.variable] {
+                    (variable, setting.variable)
+                } else if let entry = file.entries[setting.variable] {
+                    (entry.value, "\(setting.variable) at \(entry.origin)")
+                } else {
+                    (nil, "")
                 }
             guard let value else { continue }
             if let problem = setting.apply(&configuration, value) {
@@ -250,18 +265,24 @@ extension ServerConfiguration {
     }
 
     /// The arguments of one of `chat-server`'s tools (`backup`, `migrate-to-postgres`): the server `settings` it
-    /// takes, read like the server's (flag, then environment variable, then default; the same validation and
-    /// messages), those of them it cannot do without (`needed`: flag or variable, with the value's meaning), and its
-    /// own flags, `required` or `optional`. Every problem is reported at once, naming the tool.
+    /// takes, read like the server's (flag, then environment variable, then `--config FILE`, then default; the same
+    /// validation and messages), those of them it cannot do without (`needed`: flag, variable or file, with the
+    /// value's meaning), and its own flags, `required` or `optional`. Every problem is reported at once, naming the
+    /// tool. The server's own file serves its tools: settings a tool does not take are ignored in it.
     public static func resolve(
         tool: String, arguments: [String], environment: [String: String], settings: Set<String>,
         needed: [String: String] = [:], required own: [String: String], optional: Set<String> = []
     ) throws(ToolFailure) -> (configuration: ServerConfiguration, own: [String: String]) {
-        var (flags, problems) = self.flags(from: arguments, known: settings.union(own.keys).union(optional))
+        let (rest, file, fileProblems) = ConfigFile.extract(
+            from: arguments, variables: Set(Self.settings.map(\.variable)))
+        var (flags, problems) = self.flags(from: rest, known: settings.union(own.keys).union(optional))
+        problems += fileProblems
         var values: [String: String] = [:]
         for flag in optional { values[flag] = flags.removeValue(forKey: flag) }
         for setting in self.settings where needed[setting.flag] != nil {
-            if (flags[setting.flag] ?? environment[setting.variable] ?? "").isEmpty {
+            if (flags[setting.flag] ?? environment[setting.variable] ?? file.entries[setting.variable]?.value ?? "")
+                .isEmpty
+            {
                 problems.append("\(setting.option) \(needed[setting.flag]!) (or \(setting.variable)) is required")
             }
         }
@@ -274,7 +295,7 @@ extension ServerConfiguration {
         }
         do {
             let configuration = try self.resolve(
-                flags: flags, environment: environment, problems: problems, only: settings)
+                flags: flags, environment: environment, file: file, problems: problems, only: settings)
             return (configuration, values)
         } catch {
             let listed = (error as? InvalidSettings)?.problems ?? ["\(error)"]

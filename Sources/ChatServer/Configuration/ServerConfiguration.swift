@@ -76,7 +76,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Whether the server fetches the first link of each message for a preview (PROTOCOL.md §9.15).
     public var linkPreviews = true
     /// The web client's files, served at `/`.
-    public var webRoot = ServerConfiguration.sourceWebRoot
+    public var webRoot = ServerConfiguration.defaultWebRoot
     /// How clients outside reach this server (for attachment URLs shown to tutorial clients); empty means
     /// `http://HOST:PORT` as bound.
     public var publicURL = ""
@@ -111,6 +111,17 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxTCPLineBytes = 4096
 
     public init() {}
+
+    /// Where the web client is without a setting: `Public/` beside the directory of the running binary when there
+    /// is one (the release archive's `bin/` and `Public/`), else ``sourceWebRoot``.
+    public static let defaultWebRoot: String = {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let beside = executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Public")
+        var isDirectory: ObjCBool = false
+        let found =
+            FileManager.default.fileExists(atPath: beside.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        return found ? beside.path : Self.sourceWebRoot
+    }()
 
     /// `Public/` at the root of the source tree this server was built from: where `swift run chat-server` finds the
     /// web client without any setting.
