@@ -21,7 +21,7 @@ fail() {
 tar -xzf "$archive" -C "$work"
 root="$(find "$work" -mindepth 1 -maxdepth 1 -type d -name 'swiftchat-*')"
 [[ -d "$root" ]] || fail "the archive holds no swiftchat-* folder"
-for path in bin/chat-server bin/chat Public/index.html deploy/chat-server.service deploy/haproxy.cfg \
+for path in bin/chat-server bin/chat Public/index.html deploy/swiftchat.service deploy/haproxy.cfg deploy/haproxy-tls.cfg \
     docs/PROTOCOL.md docs/DEPLOYMENT.md LICENSE CHANGELOG.md README.md; do
     [[ -e "$root/$path" ]] || fail "$path is missing"
 done
