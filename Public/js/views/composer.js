@@ -8,6 +8,7 @@ import { t } from '../strings.js';
 import { measureText } from '../limits.js';
 import { messageSummary } from './preview.js';
 import { MentionSuggestions } from './mentionSuggestions.js';
+import { VoiceRecorder } from './voiceRecorder.js';
 
 const COMPOSER_MAX_HEIGHT_PX = 160;
 
@@ -34,6 +35,7 @@ export class Composer {
   destroy() {
     this.unsubscribers.forEach((unsubscribe) => unsubscribe());
     this.client.flushDraft(this.roomID); // leaving the chat: its draft goes to the server now, not after the pause
+    this.voice.destroy();
   }
 
   /** Muted in this room (§7.3): the note stands where the text field was. */
@@ -80,7 +82,12 @@ export class Composer {
     }, icon(ICONS.emoji));
     this.mutedNote = el('p', { className: 'composer-muted', id: 'composer-muted', hidden: true, text: t('mutedComposer') });
     this.mentions = new MentionSuggestions(this.client, this.roomID, this.textarea, { onPick: () => this.input() });
+    this.voice = new VoiceRecorder({ send: (file, durationMs) => {
+      this.onSent();
+      this.client.sendVoice(this.roomID, file, durationMs);
+    } });
     this.row = el('div', { className: 'composer-row' },
+      this.voice.button,
       el('button', {
         type: 'button',
         className: 'icon-button attach-button',
@@ -95,6 +102,8 @@ export class Composer {
     return el('form', { className: 'composer', id: 'composer', on: { submit: (event) => this.submit(event) } },
       this.mentions.element,
       this.contextBar,
+      this.voice.panel,
+      this.voice.problem,
       this.row,
       this.mutedNote,
       this.count);

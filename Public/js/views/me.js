@@ -8,6 +8,7 @@ import { avatarElement, profileAvatar } from '../avatar.js';
 import { applyTheme, currentTheme, THEMES } from '../theme.js';
 import { connectionLight } from './connectionLight.js';
 import { navRow } from './navRow.js';
+import { pictureControls } from './avatarPicker.js';
 
 const CONNECTION_LABELS = { online: 'connected', connecting: 'connecting', offline: 'disconnected' };
 const AVATAR_COLORS = ['#4DB6AC', '#5C6BC0', '#EF6C00', '#8D6E63', '#7E57C2', '#29B6F6', '#EC407A', '#9CCC65', '#546E7A', '#D81B60'];
@@ -67,7 +68,14 @@ export class MeView {
           el('button', { type: 'submit', className: 'button primary', text: t('save') })),
         el('h3', { className: 'section-title', text: t('avatarColor') }),
         this.colorChoices,
-        this.profileStatus),
+        this.profileStatus,
+        el('h3', { className: 'section-title', text: t('picture') }),
+        pictureControls({
+          id: 'me',
+          save: (image) => this.client.setMyPicture(image),
+          remove: () => this.client.removeMyPicture(),
+          hasPicture: () => Boolean(this.store.me.avatarURL),
+        })),
       el('form', { className: 'settings-group password-form', id: 'password-form', on: { submit: (event) => this.changePassword(event) } },
         el('h2', { className: 'section-title', text: t('changePassword') }),
         this.currentPasswordInput,
