@@ -11,14 +11,17 @@ const OUTPUT = 256;
 const MAX_ZOOM = 4;
 const KEY_STEP = 8;
 
-/** Opens the dialog over `image` (an HTMLImageElement that has loaded); resolves with a Blob or null. */
-export function cropPicture(image) {
-  return new Promise((resolve) => new CropDialog(image, resolve).open());
+/**
+ * Opens the dialog over `image` (an HTMLImageElement that has loaded); resolves with a Blob or null. It goes in the
+ * landmark of `opener` (so no content stands outside a landmark) and gives the focus back to it when it closes.
+ */
+export function cropPicture(image, opener) {
+  return new Promise((resolve) => new CropDialog(image, opener, resolve).open());
 }
 
 class CropDialog {
-  constructor(image, resolve) {
-    Object.assign(this, { image, resolve });
+  constructor(image, opener, resolve) {
+    Object.assign(this, { image, opener, resolve });
     this.cover = CROP / Math.min(image.naturalWidth, image.naturalHeight); // the scale at which the image just fills the square
     this.zoom = 1;
     this.centre = { x: image.naturalWidth / 2, y: image.naturalHeight / 2 }; // the image point at the square's centre
@@ -53,7 +56,7 @@ class CropDialog {
   }
 
   open() {
-    document.body.append(this.element);
+    (this.opener.closest('main, section, nav, aside') ?? document.body).append(this.element);
     this.element.showModal();
     this.draw();
     this.canvas.focus();
@@ -61,6 +64,7 @@ class CropDialog {
 
   closed() {
     this.element.remove();
+    this.opener.focus();
     this.resolve(this.result);
   }
 

@@ -30,19 +30,23 @@ export function pictureControls({ id, save, remove, hasPicture }) {
     }
   }
 
+  const changeButton = el('button', {
+    type: 'button', className: 'button', id: `${id}-change-picture`, text: t('changePicture'), on: { click: () => input.click() },
+  });
+
   async function picked() {
     const file = input.files[0];
     input.value = '';
     if (!file) return;
     const image = await loaded(file);
     // A file the browser cannot show goes to the server as it is, so the person hears the server's reason.
-    const picture = image ? await cropPicture(image) : file;
+    const picture = image ? await cropPicture(image, changeButton) : file;
     if (picture) await run(() => save(picture), t('pictureSaved'));
   }
 
   return el('div', { className: 'picture-controls' },
     el('div', { className: 'picture-buttons' },
-      el('button', { type: 'button', className: 'button', id: `${id}-change-picture`, text: t('changePicture'), on: { click: () => input.click() } }),
+      changeButton,
       removeButton,
       input),
     status);
