@@ -61,6 +61,8 @@ class AvatarTests(WebClientTestCase):
 
         def axe_on_dialog():
             self.assertEqual(axe_violations(page, "the crop dialog"), [])
+            out = os.environ.get("SCREENSHOT_DIR", os.path.join(REPO, "docs", "screenshots"))
+            page.screenshot(os.path.join(out, "picture-crop-dialog-desktop-light.png"))
         self.choose_and_crop(page, "me", self.picture_file(png_bytes(400, 300, (200, 60, 60))), axe_on_dialog)
         page.wait_for(lambda d: page.find("#me-picture-status").text == "Picture saved.", "the picture saved")
         mine = self.wait_for_picture(page, ".me-header .avatar", "my picture on Me at once")

@@ -142,7 +142,7 @@ class VoiceTests(WebClientTestCase):
 
         self.touch(page, "touchStart", x, y)
         page.wait_for(lambda d: page.find("#voice-recorder.holding").is_displayed(), "the hold-to-talk panel")
-        self.assertEqual(page.find("#voice-recorder-hint").text, "松开 发送 · 上滑 取消")
+        self.assertEqual(page.find("#voice-recorder-hint").text, "松开 发送\n上滑 取消")
         self.assertEqual(axe_violations(page, "the hold-to-talk panel"), [])
         self.wait_for_time(page, "0:01", "held for over a second")
         self.touch(page, "touchEnd", x, y)

@@ -6,9 +6,9 @@ import { t } from '../strings.js';
 
 const PLAY = 'M8 5.5v13l10-6.5z';
 const PAUSE = ['M8 5v14', 'M16 5v14'];
-const MIN_WIDTH_PX = 96;
-const MAX_WIDTH_PX = 220;
-const WIDTH_PER_SECOND_PX = 3;
+const MIN_WIDTH_PX = 120;
+const MAX_WIDTH_PX = 240;
+const WIDTH_PER_SECOND_PX = 4;
 const HEARD_LIMIT = 1000;
 
 let playing = null; // the <audio> playing now

@@ -154,7 +154,7 @@ export class VoiceRecorder {
     this.cancelButton.hidden = hold;
     this.sendButton.hidden = hold;
     this.time.textContent = '0:00';
-    this.hint.textContent = hold ? `${t('releaseToSend')} · ${t('slideUpToCancel')}` : t('clickToSendVoice');
+    this.hint.textContent = hold ? `${t('releaseToSend')}\n${t('slideUpToCancel')}` : t('clickToSendVoice');
     this.button.classList.add('recording');
     this.button.setAttribute('aria-label', t('sendVoice'));
     if (!hold) document.addEventListener('keydown', this.keyDown, true);
@@ -164,7 +164,7 @@ export class VoiceRecorder {
     if (!this.recording || this.recording.slidAway === slidAway) return;
     this.recording.slidAway = slidAway;
     this.panel.classList.toggle('slid-away', slidAway);
-    this.hint.textContent = slidAway ? t('releaseToCancel') : `${t('releaseToSend')} · ${t('slideUpToCancel')}`;
+    this.hint.textContent = slidAway ? t('releaseToCancel') : `${t('releaseToSend')}\n${t('slideUpToCancel')}`;
   }
 
   tick() {
