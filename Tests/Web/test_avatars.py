@@ -4,7 +4,9 @@ file that is not an image shows the server's refusal; axe finds nothing in the c
 in light and dark."""
 
 import os
+import struct
 import tempfile
+import zlib
 
 from selenium.webdriver.common.keys import Keys
 
@@ -63,7 +65,7 @@ class AvatarTests(WebClientTestCase):
             self.assertEqual(axe_violations(page, "the crop dialog"), [])
             out = os.environ.get("SCREENSHOT_DIR", os.path.join(REPO, "docs", "screenshots"))
             page.screenshot(os.path.join(out, "picture-crop-dialog-desktop-light.png"))
-        self.choose_and_crop(page, "me", self.picture_file(png_bytes(400, 300, (200, 60, 60))), axe_on_dialog)
+        self.choose_and_crop(page, "me", self.picture_file(picture_png((200, 60, 60), 400, 300)), axe_on_dialog)
         page.wait_for(lambda d: page.find("#me-picture-status").text == "Picture saved.", "the picture saved")
         mine = self.wait_for_picture(page, ".me-header .avatar", "my picture on Me at once")
         self.assertEqual((mine["width"], mine["height"]), (256, 256), "cropped to 256×256")
@@ -149,20 +151,19 @@ class AvatarTests(WebClientTestCase):
             page.quit()
 
 
-def picture_png(colour, side=256):
-    """A picture with something to see: a disc of `colour` on white, so a crop or a scaling shows."""
-    import struct
-    import zlib
+def picture_png(colour, width=256, height=256):
+    """A picture with something to see: a head and shoulders of `colour` on white, so a crop or a scaling shows."""
     rows = b""
-    for y in range(side):
+    side = min(width, height)
+    for y in range(height):
         row = bytearray(b"\x00")
-        for x in range(side):
-            inside = (x - side / 2) ** 2 + (y - side / 2.6) ** 2 < (side / 4) ** 2 or \
-                (x - side / 2) ** 2 + (y - side * 1.1) ** 2 < (side / 2.2) ** 2
+        for x in range(width):
+            inside = (x - width / 2) ** 2 + (y - height / 2.6) ** 2 < (side / 4) ** 2 or \
+                (x - width / 2) ** 2 + (y - height * 1.1) ** 2 < (side / 2.2) ** 2
             row += bytes(colour) if inside else b"\xf4\xf4\xf4"
         rows += bytes(row)
 
     def chunk(kind, data):
         return struct.pack("!I", len(data)) + kind + data + struct.pack("!I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack("!IIBBBBB", side, side, 8, 2, 0, 0, 0))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack("!IIBBBBB", width, height, 8, 2, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
