@@ -1,7 +1,8 @@
 // The composer of a chat: the text box (Enter sends, Shift+Enter breaks the line, ↑ in an empty box edits my last
 // message), the reply or edit bar, the remaining count near the server's size limit (a message over it is not
 // sent, and says why), emoji, files by picker or paste (any type: images show as images, the rest as files), and
-// the chat's members to mention after @ (mentionSuggestions.js).
+// the chat's members to mention after @ (mentionSuggestions.js), and the microphone for voice messages
+// (voiceRecorder.js).
 // A member a moderator muted (the room's summary says so, or a send was refused for it) sees a note instead.
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { t } from '../strings.js';

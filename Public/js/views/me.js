@@ -1,7 +1,8 @@
-// The Me tab: my profile (display name, avatar colour), My data, Bots and, for administrators, Administration (pages of
-// their own: mePages.js), changing my password (this device stays signed in with the new session), language, theme,
-// Mentions of me, notifications (push on this device, desktop notifications while the app is open, sound), connection
-// status and server version, sign out (asking first when unsent messages or drafts would be lost).
+// The Me tab: my profile (display name, avatar colour, picture: avatarPicker.js), My data, Bots and, for
+// administrators, Administration (pages of their own: mePages.js), changing my password (this device stays signed
+// in with the new session), language, theme, Mentions of me, notifications (push on this device, desktop
+// notifications while the app is open, sound), connection status and server version, sign out (asking first when
+// unsent messages or drafts would be lost).
 import { el, replaceChildren } from '../dom.js';
 import { currentLanguage, describeError, errorText, LANGUAGES, setLanguage, t } from '../strings.js';
 import { avatarElement, profileAvatar } from '../avatar.js';
