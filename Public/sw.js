@@ -51,6 +51,8 @@ const SHELL = [
   '/js/views/adminUser.js',
   '/js/views/adminUsers.js',
   '/js/views/auth.js',
+  '/js/views/avatarCrop.js',
+  '/js/views/avatarPicker.js',
   '/js/views/bansList.js',
   '/js/views/blockControl.js',
   '/js/views/botRow.js',
@@ -101,6 +103,8 @@ const SHELL = [
   '/js/views/systemLines.js',
   '/js/views/toast.js',
   '/js/views/unreadJump.js',
+  '/js/views/voicePlayer.js',
+  '/js/views/voiceRecorder.js',
 ];
 
 self.addEventListener('install', (event) => {

@@ -168,9 +168,11 @@ export class Api {
   resolveReport(id, action) { return this.request('POST', `/reports/${encodeURIComponent(id)}/resolve`, { body: { action } }); }
 
   // §9.3 attachments, §9.7 search and config
-  upload(file) {
-    const name = encodeURIComponent(file.name || 'file');
-    return this.request('POST', `/attachments?name=${name}`, { rawBody: file, contentType: file.type || 'application/octet-stream' });
+  /** `durationMs`: a voice recording's length as the recorder measured it (§9.3 "Voice messages"). */
+  upload(file, durationMs = null) {
+    const query = new URLSearchParams({ name: file.name || 'file' });
+    if (durationMs) query.set('duration', String(Math.round(durationMs)));
+    return this.request('POST', `/attachments?${query}`, { rawBody: file, contentType: file.type || 'application/octet-stream' });
   }
   /** `filters`: room (an id), from (a username), has ('link,image,file'), before and after (YYYY-MM-DD). */
   search(q, { limit = 20, ...filters } = {}) {
@@ -198,6 +200,14 @@ export class Api {
   deleteWebhook(roomID, webhookID) {
     return this.request('DELETE', `/rooms/${encodeURIComponent(roomID)}/webhooks/${encodeURIComponent(webhookID)}`);
   }
+
+  // §6.5, §7.7 pictures: the image is the request's body
+  setAvatar(image) { return this.request('PUT', '/me/avatar', { rawBody: image, contentType: image.type }); }
+  removeAvatar() { return this.request('DELETE', '/me/avatar'); }
+  setRoomAvatar(roomID, image) {
+    return this.request('PUT', `/rooms/${encodeURIComponent(roomID)}/avatar`, { rawBody: image, contentType: image.type });
+  }
+  removeRoomAvatar(roomID) { return this.request('DELETE', `/rooms/${encodeURIComponent(roomID)}/avatar`); }
 
   // §10.6 my data, §10.7 blocking
   exportMyData() { return this.download('/me/export'); }

@@ -1,4 +1,6 @@
-// Avatars are initials on a colour: people bring their colour in their profile; initials come from the name.
+// Avatars are initials on a colour: people bring their colour in their profile; initials come from the name. A
+// profile or room that wears a picture (§6.5, §7.7: `avatarURL`) shows it over them; the initials stay beneath as the
+// fallback while it loads and when it fails.
 import { el } from './dom.js';
 
 const ROOM_COLORS = ['#5C6BC0', '#26A69A', '#EF6C00', '#8D6E63', '#7E57C2', '#29B6F6', '#EC407A', '#9CCC65'];
@@ -44,19 +46,20 @@ export function colorFromId(id) {
   return ROOM_COLORS[hash % ROOM_COLORS.length];
 }
 
-/** Avatar data for a profile ({initials, avatarColor, displayName}). */
+/** Avatar data for a profile ({initials, avatarColor, displayName, avatarURL}). */
 export function profileAvatar(profile) {
   return {
     initials: initialsFromName(profile.displayName || profile.username),
     color: profile.avatarColor || colorFromId(profile.id || profile.username),
     label: profile.displayName || profile.username,
+    url: profile.avatarURL ?? null,
   };
 }
 
-/** Avatar data for a room: the peer's for a direct room, the first grapheme of its name otherwise. */
+/** Avatar data for a room: the peer's for a direct room, the first grapheme of its name (and its picture) otherwise. */
 export function roomAvatar(room) {
   if (room.kind === 'direct' && room.peer) return profileAvatar(room.peer);
-  return { initials: firstGrapheme(room.name), color: colorFromId(room.id), label: room.name };
+  return { initials: firstGrapheme(room.name), color: colorFromId(room.id), label: room.name, url: room.avatarURL ?? null };
 }
 
 /** Relative luminance (WCAG) of a `#RRGGBB` colour. */
@@ -73,14 +76,25 @@ export function initialsColor(background) {
   return (1.05 / (light + 0.05)) >= ((light + 0.05) / (luminance('#111111') + 0.05)) ? '#ffffff' : '#111111';
 }
 
-/** The avatar element. It is decorative when `decorative` is set (its name is already next to it). */
-export function avatarElement({ initials, color, label }, { size = 'medium', decorative = true } = {}) {
-  return el('span', {
+/**
+ * The avatar element. It is decorative when `decorative` is set (its name is already next to it). A picture covers
+ * the initials once it has loaded and is taken away if it fails, so a broken picture never shows.
+ */
+export function avatarElement({ initials, color, label, url }, { size = 'medium', decorative = true } = {}) {
+  const avatar = el('span', {
     className: `avatar avatar-${size}`,
     text: initials,
     style: { backgroundColor: color, color: initialsColor(color) },
     role: decorative ? undefined : 'img',
     'aria-label': decorative ? undefined : label,
     'aria-hidden': decorative ? 'true' : undefined,
+    dataset: url ? { avatarUrl: url } : {},
   });
+  if (url) {
+    const picture = el('img', { className: 'avatar-picture', src: url, alt: '', draggable: 'false' });
+    picture.addEventListener('load', () => avatar.classList.add('has-picture'));
+    picture.addEventListener('error', () => picture.remove());
+    avatar.append(picture);
+  }
+  return avatar;
 }

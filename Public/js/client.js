@@ -39,7 +39,7 @@ export class ChatClient {
     this.roomsAnnouncedByServer = new Set();
     this.historyRequests = new Map(); // room id → {generation, request} of the page being loaded
     this.uploads = new Uploads({
-      upload: (file) => this.api.upload(file),
+      upload: (file, durationMs) => this.api.upload(file, durationMs),
       onUploaded: (roomID, attachment) => this.outbox.add(
         { type: 'send', room: roomID, text: '', attachments: [attachment.id] }, { attachments: [attachment] }),
       onChange: (roomID) => this.store.emit(`room:${roomID}`),
@@ -479,6 +479,20 @@ export class ChatClient {
   /** Uploads an image or any other file (§9.3), then sends it as a message (see uploads.js). */
   sendFile(roomID, file) {
     return this.uploads.add(roomID, file);
+  }
+
+  /** Uploads a voice recording with its length (§9.3), then sends it as a message, as a file is sent. */
+  sendVoice(roomID, recording, durationMs) {
+    return this.uploads.add(roomID, recording, { durationMs });
+  }
+
+  // §6.5, §7.7 pictures: mine shows at once from the profile the server answers; a room's from its new address.
+  async setMyPicture(image) { this.updateMe(await this.api.setAvatar(image)); }
+  async removeMyPicture() { this.updateMe(await this.api.removeAvatar()); }
+  async setRoomPicture(roomID, image) { this.store.setRoomPicture(roomID, (await this.api.setRoomAvatar(roomID, image)).avatarURL); }
+  async removeRoomPicture(roomID) {
+    await this.api.removeRoomAvatar(roomID);
+    this.store.setRoomPicture(roomID, null);
   }
 
   retryUpload(roomID, localID) {

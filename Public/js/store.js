@@ -60,6 +60,7 @@ function newRoom(summary) {
     kind: summary.kind,
     name: summary.name,
     peer: summary.peer ?? null,
+    avatarURL: summary.avatarURL ?? null, // a channel's or group's picture (§7.7)
     lastMessage: summary.lastMessage ?? null,
     latestSeq: summary.latestSeq ?? 0,
     lastReadSeq: summary.lastReadSeq ?? 0,
@@ -169,6 +170,7 @@ export class Store {
         existing.nameSeq = summary.latestSeq ?? 0;
       }
       existing.kind = summary.kind;
+      existing.avatarURL = summary.avatarURL ?? null;
       if ((summary.latestSeq ?? 0) >= existing.roleSeq) {
         existing.role = summary.role ?? null;
         existing.roleSeq = summary.latestSeq ?? 0;
@@ -189,6 +191,14 @@ export class Store {
     }
     this.emit('rooms');
     return this.rooms.get(summary.id);
+  }
+
+  /** A channel's or group's picture changed (§7.7): its new address, or null for none. */
+  setRoomPicture(roomID, avatarURL) {
+    const room = this.rooms.get(roomID);
+    if (!room) return;
+    room.avatarURL = avatarURL ?? null;
+    this.emit('rooms');
   }
 
   /** Moves the other member's read position forward (never back: a cached or older summary may lag behind). */

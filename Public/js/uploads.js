@@ -4,20 +4,21 @@
 
 export class Uploads {
   /**
-   * upload(file): resolves with the attachment (§9.3).
+   * upload(file, durationMs): resolves with the attachment (§9.3; `durationMs` only for a voice recording).
    * onUploaded(roomID, attachment): the file is stored; send the message.
    * onChange(roomID): an upload of that room was added, changed or removed.
    * maxBytes(): the server's upload limit (§9.7): a larger file fails at once with `too_large`, without uploading.
    */
   constructor({ upload, onUploaded, onChange, maxBytes }) {
     Object.assign(this, { upload, onUploaded, onChange, maxBytes });
-    this.byRoom = new Map(); // room id → [{localID, file, previewURL, state, error, createdAt}]
+    this.byRoom = new Map(); // room id → [{localID, file, durationMs, previewURL, state, error, createdAt}]
   }
 
-  async add(roomID, file) {
+  async add(roomID, file, { durationMs = null } = {}) {
     const entry = {
       localID: `upload-${Date.now()}-${Math.random().toString(36).slice(2)}`,
       file,
+      durationMs,
       previewURL: file.type.startsWith('image/') ? URL.createObjectURL(file) : null,
       state: 'pending',
       createdAt: Date.now(),
@@ -35,7 +36,7 @@ export class Uploads {
       return;
     }
     try {
-      const attachment = await this.upload(entry.file);
+      const attachment = await this.upload(entry.file, entry.durationMs);
       this.remove(roomID, entry);
       this.onUploaded(roomID, attachment);
     } catch (error) {

@@ -385,7 +385,7 @@ export class ChatView {
       const selected = selection.active ? selection.has(message.seq) : null; // null: not selecting
       items.push({
         key: `seq:${message.seq}`,
-        signature: `${message.rev}|${showSender}|${showRead}|${senderProfile?.displayName}|${senderProfile?.avatarColor}|${senderProfile?.bot}|${changesSignature}|${reactors}|${mentioned}|${selected}`,
+        signature: `${message.rev}|${showSender}|${showRead}|${senderProfile?.displayName}|${senderProfile?.avatarColor}|${senderProfile?.avatarURL}|${senderProfile?.bot}|${changesSignature}|${reactors}|${mentioned}|${selected}`,
         fromOthers: !mine,
         build: () => messageElement(message, { ...context, mine, showSender, showRead, senderProfile, changes, selected }),
       });

@@ -1,13 +1,15 @@
 // The composer of a chat: the text box (Enter sends, Shift+Enter breaks the line, ↑ in an empty box edits my last
 // message), the reply or edit bar, the remaining count near the server's size limit (a message over it is not
 // sent, and says why), emoji, files by picker or paste (any type: images show as images, the rest as files), and
-// the chat's members to mention after @ (mentionSuggestions.js).
+// the chat's members to mention after @ (mentionSuggestions.js), and the microphone for voice messages
+// (voiceRecorder.js).
 // A member a moderator muted (the room's summary says so, or a send was refused for it) sees a note instead.
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { t } from '../strings.js';
 import { measureText } from '../limits.js';
 import { messageSummary } from './preview.js';
 import { MentionSuggestions } from './mentionSuggestions.js';
+import { VoiceRecorder } from './voiceRecorder.js';
 
 const COMPOSER_MAX_HEIGHT_PX = 160;
 
@@ -34,6 +36,7 @@ export class Composer {
   destroy() {
     this.unsubscribers.forEach((unsubscribe) => unsubscribe());
     this.client.flushDraft(this.roomID); // leaving the chat: its draft goes to the server now, not after the pause
+    this.voice.destroy();
   }
 
   /** Muted in this room (§7.3): the note stands where the text field was. */
@@ -80,7 +83,12 @@ export class Composer {
     }, icon(ICONS.emoji));
     this.mutedNote = el('p', { className: 'composer-muted', id: 'composer-muted', hidden: true, text: t('mutedComposer') });
     this.mentions = new MentionSuggestions(this.client, this.roomID, this.textarea, { onPick: () => this.input() });
+    this.voice = new VoiceRecorder({ send: (file, durationMs) => {
+      this.onSent();
+      this.client.sendVoice(this.roomID, file, durationMs);
+    } });
     this.row = el('div', { className: 'composer-row' },
+      this.voice.button,
       el('button', {
         type: 'button',
         className: 'icon-button attach-button',
@@ -95,6 +103,8 @@ export class Composer {
     return el('form', { className: 'composer', id: 'composer', on: { submit: (event) => this.submit(event) } },
       this.mentions.element,
       this.contextBar,
+      this.voice.panel,
+      this.voice.problem,
       this.row,
       this.mutedNote,
       this.count);

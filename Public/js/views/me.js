@@ -1,13 +1,15 @@
-// The Me tab: my profile (display name, avatar colour), My data, Bots and, for administrators, Administration (pages of
-// their own: mePages.js), changing my password (this device stays signed in with the new session), language, theme,
-// Mentions of me, notifications (push on this device, desktop notifications while the app is open, sound), connection
-// status and server version, sign out (asking first when unsent messages or drafts would be lost).
+// The Me tab: my profile (display name, avatar colour, picture: avatarPicker.js), My data, Bots and, for
+// administrators, Administration (pages of their own: mePages.js), changing my password (this device stays signed
+// in with the new session), language, theme, Mentions of me, notifications (push on this device, desktop
+// notifications while the app is open, sound), connection status and server version, sign out (asking first when
+// unsent messages or drafts would be lost).
 import { el, replaceChildren } from '../dom.js';
 import { currentLanguage, describeError, errorText, LANGUAGES, setLanguage, t } from '../strings.js';
 import { avatarElement, profileAvatar } from '../avatar.js';
 import { applyTheme, currentTheme, THEMES } from '../theme.js';
 import { connectionLight } from './connectionLight.js';
 import { navRow } from './navRow.js';
+import { pictureControls } from './avatarPicker.js';
 
 const CONNECTION_LABELS = { online: 'connected', connecting: 'connecting', offline: 'disconnected' };
 const AVATAR_COLORS = ['#4DB6AC', '#5C6BC0', '#EF6C00', '#8D6E63', '#7E57C2', '#29B6F6', '#EC407A', '#9CCC65', '#546E7A', '#D81B60'];
@@ -67,7 +69,14 @@ export class MeView {
           el('button', { type: 'submit', className: 'button primary', text: t('save') })),
         el('h3', { className: 'section-title', text: t('avatarColor') }),
         this.colorChoices,
-        this.profileStatus),
+        this.profileStatus,
+        el('h3', { className: 'section-title', text: t('picture') }),
+        pictureControls({
+          id: 'me',
+          save: (image) => this.client.setMyPicture(image),
+          remove: () => this.client.removeMyPicture(),
+          hasPicture: () => Boolean(this.store.me.avatarURL),
+        })),
       el('form', { className: 'settings-group password-form', id: 'password-form', on: { submit: (event) => this.changePassword(event) } },
         el('h2', { className: 'section-title', text: t('changePassword') }),
         this.currentPasswordInput,

@@ -8,6 +8,7 @@ import { messageSummary } from './preview.js';
 import { markdownNodes } from '../markdown.js';
 import { markMentions } from '../mentions.js';
 import { linkPreviewCard } from './linkPreview.js';
+import { isVoice, voiceElement } from './voicePlayer.js';
 
 const MAX_IMAGE_SIDE = 240;
 
@@ -187,7 +188,8 @@ function bubble(message, context) {
   const text = message.text && el('div', { className: 'message-text' }, markdownNodes(message.text));
   if (text && context.whomMentioned) markMentions(text, (name) => context.whomMentioned(message, name));
   const mentionsMe = !context.mine && context.mentionsMe?.(message) === true;
-  return el('div', { className: `bubble${!message.text && attachments.length ? ' image-only' : ''}${mentionsMe ? ' mentions-me' : ''}` },
+  const imageOnly = !message.text && attachments.length && !attachments.some(isVoice);
+  return el('div', { className: `bubble${imageOnly ? ' image-only' : ''}${mentionsMe ? ' mentions-me' : ''}` },
     mentionsMe && el('span', { className: 'visually-hidden', text: t('mentionsYou') }),
     message.replyTo && quote(message.replyTo, context),
     attachments.map((attachment) => attachmentElement(attachment, message, context)),
@@ -237,6 +239,10 @@ export function formatBytes(size) {
 
 function attachmentElement(attachment, message, context) {
   const src = context.attachmentURL(attachment.id);
+  if (isVoice(attachment)) {
+    const senderName = message.sender ? context.nameOf(message.sender) : t('you');
+    return voiceElement(attachment, { src, me: context.me, mine: context.mine !== false, senderName }); // pending: mine
+  }
   if (!attachment.contentType?.startsWith('image/')) return fileCard(attachment, src);
   const { width, height } = fitImage(attachment.width, attachment.height);
   const alt = t('imageFrom', { name: message.sender ? context.nameOf(message.sender) : t('you') });

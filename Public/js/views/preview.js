@@ -1,6 +1,7 @@
 // One line that stands for a message: in the chat list and in reply quotes.
 import { t } from '../strings.js';
 import { plainText } from '../markdown.js';
+import { formatDuration, isVoice } from './voicePlayer.js';
 
 /** The text of a message as one line, or what it carries when it has no text. */
 export function messageSummary(message) {
@@ -8,6 +9,7 @@ export function messageSummary(message) {
   if (message.deleted) return t('previewDeleted');
   if (message.text) return plainText(message.text);
   const attachment = message.attachments?.[0];
+  if (isVoice(attachment)) return t('previewVoice', { length: formatDuration(attachment.durationMs) });
   if (attachment) return attachment.contentType?.startsWith('image/') ? t('previewImage') : t('previewFile');
   return '';
 }

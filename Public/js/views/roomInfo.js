@@ -14,6 +14,7 @@ import { BlockControl } from './blockControl.js';
 import { RoomMembers } from './roomMembers.js';
 import { RoomIntegrations } from './roomIntegrations.js';
 import { canModerate } from '../moderation.js';
+import { pictureControls } from './avatarPicker.js';
 
 export class RoomInfo {
   constructor(client, roomID) {
@@ -87,6 +88,7 @@ export class RoomInfo {
         this.renameButton,
         el('button', { type: 'button', className: 'icon-button dialog-close', 'aria-label': t('close'), on: { click: () => this.close() } }, icon(ICONS.close))),
       this.kind,
+      canChangePicture(room) && this.pictureControls(),
       el('fieldset', { className: 'notify-levels', id: 'notify-levels' },
         el('legend', { className: 'section-title', text: t('notifyLevel') }),
         this.levelInputs.map((input) => el('label', { className: 'settings-row toggle-row', for: input.id },
@@ -101,6 +103,16 @@ export class RoomInfo {
       shared && el('button', { type: 'button', className: 'button danger wide', id: 'leave-room', text: t('leave'), on: { click: () => this.leave() } }),
       peer && new BlockControl(this.client.myData, peer).element);
     this.refresh();
+  }
+
+  /** The room's picture (§7.7), for its owner and moderators. */
+  pictureControls() {
+    return pictureControls({
+      id: 'room',
+      save: (image) => this.client.setRoomPicture(this.roomID, image),
+      remove: () => this.client.removeRoomPicture(this.roomID),
+      hasPicture: () => Boolean(this.store.rooms.get(this.roomID)?.avatarURL),
+    });
   }
 
   // MARK: notification level
@@ -253,4 +265,9 @@ export class RoomInfo {
 /** Groups can be renamed by any member, channels by their creator (not known here: the server decides), not the lobby. */
 function canOfferRename(room) {
   return room.kind === 'group' || (room.kind === 'channel' && room.id !== 'lobby');
+}
+
+/** A channel's or group's owner and moderators change its picture; the lobby keeps its look (§7.7). */
+function canChangePicture(room) {
+  return room.kind !== 'direct' && room.id !== 'lobby' && (room.role === 'owner' || room.role === 'moderator');
 }
