@@ -81,7 +81,9 @@ extension Application {
     func startHTTP(_ configuration: ServerConfiguration, connections: ConnectionCounts, tls: TLSCertificates?)
         async throws
     {
-        try await self.server.start(address: .hostname(configuration.host, port: configuration.port))
+        try await ChatServiceError.naming("--port", host: configuration.host, port: configuration.port) {
+            try await self.server.start(address: .hostname(configuration.host, port: configuration.port))
+        }
         guard let listener = self.http.server.shared.listeningChannel else {
             throw ChatServiceError.connectionLimitsUnavailable
         }

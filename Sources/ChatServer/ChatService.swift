@@ -136,12 +136,14 @@ public final class ChatService: Sendable {
             let tcp =
                 try await !serveTCP
                 ? nil
-                : TCPListener.start(
-                    host: configuration.host, port: configuration.tcpPort, group: application.eventLoopGroup,
-                    lobby: lobby,
-                    tutorialText: tutorialText, sendLimit: sendLimit, connections: connections,
-                    metrics: metrics.connections(.tcp),
-                    tls: configuration.tcpTLS ? tls : nil, configuration: configuration, logger: logger)
+                : ChatServiceError.naming("--tcp-port", host: configuration.host, port: configuration.tcpPort) {
+                    try await TCPListener.start(
+                        host: configuration.host, port: configuration.tcpPort, group: application.eventLoopGroup,
+                        lobby: lobby,
+                        tutorialText: tutorialText, sendLimit: sendLimit, connections: connections,
+                        metrics: metrics.connections(.tcp),
+                        tls: configuration.tcpTLS ? tls : nil, configuration: configuration, logger: logger)
+                }
             let httpPort = application.http.server.shared.localAddress?.port ?? configuration.port
             let scheme = tls == nil ? "http" : "https"
             let localURL = "\(scheme)://\(Self.urlHost(reaching: configuration.host)):\(httpPort)"
@@ -478,15 +480,30 @@ enum ChatServiceError: Error, CustomStringConvertible {
     case connectionLimitsUnavailable
     /// The Prometheus listener could not listen (most often: another server already uses the port).
     case metricsListener(host: String, port: Int, reason: String)
+    /// The HTTP or TCP listener could not listen; `flag` is the setting that chose the port.
+    case listener(flag: String, host: String, port: Int, reason: String)
     /// `--database-url` names a database this server cannot use; `url` is shown without its password.
     case databaseUnavailable(url: String, reason: String)
     /// On PostgreSQL, where several nodes serve one community, the attachments directory is not said to be shared.
     case attachmentsNotShared(directory: String)
 
+    /// Runs `listen`, a listener's start on `port`, reporting a failure as the setting `flag` that chose the port.
+    static func naming<Listener>(
+        _ flag: String, host: String, port: Int, _ listen: () async throws -> Listener
+    ) async throws -> Listener {
+        do {
+            return try await listen()
+        } catch {
+            throw ChatServiceError.listener(flag: flag, host: host, port: port, reason: "\(error)")
+        }
+    }
+
     var description: String {
         switch self {
         case .searchNeedsSQL: "search needs an SQL database"
         case .connectionLimitsUnavailable: "the HTTP listener could not be found to install the connection limits"
+        case .listener(let flag, let host, let port, let reason):
+            "\(flag) \(port): cannot listen on \(host):\(port) (\(reason)); another program, perhaps another chat-server, may use it: choose another port with \(flag)"
         case .metricsListener(let host, let port, let reason):
             "--metrics-port \(port): the metrics listener cannot listen on \(host):\(port) (\(reason)); choose another port, or turn it off with --metrics false"
         case .databaseUnavailable(let url, let reason):

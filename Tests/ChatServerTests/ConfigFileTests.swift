@@ -94,6 +94,26 @@ struct ConfigFileTests {
         #expect(chatVersion.status == 0 && chatVersion.output == SwiftChatVersion.current + "\n")
     }
 
+    @Test("a port another server holds stops start-up with a message naming the setting: --port, --tcp-port")
+    func portsInUse() async throws {
+        let first = try await TestServer.start()
+        for (flag, taken) in [("--port", (first.httpPort, 0)), ("--tcp-port", (0, first.tcpPort))] {
+            do {
+                let second = try await TestServer.start {
+                    $0.port = taken.0
+                    $0.tcpPort = taken.1
+                }
+                await second.stop()
+                Issue.record("a second server started on a port in use (\(flag))")
+            } catch {
+                let port = flag == "--port" ? first.httpPort : first.tcpPort
+                #expect("\(error)".hasPrefix("\(flag) \(port): cannot listen on"), "\(error)")
+                #expect("\(error)".contains("choose another port with \(flag)"), "\(error)")
+            }
+        }
+        await first.stop()
+    }
+
     @Test("a SIGHUP while the server starts does not end it: it starts and serves")
     func hangUpWhileStarting() async throws {
         let directory = TestServer.makeTemporaryDirectory()
