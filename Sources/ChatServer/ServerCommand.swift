@@ -58,8 +58,11 @@ public struct ServerCommand: AsyncParsableCommand {
         }
         let level = configuration.logLevel
         let json = configuration.logFormat == "json"
+        let journal = JournalLogHandler.isJournal(
+            ProcessInfo.processInfo.environment, standardOutput: JournalLogHandler.standardOutputIdentity)
         LoggingSystem.bootstrap { label in
             if json { return JSONLogHandler(label: label, logLevel: level) }
+            if journal { return JournalLogHandler(label: label, logLevel: level) }
             var handler = StreamLogHandler.standardOutput(label: label)
             handler.logLevel = level
             return handler
