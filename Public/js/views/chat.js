@@ -147,6 +147,7 @@ export class ChatView {
     el('div', { className: 'drop-overlay', 'aria-hidden': 'true' }, el('span', { text: t('dropFile') })),
     this.actions.menu.element,
     this.actions.reportDialog.element,
+    this.actions.forwardPicker.element,
     this.emojiPicker.element,
     this.infoPanel.element);
     acceptDroppedFiles(this.element, (files) => this.composer.sendFiles(files));
