@@ -500,6 +500,7 @@ const TABLE = {
     unpinChat: 'Unpin',
     pinnedChat: 'Pinned',
     // Forwarding (§7.6), contacts (§6.4), marked unread (§7.5)
+    notes: 'Notes',
     forwardTo: 'Forward to',
     searchChats: 'Search chats',
     noChatsFound: 'No chats found.',
@@ -1001,6 +1002,7 @@ const TABLE = {
     unpinChat: '取消置顶',
     pinnedChat: '已置顶',
     // 转发 (§7.6)、通讯录 (§6.4)、标为未读 (§7.5)
+    notes: '提示',
     forwardTo: '转发给',
     searchChats: '搜索聊天',
     noChatsFound: '没有找到聊天。',

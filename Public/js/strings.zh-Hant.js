@@ -484,6 +484,7 @@ export const ZH_HANT = {
   unpinChat: '取消置頂',
   pinnedChat: '已置頂',
   // 轉發 (§7.6)、通訊錄 (§6.4)、標為未讀 (§7.5)
+  notes: '提示',
   forwardTo: '轉發給',
   searchChats: '搜尋聊天',
   noChatsFound: '沒有找到聊天。',

@@ -7,12 +7,13 @@ import { describeError, errorText, t } from '../strings.js';
 import { avatarElement, profileAvatar } from '../avatar.js';
 import { LAST_SEEN_LOOKUPS, statusOf } from '../presenceText.js';
 import { chatPath, navigate } from '../router.js';
-import { PeoplePicker } from './peoplePicker.js';
 import { showToast } from './toast.js';
 
 export class ContactsView {
-  constructor(client) {
+  /** `picker`: the people picker (peoplePicker.js) that Add contact opens. */
+  constructor(client, picker) {
     this.client = client;
+    this.picker = picker;
     this.store = client.store;
     this.contacts = [];
     this.request = 0;
@@ -25,7 +26,6 @@ export class ContactsView {
       'aria-label': t('contactsFilter'),
       on: { input: () => this.render() },
     });
-    this.picker = new PeoplePicker(client);
     this.addButton = el('button', {
       type: 'button',
       className: 'contact-item add-contact-item',
@@ -37,7 +37,7 @@ export class ContactsView {
     this.list = el('ul', { className: 'contact-list', id: 'contact-list', 'aria-label': t('tabContacts') });
     this.error = el('p', { className: 'form-error', role: 'alert' });
     this.element = el('div', { className: 'contacts-view' },
-      el('div', { className: 'search-bar' }, this.filterInput), this.addButton, this.error, this.list, this.picker.element);
+      el('div', { className: 'search-bar' }, this.filterInput), this.addButton, this.error, this.list);
     this.unsubscribers = ['presence', 'connection'].map((topic) => this.store.on(topic, () => this.render()));
     this.unsubscribers.push(this.store.on('contacts', () => this.load()));
     this.load();
