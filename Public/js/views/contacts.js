@@ -33,7 +33,7 @@ export class ContactsView {
       'aria-haspopup': 'dialog',
       on: { click: () => this.picker.open('contact', this.addButton) },
     }, el('span', { className: 'avatar avatar-medium add-contact-icon', 'aria-hidden': 'true' }, icon(ICONS.plus)),
-    el('span', { className: 'contact-name', text: t('addContact') }));
+    el('span', { className: 'contact-main add-contact-label', text: t('addContact') }));
     this.list = el('ul', { className: 'contact-list', id: 'contact-list', 'aria-label': t('tabContacts') });
     this.error = el('p', { className: 'form-error', role: 'alert' });
     this.element = el('div', { className: 'contacts-view' },
