@@ -65,15 +65,16 @@ export class ContactsView {
 
   render() {
     const contacts = this.shown();
-    // Rebuilding the list must not lose the keyboard focus of the person moving through it.
-    const focused = this.list.contains(document.activeElement) ? document.activeElement : null;
-    const focusedSelector = focused && `[data-username="${CSS.escape(focused.dataset.username ?? '')}"]${focused.classList.contains('contact-remove') ? '.contact-remove' : '.contact-item'}`;
     if (contacts.length === 0) {
       replaceChildren(this.list, el('li', { className: 'empty-note', text: t('noContacts') }));
       return;
     }
+    // Rebuilding the list (presence changes) must not lose the keyboard focus of the person moving through it.
+    const focused = this.list.contains(document.activeElement) ? document.activeElement : null;
     replaceChildren(this.list, contacts.map((contact, index) => this.renderContact(contact, index < LAST_SEEN_LOOKUPS)));
-    if (focusedSelector) this.list.querySelector(focusedSelector)?.focus();
+    if (!focused) return;
+    const kind = focused.classList.contains('contact-remove') ? '.contact-remove' : '.contact-item';
+    this.list.querySelector(`${kind}[data-username="${CSS.escape(focused.dataset.username)}"]`)?.focus();
   }
 
   renderContact({ user, added }, lookUpLastSeen) {
