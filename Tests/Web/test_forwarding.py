@@ -71,11 +71,16 @@ class ForwardingTests(WebClientTestCase):
         self.open_chat(page, team)
         page.wait_for(lambda d: self.forwarded(page) == [{"label": "Forwarded from Bob Chen", "text": "the plan is attached", "images": 1}],
                       "the forwarded message with its picture in the group")
-        # Carol sees it too, from Bob
-        carol_page = self.signed_in(carol)
+        # Carol sees it too, from Bob; the label reads well on both bubbles, light and dark
+        carol_page = self.signed_in(carol, dark=True)
         self.open_chat(carol_page, with_carol)
         carol_page.wait_for(lambda d: [m["label"] for m in self.forwarded(carol_page)] == ["Forwarded from Bob Chen"]
                             and self.forwarded(carol_page)[0]["images"] == 1, "the copy on Carol's side")
+        for dark in (False, True):
+            page.set_dark(dark)
+            carol_page.set_dark(dark)
+            scheme = "dark" if dark else "light"
+            self.assertEqual(axe_violations(page, f"my forwarded message {scheme}") + axe_violations(carol_page, f"a forwarded message {scheme}"), [])
         self.assert_no_alerts(page, carol_page)
 
     def test_gh34_forward_a_selection_in_order_on_a_phone_in_chinese_and_say_what_failed(self):

@@ -1,7 +1,7 @@
 // The menu of a chat in the list (WeChat's long press on a chat): Pin to top or Unpin, and Mark as unread or Mark as
-// read (PROTOCOL.md §7.5). It opens
-// on a right-click or a long press (where the browser sends a context menu for it) at that point, and from the
-// keyboard (the context-menu key, Shift+F10) beside the chat; ↑/↓ move between its items. Escape closes it and gives the focus back to the chat.
+// read (PROTOCOL.md §7.5). It opens on a right-click or a long press (where the browser sends a context menu for it)
+// at that point, and from the keyboard (the context-menu key, Shift+F10) beside the chat; ↑/↓ move between its
+// items. Escape closes it and gives the focus back to the chat.
 import { el, replaceChildren } from '../dom.js';
 import { t } from '../strings.js';
 
