@@ -1,4 +1,4 @@
-// The REST half of the protocol (docs/PROTOCOL.md §6, §7 with §7.3, §7.4 and §7.5, §9.3, §9.7, §9.10, §9.11, §9.13, §9.14,
+// The REST half of the protocol (docs/PROTOCOL.md §6 with §6.4, §7 with §7.3 to §7.6, §9.3, §9.7, §9.10, §9.11, §9.13, §9.14,
 // §10). Every call resolves
 // with the parsed body or rejects with an ApiError whose `code` is the server's error code, or `unreachable` when no
 // answer came.
@@ -104,6 +104,11 @@ export class Api {
     return this.request('GET', query ? `/users?query=${encodeURIComponent(query)}` : '/users');
   }
 
+  // §6.4 contacts: the people I share a direct room or group with, and those I added
+  contacts() { return this.request('GET', '/me/contacts'); }
+  addContact(username) { return this.request('POST', '/me/contacts', { body: { username } }); }
+  removeContact(userID) { return this.request('DELETE', `/me/contacts/${encodeURIComponent(userID)}`); }
+
   // §7 rooms
   rooms() { return this.request('GET', '/rooms'); }
   publicRooms() { return this.request('GET', '/rooms/public'); }
@@ -125,8 +130,13 @@ export class Api {
     return this.request('GET', `/rooms/${encodeURIComponent(roomID)}/messages?${query}`);
   }
 
-  // §7.5 pinned chats and drafts
+  // §7.5 pinned chats, drafts and marked unread, §7.6 forwarding
   setPinned(roomID, pinned) { return this.request(pinned ? 'PUT' : 'DELETE', `/rooms/${encodeURIComponent(roomID)}/pin`); }
+  setMarkedUnread(roomID, marked) { return this.request(marked ? 'PUT' : 'DELETE', `/rooms/${encodeURIComponent(roomID)}/unread`); }
+  /** Sends message `seq` of room `sourceID` again in room `targetID`; resolves with the copy's ack (§8.3). */
+  forward(targetID, sourceID, seq, clientMsgID) {
+    return this.request('POST', `/rooms/${encodeURIComponent(targetID)}/forward`, { body: { room: sourceID, seq, clientMsgID } });
+  }
   /** An empty text (or only whitespace) clears the draft. */
   saveDraft(roomID, text) { return this.request('PUT', `/rooms/${encodeURIComponent(roomID)}/draft`, { body: { text } }); }
 

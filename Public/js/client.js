@@ -15,6 +15,7 @@ import { MyData } from './myData.js';
 import { Integrations } from './integrations.js';
 import { Drafts } from './drafts.js';
 import { Moderation, rankOf } from './moderation.js';
+import { forwardMessages } from './forwarding.js';
 
 const TYPING_INTERVAL_MS = 2_000; // the server forwards at most one `typing` per user and room every 2 s (§9.4)
 const HISTORY_PAGE = 50;
@@ -106,7 +107,7 @@ export class ChatClient {
   }
 
   /**
-   * Whether the server offers an optional feature by this name ('forward', 'pin', 'report'), which its config
+   * Whether the server offers an optional feature by this name ('pin'), which its config
    * lists under `features`. Today's server names none, so what needs one (menu items) stays hidden.
    */
   offers(feature) {
@@ -395,9 +396,13 @@ export class ChatClient {
 
   // MARK: reading and typing
 
-  /** The chat screen shows this room (null when none). What is read there is up to the view: what it saw. */
+  /**
+   * The chat screen shows this room (null when none). What is read there is up to the view: what it saw. Opening a
+   * chat I marked unread clears the mark (§7.5).
+   */
   setActiveRoom(roomID) {
     this.activeRoomID = roomID;
+    if (this.store.rooms.get(roomID)?.markedUnread) this.setMarkedUnread(roomID, false).catch(() => {});
   }
 
   /** I have seen the room up to `seq` (the view knows: it was on screen, in a visible, focused page). */
@@ -529,6 +534,40 @@ export class ChatClient {
   async setPinned(roomID, pinned) {
     await this.api.setPinned(roomID, pinned);
     this.store.setPinned(roomID, pinned);
+  }
+
+  /** Marks a chat unread in my list, or clears the mark, on every device of the account (§7.5). */
+  async setMarkedUnread(roomID, marked) {
+    await this.api.setMarkedUnread(roomID, marked);
+    this.store.setMarkedUnread(roomID, marked);
+  }
+
+  /**
+   * Forwards messages `seqs` of room `sourceID` to each room of `targetIDs` (§7.6); the copies come back as live
+   * messages. Resolves with what failed: [{targetID, seq, error}].
+   */
+  forward(sourceID, seqs, targetIDs) {
+    return forwardMessages(this.api, sourceID, seqs, targetIDs);
+  }
+
+  // MARK: contacts (§6.4)
+
+  /** My contacts, [{user, added}], A–Z by display name; their profiles are remembered. */
+  async contacts() {
+    const { contacts } = await this.api.contacts();
+    for (const { user } of contacts) this.store.profiles.set(user.id, user);
+    return contacts.sort((a, b) => a.user.displayName.localeCompare(b.user.displayName, undefined, { sensitivity: 'base' }));
+  }
+
+  async addContact(username) {
+    const contact = await this.api.addContact(username);
+    this.store.emit('contacts');
+    return contact;
+  }
+
+  async removeContact(userID) {
+    await this.api.removeContact(userID);
+    this.store.emit('contacts');
   }
 
   // MARK: rooms, people, profile

@@ -72,6 +72,7 @@ function newRoom(summary) {
     roleSeq: summary.latestSeq ?? 0, // the seq up to which `role` is known to be current (a summary's, or a role event's)
     muted: summary.muted === true, // a moderator muted me here (§7.3)
     pinned: summary.pinned === true, // I pinned it to the top of my list (§7.5)
+    markedUnread: summary.markedUnread === true, // I marked it unread (§7.5): the list shows a dot until I open it
     draft: summary.draft ?? null, // the text I left unsent here, as the server keeps it (§7.5; see drafts.js)
     // seq → message (only `message` events; edits, deletes and reactions are applied to them). Each message's
     // `stateSeq` is the newest seq its state includes: a change is applied only when it is newer (§9.1).
@@ -140,6 +141,14 @@ export class Store {
     this.emit('rooms');
   }
 
+  /** I marked a room unread or cleared the mark (the server took it). */
+  setMarkedUnread(roomID, marked) {
+    const room = this.rooms.get(roomID);
+    if (!room || room.markedUnread === marked) return;
+    room.markedUnread = marked;
+    this.emit('rooms');
+  }
+
   /** The server has this draft of mine for a room now (null: none). */
   setDraft(roomID, draft) {
     const room = this.rooms.get(roomID);
@@ -177,6 +186,7 @@ export class Store {
       }
       existing.muted = summary.muted === true;
       existing.pinned = summary.pinned === true;
+      existing.markedUnread = summary.markedUnread === true;
       existing.draft = summary.draft ?? null;
       existing.notifications = levelOf(summary);
       if (!peerLeft) existing.peer = summary.peer ?? null;
@@ -239,6 +249,7 @@ export class Store {
       ...(room.role ? { role: room.role } : {}),
       ...(room.muted ? { muted: true } : {}),
       ...(room.pinned ? { pinned: true } : {}),
+      ...(room.markedUnread ? { markedUnread: true } : {}),
       ...(room.draft ? { draft: room.draft } : {}),
     }));
   }

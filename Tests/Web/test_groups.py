@@ -102,6 +102,8 @@ class NewChatTests(WebClientTestCase):
         tag = uuid.uuid4().hex[:6]
         ann = self.user("ann", "Ann Lee")
         bob, carol, dave = (register(self.base(), unique_name(name), f"{name.title()} {tag}") for name in ("bob", "carol", "dave"))
+        for someone in (bob, carol):  # New chat and New group pick from my contacts (§6.4)
+            api(self.base(), "POST", "/me/contacts", {"username": someone["user"]["username"]}, token=ann["token"])
         page = self.signed_in(ann)
 
         def choose(mode):
@@ -137,7 +139,8 @@ class NewChatTests(WebClientTestCase):
         self.assertEqual(page.find_all("#people-results li"), [], "nobody listed before a search")
         page.find("#people-search").send_keys(dave["user"]["username"], Keys.ENTER)
         page.click(person(dave["user"]["username"]), "Dave found")
-        page.wait_for(lambda d: page.find("#chat-title").text == f"Dave {tag}", "the direct chat with Dave")
+        page.wait_for(lambda d: page.find("#toast").text == f"Dave {tag} is now a contact.", "Dave added to my contacts")
+        self.assertIn(dave["user"]["id"], [c["user"]["id"] for c in api(self.base(), "GET", "/me/contacts", token=ann["token"])["contacts"]])
         self.assert_no_alerts(page)
 
 

@@ -212,6 +212,8 @@ class TabTests(WebClientTestCase):
         people = {name: register(self.base(), unique_name("p"), f"{name} {tag}") for name in names}
         bravo = people["Bravo"]
         self.direct_room(viewer, bravo)  # presence is shared with the people one shares a room with
+        for name in ("charlie", "alpha", "Delta"):  # Contacts lists the people I talk to or added (§6.4)
+            api(self.base(), "POST", "/me/contacts", {"username": people[name]["user"]["username"]}, token=viewer["token"])
         page = self.signed_in(viewer)
         bravo_page = self.signed_in(bravo)
 

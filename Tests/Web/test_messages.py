@@ -41,8 +41,12 @@ class DirectChatTests(WebClientTestCase):
         bob = self.browser()
         self.register_in_ui(bob, bob_name, "Bob Chen")
 
+        # Bob is nobody Ann knows yet: she adds him from Contacts (§6.4), then he is listed there
         ann.go("#/contacts")
-        ann.click(f'.contact-item[data-username="{bob_name}"]', "Bob in Contacts")
+        ann.click("#add-contact", "Add contact")
+        ann.find("#people-search").send_keys(bob_name, Keys.ENTER)
+        ann.click(f'#people-results .contact-item[data-username="{bob_name}"]', "Bob found")
+        ann.click(f'#contact-list .contact-item[data-username="{bob_name}"]', "Bob in Contacts")
         ann.wait_for(lambda d: ann.find_all(".chat-view #composer-input"), "the direct chat")
         room_id = ann.find(".chat-view").get_attribute("data-room-id")
         self.assertEqual(ann.find("#chat-title").text, "Bob Chen")
@@ -231,14 +235,14 @@ class MessageMenuTests(WebClientTestCase):
 
         ActionChains(page.driver).context_click(self.message_node(page, one).find_element(By.CSS_SELECTOR, ".message-text")).perform()
         page.wait_for(lambda d: page.find("#message-menu").is_displayed(), "the menu on a right-click")
-        self.assertEqual(page.js(MENU_ACTIONS_JS), ["reply", "copy", "select", "report"], "Bob's message: no edit or recall, but Report")
+        self.assertEqual(page.js(MENU_ACTIONS_JS), ["reply", "copy", "forward", "select", "report"], "Bob's message: no edit or recall, but Report")
         ActionChains(page.driver).send_keys(Keys.ESCAPE).perform()
         page.wait_for(lambda d: not page.find("#message-menu").is_displayed(), "the menu closed")
 
         page.js("arguments[0].focus()", self.message_node(page, three))
         ActionChains(page.driver).key_down(Keys.SHIFT).send_keys(Keys.F10).key_up(Keys.SHIFT).perform()
         page.wait_for(lambda d: page.find("#message-menu").is_displayed(), "the menu on the context-menu key")
-        self.assertEqual(page.js(MENU_ACTIONS_JS), ["reply", "copy", "edit", "select", "delete"], "my message")
+        self.assertEqual(page.js(MENU_ACTIONS_JS), ["reply", "copy", "forward", "edit", "select", "delete"], "my message")
 
         # Select: a bar instead of the composer; a click selects; recall only when every message is mine.
         page.find('#message-menu [data-action="select"]').click()

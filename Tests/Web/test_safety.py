@@ -4,7 +4,7 @@ and the Content-Security-Policy forbids inline scripts."""
 import unittest
 import urllib.request
 
-from harness import TIMEOUT
+from harness import TIMEOUT, api
 from webcase import WebClientTestCase
 from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
 
@@ -66,6 +66,8 @@ class SafetyTests(WebClientTestCase):
         self.assertTrue(browser.find(f'.chat-item[data-room-id="{room_id}"] .chat-item-preview').get_attribute("textContent").startswith(
             f"{evil_name}: bold <img src=x onerror=alert(3)> and italic and <b>code</b> and 2*3*4 quoted"), "the preview without the marks")
 
+        # A channel makes nobody a contact (§6.4): the viewer adds the attacker to see the name in Contacts.
+        api(self.base(), "POST", "/me/contacts", {"username": attacker_username}, token=viewer["token"])
         browser.go("#/contacts")
         browser.find("#contacts-filter").send_keys(attacker_username)
         browser.wait_for(lambda d: [item.text for item in browser.find_all(".contact-item .contact-name")] == [evil_name],

@@ -5,6 +5,8 @@ import socket
 import time
 import unittest
 
+from selenium.webdriver.common.keys import Keys
+
 from harness import TIMEOUT, unique_name
 from webcase import WebClientTestCase, server
 from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
@@ -12,11 +14,15 @@ from webcase import setUpModule  # noqa: F401 (it starts the server the test mod
 
 class NewcomerTests(WebClientTestCase):
     def test_a_newcomer_registers_and_chats_with_the_demo_bot(self):
-        """Issue 5's first-start path: register in the page, find echo-bot under Contacts, get an answer."""
+        """Issue 5's first-start path: register in the page, add echo-bot to Contacts, chat with it, get an answer."""
         browser = self.browser()
         self.register_in_ui(browser, unique_name("new"), "Newcomer")
+        # A newcomer has no contacts yet (§6.4): Add contact finds echo-bot, then it is listed in Contacts
         browser.go("#/contacts")
-        browser.click('.contact-item[data-username="echo-bot"]', "echo-bot in Contacts")
+        browser.click("#add-contact", "Add contact")
+        browser.find("#people-search").send_keys("echo-bot", Keys.ENTER)
+        browser.click('#people-results .contact-item[data-username="echo-bot"]', "echo-bot found")
+        browser.click('#contact-list .contact-item[data-username="echo-bot"]', "echo-bot in Contacts")
         browser.wait_for(lambda d: browser.find_all(".chat-view #composer-input"), "the chat with echo-bot")
         self.type_and_send(browser, "I like you")
         self.wait_for_texts(browser, ["I like you", "you like I"], "echo-bot's answer")

@@ -147,6 +147,7 @@ export class ChatView {
     el('div', { className: 'drop-overlay', 'aria-hidden': 'true' }, el('span', { text: t('dropFile') })),
     this.actions.menu.element,
     this.actions.reportDialog.element,
+    this.actions.forwardPicker.element,
     this.emojiPicker.element,
     this.infoPanel.element);
     acceptDroppedFiles(this.element, (files) => this.composer.sendFiles(files));
@@ -377,6 +378,9 @@ export class ChatView {
       const showRead = message.seq === showReadOn;
       previousSender = message.sender?.id;
       const senderProfile = mine ? null : this.client.profile(message.sender?.id, message.sender?.name, message.sender?.via);
+      // A forward names its first author ("Forwarded from Bob"): by display name once the profile is known.
+      const { forwardedFrom } = message;
+      const author = forwardedFrom && forwardedFrom.id !== me ? this.client.profile(forwardedFrom.id, forwardedFrom.name, forwardedFrom.via) : null;
       const changes = changesByTarget.get(message.seq) ?? [];
       const changesSignature = changes.map((entry) => `${entry.clientMsgID}:${entry.state}`).join(',');
       const mentioned = (message.mentions ?? []).map((id) => this.store.profiles.get(id)?.username ?? '').join(',');
@@ -385,7 +389,7 @@ export class ChatView {
       const selected = selection.active ? selection.has(message.seq) : null; // null: not selecting
       items.push({
         key: `seq:${message.seq}`,
-        signature: `${message.rev}|${showSender}|${showRead}|${senderProfile?.displayName}|${senderProfile?.avatarColor}|${senderProfile?.avatarURL}|${senderProfile?.bot}|${changesSignature}|${reactors}|${mentioned}|${selected}`,
+        signature: `${message.rev}|${showSender}|${showRead}|${senderProfile?.displayName}|${senderProfile?.avatarColor}|${senderProfile?.avatarURL}|${senderProfile?.bot}|${author?.displayName}|${changesSignature}|${reactors}|${mentioned}|${selected}`,
         fromOthers: !mine,
         build: () => messageElement(message, { ...context, mine, showSender, showRead, senderProfile, changes, selected }),
       });

@@ -1,15 +1,20 @@
-// The menu of a chat in the list (WeChat's long press on a chat): Pin to top or Unpin (PROTOCOL.md §7.5). It opens
-// on a right-click or a long press (where the browser sends a context menu for it) at that point, and from the
-// keyboard (the context-menu key, Shift+F10) beside the chat. Escape closes it and gives the focus back to the chat.
+// The menu of a chat in the list (WeChat's long press on a chat): Pin to top or Unpin, and Mark as unread or Mark as
+// read (PROTOCOL.md §7.5). It opens on a right-click or a long press (where the browser sends a context menu for it)
+// at that point, and from the keyboard (the context-menu key, Shift+F10) beside the chat; ↑/↓ move between its
+// items. Escape closes it and gives the focus back to the chat.
 import { el, replaceChildren } from '../dom.js';
 import { t } from '../strings.js';
 
 const MENU_MARGIN_PX = 8;
 
 export class ChatItemMenu {
-  /** `onPin(room, pinned)`: pin (true) or unpin (false) a room. */
-  constructor({ onPin }) {
+  /**
+   * `onPin(room, pinned)`: pin (true) or unpin (false) a room. `onMarkUnread(room, marked)`: mark it unread (true) or
+   * clear the mark (false).
+   */
+  constructor({ onPin, onMarkUnread }) {
     this.onPin = onPin;
+    this.onMarkUnread = onMarkUnread;
     this.opener = null;
     this.element = el('div', {
       className: 'message-menu chat-item-menu', role: 'menu', id: 'chat-item-menu', hidden: true, 'aria-label': t('chatActions'),
@@ -24,16 +29,10 @@ export class ChatItemMenu {
   open(room, opener, at = null) {
     this.close();
     this.opener = opener;
-    replaceChildren(this.element, el('button', {
-      type: 'button', role: 'menuitem', className: 'menu-item', dataset: { action: room.pinned ? 'unpin' : 'pin' },
-      text: t(room.pinned ? 'unpinChat' : 'pinChat'),
-      on: {
-        click: () => {
-          this.close();
-          this.onPin(room, !room.pinned);
-        },
-      },
-    }));
+    replaceChildren(this.element,
+      this.item(room.pinned ? 'unpin' : 'pin', room.pinned ? 'unpinChat' : 'pinChat', () => this.onPin(room, !room.pinned)),
+      this.item(room.markedUnread ? 'markRead' : 'markUnread', room.markedUnread ? 'markAsRead' : 'markAsUnread',
+        () => this.onMarkUnread(room, !room.markedUnread)));
     this.element.hidden = false;
     const box = opener.getBoundingClientRect();
     const menu = this.element.getBoundingClientRect();
@@ -45,8 +44,26 @@ export class ChatItemMenu {
     document.addEventListener('pointerdown', this.closeOnOutsideClick, true);
   }
 
+  item(action, label, run) {
+    return el('button', {
+      type: 'button', role: 'menuitem', className: 'menu-item', dataset: { action }, text: t(label),
+      on: {
+        click: () => {
+          this.close();
+          run();
+        },
+      },
+    });
+  }
+
   keyDown(event) {
-    if (event.key === 'Escape') {
+    const items = [...this.element.querySelectorAll('[role="menuitem"]')];
+    const index = items.indexOf(document.activeElement);
+    const moves = { ArrowDown: 1, ArrowUp: -1 };
+    if (event.key in moves) {
+      event.preventDefault();
+      items[(index + moves[event.key] + items.length) % items.length].focus();
+    } else if (event.key === 'Escape') {
       event.preventDefault();
       const opener = this.opener;
       this.close();

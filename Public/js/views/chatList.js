@@ -2,7 +2,7 @@
 // kept by the server for every device, shows as "[Draft]", unread mentions of me as "[Someone @ you]"; a chat that
 // notifies me of nothing is marked, and one that does not notify me of every message has a grey badge). A chat's
 // menu (right-click, a long press that the browser turns into a context menu, the context-menu key or Shift+F10)
-// pins it to the top or unpins it (§7.5). A search bar filters the list as I type and can search message text on
+// pins it to the top or unpins it, and marks it unread (a red dot until I open it) or read again (§7.5). A search bar filters the list as I type and can search message text on
 // the server (§9.7, messageSearch.js: filters, results by chat; a hit opens its chat at it).
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { describeError, t } from '../strings.js';
@@ -35,7 +35,10 @@ export class ChatListView {
       idPrefix: 'search',
       onOpen: (message) => navigate(chatPath(message.room, message.seq)),
     });
-    this.menu = new ChatItemMenu({ onPin: (room, pinned) => this.pin(room, pinned) });
+    this.menu = new ChatItemMenu({
+      onPin: (room, pinned) => this.changeFromMenu(room, () => this.client.setPinned(room.id, pinned)),
+      onMarkUnread: (room, marked) => this.changeFromMenu(room, () => this.client.setMarkedUnread(room.id, marked)),
+    });
     this.list.addEventListener('contextmenu', (event) => this.openMenu(event.target, event, { x: event.clientX, y: event.clientY }));
     this.list.addEventListener('keydown', (event) => {
       if (event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey)) this.openMenu(event.target, event);
@@ -64,9 +67,10 @@ export class ChatListView {
     this.menu.open(room, item, at);
   }
 
-  async pin(room, pinned) {
+  /** Makes a change the chat's menu asked for; the focus goes back to the chat, or a note says why it failed. */
+  async changeFromMenu(room, change) {
     try {
-      await this.client.setPinned(room.id, pinned);
+      await change();
       this.list.querySelector(`.chat-item[data-room-id="${CSS.escape(room.id)}"]`)?.focus();
     } catch (error) {
       showToast(describeError(error), { alert: true });
@@ -114,7 +118,8 @@ export class ChatListView {
           className: `badge${room.notifications !== 'all' ? ' muted' : ''}`,
           text: unread > 99 ? '99+' : String(unread),
           'aria-label': t('unreadCount', { count: unread }),
-        })),
+        }),
+        unread === 0 && room.markedUnread && el('span', { className: 'badge unread-dot', role: 'img', 'aria-label': t('markedUnread') })),
       el('span', { className: 'chat-item-main' },
         el('span', { className: 'chat-item-top' },
           el('span', { className: 'chat-item-name', text: room.name }),

@@ -1,5 +1,5 @@
 // What can be done to a chat's messages, and the ways in: the message menu (from a message's "…" button, a
-// right-click, a long press or the context-menu key) and selecting several messages to copy or recall at once.
+// right-click, a long press or the context-menu key) and selecting several messages to copy, forward or recall at once.
 import { copyText } from '../clipboard.js';
 import { canModerate } from '../moderation.js';
 import { describeError, t } from '../strings.js';
@@ -7,6 +7,7 @@ import { MessageMenu } from './messageMenu.js';
 import { MessageSelection } from './messageSelection.js';
 import { messageSummary } from './preview.js';
 import { ReportDialog } from './reportDialog.js';
+import { ForwardPicker } from './forwardPicker.js';
 import { showToast } from './toast.js';
 
 export class MessageActions {
@@ -15,15 +16,17 @@ export class MessageActions {
    * onSelectionChanged(): selecting started, changed or ended.
    */
   constructor(client, roomID, { emojiPicker, composer, nameOf, onSelectionChanged }) {
-    Object.assign(this, { client, roomID, nameOf });
+    Object.assign(this, { client, roomID, nameOf, composer });
     const react = (message, emoji) => client.toggleReaction(roomID, message.seq, emoji);
     this.reportDialog = new ReportDialog(client, roomID, nameOf);
+    this.forwardPicker = new ForwardPicker(client, roomID);
     this.menu = new MessageMenu({
       handlers: {
         react,
         moreReactions: (message, opener) => emojiPicker.open(opener, (emoji) => react(message, emoji)),
         reply: (message) => composer.startReply(message),
         copy: (message) => copyText(message.text),
+        forward: (message) => this.forwardPicker.open([message.seq], this.lastOpener),
         edit: (message) => composer.startEdit(message),
         select: (message) => this.selection.start(message.seq),
         delete: (message) => this.recall([message.seq]),
@@ -39,6 +42,7 @@ export class MessageActions {
         onSelectionChanged();
       },
       onCopy: (seqs) => this.copySelected(seqs),
+      onForward: (seqs) => this.forwardSelected(seqs),
       onRecall: (seqs) => {
         if (this.recall(seqs)) this.selection.end();
       },
@@ -89,6 +93,15 @@ export class MessageActions {
       .map((message) => `${this.nameOf(message.sender)}: ${messageSummary(message)}`);
     copyText(lines.join('\n'));
     this.selection.end();
+  }
+
+  /**
+   * Forwards the selected messages (one at a time, in order). Selecting ends as the picker opens, so the focus goes
+   * back to the composer, which takes the selection bar's place.
+   */
+  forwardSelected(seqs) {
+    this.selection.end();
+    this.forwardPicker.open(seqs, { focus: () => this.composer.focus() });
   }
 
   /**

@@ -179,7 +179,7 @@ function senderAvatar(message, context) {
 }
 
 /**
- * The bubble: quote, attachments, text (its real @mentions marked: context.whomMentioned), link preview and time.
+ * The bubble: who wrote a forwarded message first, quote, attachments, text (its real @mentions marked: context.whomMentioned), link preview and time.
  * A message from someone else that mentions me (by name or @all: context.mentionsMe) stands out, and says so to a
  * screen reader.
  */
@@ -191,6 +191,9 @@ function bubble(message, context) {
   const imageOnly = !message.text && attachments.length && !attachments.some(isVoice);
   return el('div', { className: `bubble${imageOnly ? ' image-only' : ''}${mentionsMe ? ' mentions-me' : ''}` },
     mentionsMe && el('span', { className: 'visually-hidden', text: t('mentionsYou') }),
+    message.forwardedFrom && el('div', {
+      className: 'forwarded-mark', text: t('forwardedFrom', { name: context.nameOf(message.forwardedFrom) }),
+    }),
     message.replyTo && quote(message.replyTo, context),
     attachments.map((attachment) => attachmentElement(attachment, message, context)),
     text,

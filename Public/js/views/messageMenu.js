@@ -11,12 +11,12 @@ const MENU_MARGIN_PX = 8;
  * Every action the menu can offer, in order: `shows(message, {mine, moderates})` says whether it applies to a
  * message (`moderates`: I may delete others' messages in this chat, §7.3). An action shows only when the chat
  * handles it, and one that needs the server (`feature`) only when the server's config lists that feature:
- * forwarding and pinning wait for their endpoints (issue 34).
+ * pinning a message waits for its endpoint.
  */
 const ACTIONS = [
   { id: 'reply', label: 'reply', shows: () => true },
   { id: 'copy', label: 'copy', shows: (message) => Boolean(message.text) },
-  { id: 'forward', label: 'forward', feature: 'forward', shows: () => true },
+  { id: 'forward', label: 'forward', shows: () => true },
   { id: 'edit', label: 'edit', shows: (message, { mine }) => mine && Boolean(message.text) },
   { id: 'removePreview', label: 'removePreview', shows: (message, { mine }) => mine && Boolean(message.preview) },
   { id: 'select', label: 'selectMessages', shows: () => true },

@@ -31,7 +31,8 @@ export class NewChatMenu {
       hidden: true,
       on: { keydown: (event) => this.keyDown(event) },
     });
-    this.element = el('div', { className: 'new-chat' }, this.button, this.menu, this.picker.element);
+    // The picker's dialog is placed by the shell, which shows it from the Contacts tab too.
+    this.element = el('div', { className: 'new-chat' }, this.button, this.menu);
     this.closeOnOutsideClick = (event) => {
       if (!this.element.contains(event.target)) this.close();
     };

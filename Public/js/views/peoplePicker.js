@@ -1,12 +1,13 @@
-// A dialog for starting something with people, from the Chats tab's ⊕ menu:
-//   chat:    pick someone (the list filters as you type) and open our direct chat;
-//   group:   name a group, tick its members, create it;
-//   contact: find someone by username and open a direct chat (contact lists wait for the server: issue 34).
-// The people are the server's user list (GET /users), as in Contacts.
+// A dialog for starting something with people, from the Chats tab's ⊕ menu (and the Contacts tab's Add contact):
+//   chat:    pick one of my contacts (the list filters as you type) and open our direct chat;
+//   group:   name a group, tick its members among my contacts, create it;
+//   contact: find someone on the server by username or name (people search, GET /users?query=) and add them to my
+//            contacts (PROTOCOL.md §6.4).
 import { el, icon, ICONS, replaceChildren } from '../dom.js';
 import { errorText, t } from '../strings.js';
 import { avatarElement, profileAvatar } from '../avatar.js';
 import { chatPath, navigate } from '../router.js';
+import { showToast } from './toast.js';
 
 const FILTER_DELAY_MS = 250;
 const TITLES = { chat: 'newChat', group: 'newGroup', contact: 'addContact' };
@@ -92,7 +93,7 @@ export class PeoplePicker {
     const query = this.searchInput.value.trim();
     if (this.mode === 'contact' && !query) return;
     try {
-      const people = await this.client.users(query);
+      const people = this.mode === 'contact' ? await this.client.users(query) : await this.contactsMatching(query);
       if (request !== this.request) return;
       this.people = people.filter((person) => person.id !== this.client.me.id)
         .sort((a, b) => a.displayName.localeCompare(b.displayName, undefined, { sensitivity: 'base' }));
@@ -104,12 +105,20 @@ export class PeoplePicker {
     this.render();
   }
 
+  /** My contacts whose name or username holds `query` (without case). */
+  async contactsMatching(query) {
+    const needle = query.toLocaleLowerCase();
+    return (await this.client.contacts()).map(({ user }) => user).filter((user) => !needle
+      || user.displayName.toLocaleLowerCase().includes(needle) || user.username.toLocaleLowerCase().includes(needle));
+  }
+
   render() {
     if (this.people.length === 0) {
-      replaceChildren(this.list, el('li', { className: 'empty-note', text: t('nobodyFound') }));
+      replaceChildren(this.list, el('li', { className: 'empty-note', text: t(this.mode === 'contact' ? 'noSuchUser' : 'nobodyFound') }));
       return;
     }
-    replaceChildren(this.list, this.people.map((person) => el('li', {}, this.mode === 'group' ? this.choice(person) : this.opening(person))));
+    const item = { chat: (person) => this.opening(person), group: (person) => this.choice(person), contact: (person) => this.adding(person) }[this.mode];
+    replaceChildren(this.list, this.people.map((person) => el('li', {}, item(person))));
   }
 
   personText(person) {
@@ -127,6 +136,17 @@ export class PeoplePicker {
       dataset: { username: person.username },
       on: { click: (event) => this.openChat(person, event.currentTarget) },
     }, this.personText(person));
+  }
+
+  /** Someone found on the server, to add to my contacts. */
+  adding(person) {
+    return el('button', {
+      type: 'button',
+      className: 'contact-item',
+      dataset: { username: person.username },
+      'aria-label': t('addContactNamed', { name: person.displayName, username: person.username }),
+      on: { click: (event) => this.addContact(person, event.currentTarget) },
+    }, this.personText(person), el('span', { className: 'contact-add', 'aria-hidden': 'true' }, icon(ICONS.plus, { size: 20 })));
   }
 
   /** Someone to tick as a member of the new group. */
@@ -159,6 +179,18 @@ export class PeoplePicker {
       navigate(chatPath(roomID));
     } catch (error) {
       this.error.textContent = errorText(error.code);
+      button.disabled = false;
+    }
+  }
+
+  async addContact(person, button) {
+    button.disabled = true;
+    try {
+      await this.client.addContact(person.username);
+      this.close();
+      showToast(t('contactAdded', { name: person.displayName }));
+    } catch (error) {
+      this.error.textContent = error.code === 'unknown_user' ? t('noSuchUser') : errorText(error.code);
       button.disabled = false;
     }
   }

@@ -18,7 +18,8 @@ import { QuickSwitcher } from './quickSwitcher.js';
 
 const TAB_VIEWS = {
   chats: (client) => new ChatListView(client),
-  contacts: (client) => new ContactsView(client),
+  // Add contact opens the ⊕ menu's people picker: one dialog, so its ids stay unique.
+  contacts: (client, route, shell) => new ContactsView(client, shell.newChatMenu.picker),
   discover: (client) => new DiscoverView(client),
   me: (client, route) => mePage(client, route.page),
 };
@@ -87,7 +88,8 @@ export class Shell {
     this.shell = el('div', { className: 'shell' },
       el('section', { className: 'sidebar', 'aria-labelledby': 'topbar-title' },
         el('header', { className: 'topbar' }, this.backButton, connectionLight(this.store), this.title, this.newChatMenu.element),
-        this.tabPanel),
+        this.tabPanel,
+        this.newChatMenu.picker.element), // outside the ⊕ menu, which only the Chats tab shows: Contacts opens it too
       el('nav', { className: 'tabbar', 'aria-label': t('appName') },
         el('div', {
           className: 'tabs',
@@ -119,7 +121,7 @@ export class Shell {
     this.route = route;
     if (previous?.tab !== route.tab || previous?.page !== route.page) {
       this.tabView?.destroy();
-      this.tabView = TAB_VIEWS[route.tab](this.client, route);
+      this.tabView = TAB_VIEWS[route.tab](this.client, route, this);
       replaceChildren(this.tabPanel, this.tabView.element);
       this.title.textContent = this.tabView.title ?? t(TAB_TITLES[route.tab]);
       this.backButton.hidden = !this.tabView.backPath;
