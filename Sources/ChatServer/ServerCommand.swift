@@ -59,7 +59,7 @@ public struct ServerCommand: AsyncParsableCommand {
         let level = configuration.logLevel
         let json = configuration.logFormat == "json"
         let journal = JournalLogHandler.isJournal(
-            ProcessInfo.processInfo.environment, standardOutput: JournalLogHandler.standardOutputIdentity)
+            ProcessInfo.processInfo.environment, standardOutputSocket: JournalLogHandler.standardOutputSocket)
         LoggingSystem.bootstrap { label in
             if json { return JSONLogHandler(label: label, logLevel: level) }
             if journal { return JournalLogHandler(label: label, logLevel: level) }

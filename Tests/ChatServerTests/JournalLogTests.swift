@@ -22,12 +22,12 @@ struct JournalLogTests {
                 == "<3>error s: [X] two\\nlines\n")
     }
 
-    @Test("only a JOURNAL_STREAM naming standard output's device and inode means the journal")
+    @Test("only a JOURNAL_STREAM naming standard output's socket means the journal")
     func detection() {
-        let stdout: (device: UInt64, inode: UInt64) = (64769, 123_456)
-        #expect(JournalLogHandler.isJournal(["JOURNAL_STREAM": "64769:123456"], standardOutput: stdout))
-        #expect(!JournalLogHandler.isJournal(["JOURNAL_STREAM": "64769:999"], standardOutput: stdout))
-        #expect(!JournalLogHandler.isJournal([:], standardOutput: stdout))
-        #expect(!JournalLogHandler.isJournal(["JOURNAL_STREAM": "64769:123456"], standardOutput: nil))
+        #expect(JournalLogHandler.isJournal(["JOURNAL_STREAM": "8:123456"], standardOutputSocket: 123_456))
+        #expect(!JournalLogHandler.isJournal(["JOURNAL_STREAM": "8:999"], standardOutputSocket: 123_456))
+        #expect(!JournalLogHandler.isJournal([:], standardOutputSocket: 123_456))
+        #expect(!JournalLogHandler.isJournal(["JOURNAL_STREAM": "8:123456"], standardOutputSocket: nil))
+        #expect(!JournalLogHandler.isJournal(["JOURNAL_STREAM": "garbage"], standardOutputSocket: 123_456))
     }
 }

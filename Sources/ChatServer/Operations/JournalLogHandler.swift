@@ -1,14 +1,10 @@
 import Foundation
 import Logging
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Text log lines for systemd's journal: each starts with its syslog priority (`<5>` for notice, `<3>` for error…),
 /// which journald reads as the entry's priority (`SyslogLevelPrefix=`, on by default) so that `journalctl -p
 /// warning` filters, and leaves out the time, which the journal records itself. Used when standard output is the
-/// journal's stream (``isJournal(_:standardOutput:)``).
+/// journal's stream (``isJournal(_:standardOutputSocket:)``).
 struct JournalLogHandler: LogHandler {
     let label: String
     var logLevel: Logger.Level = .info
@@ -53,17 +49,22 @@ struct JournalLogHandler: LogHandler {
     }
 
     /// Whether standard output is the journal's stream: systemd sets `JOURNAL_STREAM` to the `device:inode` of the
-    /// stream it connected (systemd.exec(5)); a unit that sends standard output elsewhere keeps the variable but
-    /// not the stream, and then gets plain lines.
-    static func isJournal(_ environment: [String: String], standardOutput: (device: UInt64, inode: UInt64)?) -> Bool {
-        guard let value = environment["JOURNAL_STREAM"], let standardOutput else { return false }
-        return value == "\(standardOutput.device):\(standardOutput.inode)"
+    /// socket it connected (systemd.exec(5)); a unit that sends standard output elsewhere keeps the variable but not
+    /// the socket, and then gets plain lines. Socket inodes are unique on their one file system, so the inode
+    /// decides.
+    static func isJournal(_ environment: [String: String], standardOutputSocket inode: UInt64?) -> Bool {
+        guard let value = environment["JOURNAL_STREAM"], let inode,
+            let named = value.split(separator: ":").last.flatMap({ UInt64($0) })
+        else { return false }
+        return named == inode
     }
 
-    /// The device and inode of this process's standard output.
-    static var standardOutputIdentity: (device: UInt64, inode: UInt64)? {
-        var status = Glibc.stat()
-        guard Glibc.fstat(STDOUT_FILENO, &status) == 0 else { return nil }
-        return (UInt64(status.st_dev), UInt64(status.st_ino))
+    /// The inode of the socket this process's standard output is, from `/proc/self/fd/1` (`socket:[INODE]`); `nil`
+    /// for a terminal, a pipe or a file.
+    static var standardOutputSocket: UInt64? {
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/1"),
+            target.hasPrefix("socket:["), target.hasSuffix("]")
+        else { return nil }
+        return UInt64(target.dropFirst("socket:[".count).dropLast())
     }
 }
