@@ -317,8 +317,9 @@ class Chromium:
     """One headless Chromium under chromedriver, kept from test to test: starting one costs seconds, which over a
     hundred tests was most of the suite's time. Each Browser gets a browser context of its own in it (as an incognito
     window: its own cookies, storage, IndexedDB, service workers, caches and permissions) and a new tab there (its own
-    emulation and injected scripts), and the context is thrown away when the Browser quits. The first tab, in the
-    default context, is only kept open so that the session lives between Browsers."""
+    emulation and injected scripts), and the context is thrown away when the Browser quits. Between Browsers a blank
+    tab keeps the session alive (chromedriver ends it with its last tab); it is closed while a Browser is open, so a
+    test sees only its own tabs, as in a browser of its own."""
 
     def __init__(self):
         options = webdriver.ChromeOptions()
@@ -334,7 +335,7 @@ class Chromium:
         service = ChromeService(executable_path=driver_path) if driver_path else ChromeService()
         self.driver = webdriver.Chrome(options=options, service=service)
         self.driver.set_page_load_timeout(TIMEOUT)
-        self.first_tab = self.driver.current_window_handle
+        self.placeholder = self.driver.current_window_handle
         # Contexts are made through a browser-wide DevTools connection: a page's (execute_cdp_cmd) may not.
         self.devtools = DevTools(self)
 
@@ -344,15 +345,17 @@ class Chromium:
         tab = self.devtools.call("Target.createTarget", {
             "url": "about:blank", "browserContextId": context_id, "width": width, "height": height})["targetId"]
         self.driver.switch_to.window(tab)  # chromedriver's window handles are target ids
+        self.devtools.call("Target.closeTarget", {"targetId": self.placeholder})
         return context_id
 
     def close_context(self, context_id):
-        """Closes every tab but the first (a test may have opened or closed some) and throws the context away."""
+        """Opens a blank tab to keep the session, closes every other (a test may have opened some) and throws the
+        context away."""
+        self.placeholder = self.devtools.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.driver.switch_to.window(self.placeholder)
         for handle in self.driver.window_handles:
-            if handle != self.first_tab:
-                self.driver.switch_to.window(handle)
-                self.driver.close()
-        self.driver.switch_to.window(self.first_tab)
+            if handle != self.placeholder:
+                self.devtools.call("Target.closeTarget", {"targetId": handle})
         self.devtools.call("Target.disposeBrowserContext", {"browserContextId": context_id})
 
     def quit(self):
