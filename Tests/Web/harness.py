@@ -346,6 +346,7 @@ class Chromium:
             "url": "about:blank", "browserContextId": context_id, "width": width, "height": height})["targetId"]
         self.driver.switch_to.window(tab)  # chromedriver's window handles are target ids
         self.devtools.call("Target.closeTarget", {"targetId": self.placeholder})
+        self.driver.get_log("browser")  # drained: the console of an earlier Browser's pages is not this one's
         return context_id
 
     def close_context(self, context_id):
