@@ -1,6 +1,7 @@
 """Test harness for the web client: the real server as a child process, a small REST and WebSocket client made from
 the standard library (to seed data), and headless Chromium sessions through Selenium."""
 
+import atexit
 import base64
 import json
 import os
@@ -312,14 +313,18 @@ for (const name of ['alert', 'confirm', 'prompt']) {
 """
 
 
-class Browser:
-    """One headless Chromium session (its own profile, so its own localStorage: one user)."""
+class Chromium:
+    """One headless Chromium under chromedriver, kept from test to test: starting one costs seconds, which over a
+    hundred tests was most of the suite's time. Each Browser gets a browser context of its own in it (as an incognito
+    window: its own cookies, storage, IndexedDB, service workers, caches and permissions) and a new tab there (its own
+    emulation and injected scripts), and the context is thrown away when the Browser quits. Between Browsers a blank
+    tab keeps the session alive (chromedriver ends it with its last tab); it is closed while a Browser is open, so a
+    test sees only its own tabs, as in a browser of its own."""
 
-    def __init__(self, base_url, width=1280, height=800, dark=False, trap_alerts=True):
-        self.base_url = base_url
+    def __init__(self):
         options = webdriver.ChromeOptions()
         for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                         f"--window-size={width},{height}", "--lang=en-US", "--hide-scrollbars"):
+                         "--lang=en-US", "--hide-scrollbars"):
             options.add_argument(argument)
         options.add_experimental_option("prefs", {"intl.accept_languages": "en-US,en"})
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -330,6 +335,63 @@ class Browser:
         service = ChromeService(executable_path=driver_path) if driver_path else ChromeService()
         self.driver = webdriver.Chrome(options=options, service=service)
         self.driver.set_page_load_timeout(TIMEOUT)
+        self.placeholder = self.driver.current_window_handle
+        # Contexts are made through a browser-wide DevTools connection: a page's (execute_cdp_cmd) may not.
+        self.devtools = DevTools(self)
+
+    def open_context(self, width, height):
+        """A new browser context with one tab of that size, which the driver then drives; returns the context's id."""
+        context_id = self.devtools.call("Target.createBrowserContext")["browserContextId"]
+        tab = self.devtools.call("Target.createTarget", {
+            "url": "about:blank", "browserContextId": context_id, "width": width, "height": height})["targetId"]
+        self.driver.switch_to.window(tab)  # chromedriver's window handles are target ids
+        self.devtools.call("Target.closeTarget", {"targetId": self.placeholder})
+        self.driver.get_log("browser")  # drained: the console of an earlier Browser's pages is not this one's
+        return context_id
+
+    def close_context(self, context_id):
+        """Opens a blank tab to keep the session, closes every other (a test may have opened some) and throws the
+        context away."""
+        self.placeholder = self.devtools.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.driver.switch_to.window(self.placeholder)
+        for handle in self.driver.window_handles:
+            if handle != self.placeholder:
+                self.devtools.call("Target.closeTarget", {"targetId": handle})
+        self.devtools.call("Target.disposeBrowserContext", {"browserContextId": context_id})
+
+    def quit(self):
+        self.devtools.close()
+        try:
+            self.driver.quit()
+        except WebDriverException:
+            pass
+
+
+idle_chromiums = []
+
+
+def take_chromium():
+    """An idle Chromium, or a new one when every one is in use (a test with two people has two)."""
+    return idle_chromiums.pop() if idle_chromiums else Chromium()
+
+
+def quit_idle_chromiums():
+    while idle_chromiums:
+        idle_chromiums.pop().quit()
+
+
+atexit.register(quit_idle_chromiums)
+
+
+class Browser:
+    """One browser of one person: a fresh browser context and tab in a reused Chromium (see Chromium), so its own
+    localStorage, cookies and service workers, as a browser profile of its own would have."""
+
+    def __init__(self, base_url, width=1280, height=800, dark=False, trap_alerts=True):
+        self.base_url = base_url
+        self.chromium = take_chromium()
+        self.driver = self.chromium.driver
+        self.context_id = self.chromium.open_context(width, height)
         self.set_viewport(width, height)
         self.set_dark(dark)
         if trap_alerts:
@@ -352,10 +414,10 @@ class Browser:
 
     def sign_in_with(self, session):
         """Starts signed in as `session` (a §6 session), the way a reload after signing in would."""
-        self.driver.get(f"{self.base_url}/")
+        # The session is stored from a small file of the app's origin, so that the app loads once, already signed in.
+        self.driver.get(f"{self.base_url}/js/dom.js")
         self.driver.execute_script("localStorage.setItem('swiftchat.session', arguments[0])", json.dumps(session))
         self.open("#/chats")
-        self.driver.refresh()  # the line above only changed the fragment: the page must load again to see the session
         self.wait_for(lambda d: self.find_all("#chat-list"), "the chat list")
 
     def go(self, fragment):
@@ -403,10 +465,17 @@ class Browser:
         self.driver.save_screenshot(path)
 
     def quit(self):
+        """Gives the Chromium back for the next Browser, with this one's context gone; a Chromium that cannot be
+        cleaned (it crashed, or hangs) is quit instead, so no state leaks into the next test."""
+        chromium, self.chromium = self.chromium, None
+        if chromium is None:
+            return
         try:
-            self.driver.quit()
-        except WebDriverException:
-            pass
+            chromium.close_context(self.context_id)
+        except (WebDriverException, OSError, RuntimeError):
+            chromium.quit()
+            return
+        idle_chromiums.append(chromium)
 
 
 class DevTools:
@@ -415,6 +484,7 @@ class DevTools:
     targets than the page (the service worker)."""
 
     def __init__(self, browser):
+        """`browser`: a Browser or a Chromium (anything with its `driver`)."""
         address = browser.driver.capabilities["goog:chromeOptions"]["debuggerAddress"]
         with urllib.request.urlopen(f"http://{address}/json/version", timeout=TIMEOUT) as response:
             url = json.load(response)["webSocketDebuggerUrl"]

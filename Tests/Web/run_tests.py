@@ -1,5 +1,5 @@
 """Runs the web client tests and ends with one summary line CI can read: `web: N passed, N failed, N skipped`,
-after the slowest tests (the whole suite is to stay under ten minutes).
+after the time of each file and the slowest tests (the whole suite is to stay under ten minutes).
 
 With no arguments it runs every test_*.py module in this folder (one per area); otherwise the tests it is given as
 dotted names, such as `test_groups`, `test_groups.GroupTests` or `test_groups.GroupTests.test_gh15_…`."""
@@ -13,11 +13,14 @@ SLOWEST_SHOWN = 10
 
 
 class TimedResult(unittest.TextTestResult):
-    """Notes how long each test took."""
+    """Notes how long each test took, and each file: the time from the end of one test to the end of the next is
+    its file's, so a file's time includes its setUpModule and setUpClass."""
 
     def __init__(self, *arguments, **options):
         super().__init__(*arguments, **options)
         self.durations = []
+        self.file_seconds = {}
+        self.last_stopped = time.monotonic()
 
     def startTest(self, test):
         self.started = time.monotonic()
@@ -25,7 +28,11 @@ class TimedResult(unittest.TextTestResult):
 
     def stopTest(self, test):
         super().stopTest(test)
-        self.durations.append((time.monotonic() - self.started, test.id()))
+        now = time.monotonic()
+        self.durations.append((now - self.started, test.id()))
+        file = type(test).__module__ + ".py"
+        self.file_seconds[file] = self.file_seconds.get(file, 0) + now - self.last_stopped
+        self.last_stopped = now
 
 
 if __name__ == "__main__":
@@ -35,6 +42,8 @@ if __name__ == "__main__":
         here = os.path.dirname(os.path.abspath(__file__))
         suite = unittest.defaultTestLoader.discover(here, pattern="test_*.py", top_level_dir=here)
     result = unittest.TextTestRunner(verbosity=2, resultclass=TimedResult).run(suite)
+    for file, seconds in sorted(result.file_seconds.items(), key=lambda item: item[1], reverse=True):
+        print(f"file {seconds:6.1f} s  {file}")
     print(f"the {SLOWEST_SHOWN} slowest tests:")
     for seconds, name in sorted(result.durations, reverse=True)[:SLOWEST_SHOWN]:
         print(f"  {seconds:6.1f} s  {name}")

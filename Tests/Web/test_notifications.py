@@ -161,7 +161,8 @@ class PushTests(WebClientTestCase):
         return page
 
     def grant_notifications(self, page):
-        page.driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": self.base(), "permissions": ["notifications"]})
+        page.driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": self.base(), "permissions": ["notifications"],
+                                                                "browserContextId": page.context_id})
 
     def test_gh31_push_on_this_device_subscribes_and_unsubscribes_with_the_server(self):
         ann = self.user("ann")
