@@ -152,9 +152,15 @@ public struct FluentAccountStore: AccountStore {
 
     public func apply(_ change: AdministrativeChange, to id: UUID, audit entry: AuditEntry) async throws -> Bool {
         try await self.database.transaction { database in
+            // On SQLite a write comes first: it takes the write lock before anything is read, so a commit of another
+            // connection between a read and the write cannot make the write fail (SQLITE_BUSY_SNAPSHOT), as in
+            // `anonymize`. SQLite then runs this transaction alone.
+            if let sql = database as? any SQLDatabase, sql.dialect.name == "sqlite" {
+                try await sql.raw("UPDATE users SET is_admin = is_admin WHERE id = \(bind: id)").run()
+            }
             if change.removesAnAdministrator {
                 // Two administrators revoking each other at once must not both succeed: on PostgreSQL the check
-                // and the change hold a lock of their own (SQLite runs one write transaction at a time anyway).
+                // and the change hold a lock of their own (on SQLite, the write above).
                 if let sql = database as? any SQLDatabase, sql.dialect.name == "postgresql" {
                     try await sql.raw("SELECT pg_advisory_xact_lock(\(literal: Self.administratorsLock))").run()
                 }
