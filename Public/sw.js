@@ -5,7 +5,7 @@
 // It also shows Web Push messages (PROTOCOL.md §9.11) as notifications, one per chat, and opens the chat when one is
 // clicked.
 
-const CACHE = 'swiftchat-shell-v4';
+const CACHE = 'swiftchat-shell-v5';
 const APP_ICON = '/icons/app.svg';
 const SHELL = [
   '/',
@@ -20,6 +20,7 @@ const SHELL = [
   '/js/dom.js',
   '/js/drafts.js',
   '/js/emoji.js',
+  '/js/forwarding.js',
   '/js/integrations.js',
   '/js/limits.js',
   '/js/linkify.js',
@@ -41,7 +42,6 @@ const SHELL = [
   '/js/theme.js',
   '/js/time.js',
   '/js/uploads.js',
-  '/js/webPush.js',
   '/js/views/adminAudit.js',
   '/js/views/adminHome.js',
   '/js/views/adminInvites.js',
@@ -70,14 +70,15 @@ const SHELL = [
   '/js/views/discover.js',
   '/js/views/dropZone.js',
   '/js/views/emojiPicker.js',
+  '/js/views/forwardPicker.js',
   '/js/views/historySearch.js',
   '/js/views/imageViewer.js',
   '/js/views/linkPreview.js',
   '/js/views/me.js',
-  '/js/views/memberModeration.js',
-  '/js/views/mentionsList.js',
-  '/js/views/mentionSuggestions.js',
   '/js/views/mePages.js',
+  '/js/views/memberModeration.js',
+  '/js/views/mentionSuggestions.js',
+  '/js/views/mentionsList.js',
   '/js/views/messageActions.js',
   '/js/views/messageItem.js',
   '/js/views/messageMenu.js',
@@ -105,6 +106,7 @@ const SHELL = [
   '/js/views/unreadJump.js',
   '/js/views/voicePlayer.js',
   '/js/views/voiceRecorder.js',
+  '/js/webPush.js',
 ];
 
 self.addEventListener('install', (event) => {

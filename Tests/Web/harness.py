@@ -321,10 +321,12 @@ class Chromium:
     tab keeps the session alive (chromedriver ends it with its last tab); it is closed while a Browser is open, so a
     test sees only its own tabs, as in a browser of its own."""
 
-    def __init__(self):
+    def __init__(self, flags=()):
+        # Flags a kind of Browser needs (a fake microphone) make a Chromium of their own, pooled apart.
+        self.flags = tuple(flags)
         options = webdriver.ChromeOptions()
         for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                         "--lang=en-US", "--hide-scrollbars"):
+                         "--lang=en-US", "--hide-scrollbars") + self.flags:
             options.add_argument(argument)
         options.add_experimental_option("prefs", {"intl.accept_languages": "en-US,en"})
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -370,9 +372,13 @@ class Chromium:
 idle_chromiums = []
 
 
-def take_chromium():
-    """An idle Chromium, or a new one when every one is in use (a test with two people has two)."""
-    return idle_chromiums.pop() if idle_chromiums else Chromium()
+def take_chromium(flags=()):
+    """An idle Chromium started with `flags`, or a new one when every such one is in use (a test with two people has
+    two)."""
+    for index in range(len(idle_chromiums) - 1, -1, -1):
+        if idle_chromiums[index].flags == tuple(flags):
+            return idle_chromiums.pop(index)
+    return Chromium(flags)
 
 
 def quit_idle_chromiums():
@@ -385,11 +391,14 @@ atexit.register(quit_idle_chromiums)
 
 class Browser:
     """One browser of one person: a fresh browser context and tab in a reused Chromium (see Chromium), so its own
-    localStorage, cookies and service workers, as a browser profile of its own would have."""
+    localStorage, cookies and service workers, as a browser profile of its own would have. A subclass that needs
+    Chromium started with more flags names them in CHROMIUM_FLAGS."""
+
+    CHROMIUM_FLAGS = ()
 
     def __init__(self, base_url, width=1280, height=800, dark=False, trap_alerts=True):
         self.base_url = base_url
-        self.chromium = take_chromium()
+        self.chromium = take_chromium(self.CHROMIUM_FLAGS)
         self.driver = self.chromium.driver
         self.context_id = self.chromium.open_context(width, height)
         self.set_viewport(width, height)

@@ -19,30 +19,15 @@ MICROPHONE_FLAGS = ("--use-fake-device-for-media-stream", "--use-fake-ui-for-med
 
 
 class MicrophoneBrowser(harness.Browser):
-    """The harness's browser with MICROPHONE_FLAGS. harness.Browser builds its options inside __init__ and takes no
-    extra flags, so they are added by wrapping webdriver.ChromeOptions for the length of that call."""
+    """The harness's browser in a Chromium started with MICROPHONE_FLAGS."""
 
-    FLAGS = MICROPHONE_FLAGS
-
-    def __init__(self, *args, **kwargs):
-        original = harness.webdriver.ChromeOptions
-
-        def options():
-            made = original()
-            for flag in self.FLAGS:
-                made.add_argument(flag)
-            return made
-        harness.webdriver.ChromeOptions = options
-        try:
-            super().__init__(*args, **kwargs)
-        finally:
-            harness.webdriver.ChromeOptions = original
+    CHROMIUM_FLAGS = MICROPHONE_FLAGS
 
 
 class NoPromptBrowser(MicrophoneBrowser):
     """A fake microphone whose permission the test decides (no fake prompt answering yes)."""
 
-    FLAGS = ("--use-fake-device-for-media-stream",)
+    CHROMIUM_FLAGS = ("--use-fake-device-for-media-stream",)
 
 
 VOICE_JS = """
