@@ -31,7 +31,7 @@ if [[ "${UPDATE_SCREENSHOTS:-0}" != 1 ]]; then
 fi
 Tests/Web/run.sh "$(swift build --show-bin-path)/chat-server"
 # The release archive, built as scripts/release.sh builds it (a release build of its own, with a static standard
-# library: about N minutes from nothing), unpacked and run as a machine without Swift would. CI sets
+# library: about 20 minutes from nothing on two cores), unpacked and run as a machine without Swift would. CI sets
 # RELEASE_ARCHIVE=1; by hand, it is the one stage worth skipping while working on something else.
 if [[ "${RELEASE_ARCHIVE:-0}" == 1 ]]; then
     Tests/Release/run.sh "$(OUT_DIR="$(mktemp -d)" scripts/release.sh | tail -1)"
