@@ -95,20 +95,37 @@ struct BackupFolder {
                 try? input.close()
                 try? output.close()
             }
-            var hasher = SHA256()
-            var size = 0
-            while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
-                hasher.update(data: chunk)
-                try output.write(contentsOf: chunk)
-                size += chunk.count
-            }
+            let file = try Self.read(input) { try output.write(contentsOf: $0) }
             try output.synchronize()
-            return BackupManifest.File(sha256: hasher.finalize().hex, size: size)
+            return file
         } catch let failure as ToolFailure {
             throw failure
         } catch {
             throw ToolFailure("\(tool): cannot copy \(source) to \(destination): \(error)")
         }
+    }
+
+    /// The size and SHA-256 of the file at `path`, read without writing anything.
+    static func digest(of path: String, tool: String) throws -> BackupManifest.File {
+        guard let input = FileHandle(forReadingAtPath: path) else { throw ToolFailure("\(tool): cannot read \(path)") }
+        defer { try? input.close() }
+        do {
+            return try Self.read(input) { _ in }
+        } catch {
+            throw ToolFailure("\(tool): cannot read \(path): \(error)")
+        }
+    }
+
+    /// Reads `input` to its end a megabyte at a time, handing each chunk to `use`: its size and SHA-256.
+    private static func read(_ input: FileHandle, _ use: (Data) throws -> Void) throws -> BackupManifest.File {
+        var hasher = SHA256()
+        var size = 0
+        while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hasher.update(data: chunk)
+            try use(chunk)
+            size += chunk.count
+        }
+        return BackupManifest.File(sha256: hasher.finalize().hex, size: size)
     }
 }
 

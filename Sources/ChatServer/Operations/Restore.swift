@@ -51,15 +51,12 @@ public enum Restore {
 
     /// Every file the manifest lists is there, with its size and SHA-256.
     private static func verifyFiles(of backup: BackupFolder, _ manifest: BackupManifest) throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("restore-check-\(UUID())").path
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
         for file in manifest.files {
             let path = backup.attachment(file.sha256)
             guard FileManager.default.fileExists(atPath: path) else {
                 throw ToolFailure("restore: \(path) is missing; nothing was restored")
             }
-            let found = try BackupFolder.copy(path, to: scratch, tool: "restore")
-            try? FileManager.default.removeItem(atPath: scratch)
+            let found = try BackupFolder.digest(of: path, tool: "restore")
             guard found == file else {
                 throw ToolFailure(
                     "restore: \(path) has \(found.size) bytes and SHA-256 \(found.sha256), the manifest says \(file.size) and \(file.sha256); nothing was restored"
