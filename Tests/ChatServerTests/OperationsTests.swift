@@ -196,8 +196,11 @@ struct BackupTests {
         let copy = try await TestServer.start(dataDirectory: restored)
         let session = try await copy.api.send(.login, json: LoginRequest(username: "ann", password: "correct horse"))
             .decode(AuthSession.self)
-        let page = try await copy.api.send(.history, "lobby", query: [("limit", "200")], token: session.token)
-            .decode(HistoryPage.self)
+        // The page ending with the pictures: the writer's messages after them may be more than a page.
+        let before = String((acknowledged.last?.seq ?? 0) + 1)
+        let page = try await copy.api.send(
+            .history, "lobby", query: [("limit", "200"), ("before", before)], token: session.token
+        ).decode(HistoryPage.self)
         for (seq, attachment, bytes) in acknowledged {
             #expect(page.messages.first { $0.seq == seq }?.attachments?.first?.id == attachment, "message \(seq)")
             let fetched = try await copy.api.get("/attachments/\(attachment)", token: session.token)

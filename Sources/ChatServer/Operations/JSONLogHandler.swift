@@ -17,10 +17,7 @@ struct JSONLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         var fields: [String: String] = [:]
-        let merged = self.metadata.merging(self.metadataProvider?.get() ?? [:]) { $1 }.merging(event.metadata ?? [:]) {
-            $1
-        }
-        for (key, value) in merged { fields[key] = "\(value)" }
+        for (key, value) in self.metadata(of: event) { fields[key] = "\(value)" }
         fields["time"] = Self.timestamp()
         fields["level"] = event.level.rawValue
         fields["label"] = self.label
@@ -36,5 +33,12 @@ struct JSONLogHandler: LogHandler {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: Date())
+    }
+}
+
+extension LogHandler {
+    /// A line's metadata: the handler's, then its provider's, then the event's own, each winning over the one before.
+    func metadata(of event: LogEvent) -> Logger.Metadata {
+        self.metadata.merging(self.metadataProvider?.get() ?? [:]) { $1 }.merging(event.metadata ?? [:]) { $1 }
     }
 }

@@ -17,9 +17,7 @@ struct JournalLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let merged = self.metadata.merging(self.metadataProvider?.get() ?? [:]) { $1 }.merging(event.metadata ?? [:]) {
-            $1
-        }
+        let merged = self.metadata(of: event)
         FileHandle.standardOutput.write(
             Data(
                 Self.line(event.level, label: self.label, metadata: merged, source: event.source, "\(event.message)")
