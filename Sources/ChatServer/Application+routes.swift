@@ -59,9 +59,11 @@ extension Application {
         let decoder = LobbyChatDecoder(maxMessageBytes: configuration.maxMessageBytes)
         let history = configuration.historyOnJoin
         self.get(.constant(Paths.chat)) { request in
-            try request.upgradeToWebSocket(.chat, limits: chatLimits, renderer: chatRenderer) { connection in
+            let address = request.clientAddress
+            return try request.upgradeToWebSocket(.chat, limits: chatLimits, renderer: chatRenderer) { connection in
                 LobbyChatSession(
-                    connection: connection, lobby: lobby, decoder: decoder, history: history, sendLimit: sendLimit)
+                    connection: connection, lobby: lobby, decoder: decoder, history: history, sendLimit: sendLimit,
+                    address: address)
             }
         }
 

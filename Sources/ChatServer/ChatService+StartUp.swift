@@ -78,9 +78,9 @@ extension Application {
 
     /// Starts the HTTP listener with the connection gate in front of it: the connection limits, TLS, and the
     /// first-request and idle deadlines.
-    func startHTTP(_ configuration: ServerConfiguration, connections: ConnectionCounts, tls: TLSCertificates?)
-        async throws
-    {
+    func startHTTP(
+        _ configuration: ServerConfiguration, connections: ConnectionCounts, tls: TLSCertificates?, logger: Logger
+    ) async throws {
         try await ChatServiceError.naming("--port", host: configuration.host, port: configuration.port) {
             try await self.server.start(address: .hostname(configuration.host, port: configuration.port))
         }
@@ -88,7 +88,9 @@ extension Application {
             throw ChatServiceError.connectionLimitsUnavailable
         }
         let gate = ConnectionGate.http(
-            counts: connections, tls: tls, idleTimeout: .seconds(Int64(configuration.idleTimeout)))
+            counts: connections, tls: tls,
+            proxy: configuration.proxyProtocol ? (self.clientAddresses, logger) : nil,
+            idleTimeout: .seconds(Int64(configuration.idleTimeout)))
         try await listener.eventLoop.submit { try ConnectionGate.install(on: listener, gate) }.get()
     }
 }

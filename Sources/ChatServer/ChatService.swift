@@ -99,6 +99,7 @@ public final class ChatService: Sendable {
         application.logger = Self.frameworkLogger(logger)
         let metrics = ServerMetrics(version: SwiftChatVersion.current)
         application.serverMetrics = metrics
+        application.clientAddresses = ClientAddresses(trustedProxies: configuration.trustedProxies)
         var storage: (hub: Hub, storage: any ServerStorage)?
         var bcrypt: BcryptPool?
         do {
@@ -131,7 +132,7 @@ public final class ChatService: Sendable {
             let connections = ConnectionCounts(
                 maxTotal: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress,
                 refusals: metrics.refusals(.connections))
-            try await application.startHTTP(configuration, connections: connections, tls: tls)
+            try await application.startHTTP(configuration, connections: connections, tls: tls, logger: logger)
             let serveTCP = configuration.tutorialProtocols.contains(.tcp)
             let tcp =
                 try await !serveTCP
@@ -142,7 +143,8 @@ public final class ChatService: Sendable {
                         lobby: lobby,
                         tutorialText: tutorialText, sendLimit: sendLimit, connections: connections,
                         metrics: metrics.connections(.tcp),
-                        tls: configuration.tcpTLS ? tls : nil, configuration: configuration, logger: logger)
+                        tls: configuration.tcpTLS ? tls : nil, addresses: ClientAddresses(trustedProxies: []),
+                        configuration: configuration, logger: logger)
                 }
             let httpPort = application.http.server.shared.localAddress?.port ?? configuration.port
             let scheme = tls == nil ? "http" : "https"
@@ -358,7 +360,8 @@ public final class ChatService: Sendable {
                 dataDirectory: configuration.dataDirectory, unusableDigest: accounts.unusableDigest),
             config: ConfigController(configuration: configuration),
             health: HealthController(
-                readiness: readiness, database: sql, storageChecks: { storage.readinessChecks },
+                readiness: readiness, outage: StoreOutage(grace: .seconds(configuration.readyGraceSeconds)),
+                database: sql, storageChecks: { storage.readinessChecks },
                 nodeName: configuration.resolvedNodeName),
             sweeper: sweeper,
             echo: echo,

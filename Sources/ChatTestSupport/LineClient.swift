@@ -13,10 +13,16 @@ public final class LineClient: Sendable {
         self.lines = lines
     }
 
-    /// Connects, over TLS when given a client context (checked against `host`).
-    public static func connect(host: String, port: Int, tls: NIOSSLContext? = nil) async throws -> LineClient {
+    /// Connects, over TLS when given a client context (checked against `host`), from the local address `source`
+    /// when given (any of 127.0.0.0/8 on loopback, to stand for several client machines).
+    public static func connect(
+        host: String, port: Int, tls: NIOSSLContext? = nil, source: String? = nil
+    ) async throws -> LineClient {
         let lines = Inbox<String>()
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        if let source { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: source, port: 0)) }
+        let channel =
+            try await bootstrap
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let tls {

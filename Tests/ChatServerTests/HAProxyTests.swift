@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The shipped `deploy/haproxy.cfg` in front of two nodes on one PostgreSQL database (issue 12): clients through
-/// the proxy carry on when a node stops.
+/// the proxy carry on when a node stops, and each keeps its own address (issue 35).
 @Suite("HAProxy in front of two nodes (deploy/haproxy.cfg)")
 struct HAProxyTests {
     /// The shipped configuration with the example nodes' addresses replaced by the test's, and the proxy bound to
@@ -53,10 +53,12 @@ struct HAProxyTests {
         let nodeA = try await TestServer.start {
             $0.databaseURL = database
             $0.announceJoins = false
+            $0.proxyProtocol = true
         }
         let nodeB = try await TestServer.start {
             $0.databaseURL = database
             $0.announceJoins = false
+            $0.proxyProtocol = true
         }
         let (proxyHTTP, proxyTCP) = (try freeTCPPort(), try freeTCPPort())
         let proxy = try await HAProxyProcess.start(
@@ -116,5 +118,56 @@ struct HAProxyTests {
         }
         await proxy.stop()
         await nodeB.stop()
+    }
+
+    @Test(
+        "through the proxy each client keeps its own address (PROXY v2): separate limits per client, a spoofed X-Forwarded-For changes nothing"
+    )
+    func clientsKeepTheirAddresses() async throws {
+        // The proxy's own connections (four health checks at once, the test's /readyz) count under its address,
+        // 127.0.0.1: the limit leaves them room, and the clients below come from other addresses.
+        let node = try await TestServer.start {
+            $0.proxyProtocol = true
+            $0.registrationsPerHour = 1
+            $0.maxConnectionsPerAddress = 6
+        }
+        let (proxyHTTP, proxyTCP) = (try freeTCPPort(), try freeTCPPort())
+        // Both of the file's nodes are this one: what is counted per client is then counted in one place.
+        let proxy = try await HAProxyProcess.start(
+            configuration: try Self.configuration(nodes: [node, node], proxyHTTP: proxyHTTP, proxyTCP: proxyTCP))
+        do {
+            try await eventually("the proxy forwards") {
+                (try? await APIClient(baseURL: "http://127.0.0.1:\(proxyHTTP)").get("/readyz").status) == 200
+            }
+            func register(_ name: String, from source: String, forwardedFor: String? = nil) async throws -> Int? {
+                try await ProxyProtocolTests.register(
+                    name, port: proxyHTTP, source: source, header: ProxyProtocolTests.noHeader,
+                    forwardedFor: forwardedFor)
+            }
+            #expect(try await register("ann", from: "127.0.0.2") == 201)
+            #expect(try await register("bob", from: "127.0.0.2", forwardedFor: "198.51.100.1") == 429)
+            #expect(try await register("bob", from: "127.0.0.3") == 201, "another client, its own limit")
+
+            // The TCP port: six connections from one client, a seventh refused, another client's accepted.
+            var held: [LineClient] = []
+            for index in 1...6 {
+                let client = try await LineClient.connect(host: "127.0.0.1", port: proxyTCP, source: "127.0.0.4")
+                try await client.write("iam:held\(index)\n")
+                try await client.waitForLine("held\(index) has joined", timeout: .seconds(10))
+                held.append(client)
+            }
+            let third = try await LineClient.connect(host: "127.0.0.1", port: proxyTCP, source: "127.0.0.4")
+            #expect(try await third.nextLine(timeout: .seconds(10)).hasPrefix("err:"))
+            let other = try await Self.joinedLineClient("other", port: proxyTCP)
+            try await other.write("msg:hello\n")
+            try await other.waitForLine("other:hello", timeout: .seconds(10))
+            for client in held + [third, other] { await client.close() }
+        } catch {
+            await proxy.stop()
+            await node.stop()
+            throw TestClientError("\(error); HAProxy printed: \(proxy.output.drain().joined(separator: "\n"))")
+        }
+        await proxy.stop()
+        await node.stop()
     }
 }

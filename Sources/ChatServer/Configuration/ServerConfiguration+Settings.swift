@@ -107,6 +107,14 @@ extension ServerConfiguration {
         .integer(
             "max-connections-per-address", "CHAT_MAX_CONNECTIONS_PER_ADDRESS", \.maxConnectionsPerAddress,
             1...1_000_000, "Connections one IP address may hold at once"),
+        .boolean(
+            "proxy-protocol", "CHAT_PROXY_PROTOCOL", \.proxyProtocol,
+            "Behind a proxy that sends the PROXY protocol (HAProxy's `send-proxy-v2`, v1 too) on the HTTP and TCP ports: each connection's header names its client, for every per-address limit, the logs and the audit trail; a connection without one is closed (OPERATIONS.md §3)"
+        ),
+        .addressRanges(
+            "trusted-proxies", "CHAT_TRUSTED_PROXIES", \.trustedProxies,
+            "Proxies whose `X-Forwarded-For` names the client of an HTTP request (the right-most address there that is not one of them), comma-separated CIDRs; from any other address the header is ignored"
+        ),
         .integer(
             "idle-timeout", "CHAT_IDLE_TIMEOUT", \.idleTimeout, 1...86_400,
             "Seconds an HTTP connection may send nothing (headers, body or next request), and a TCP client may stay without `iam:`, before it is closed"
@@ -159,7 +167,7 @@ extension ServerConfiguration {
             "The anonymous tutorial protocols served, comma-separated: `chat` (`/chat`), `tcp` (the TCP port), `echo` (`/echo`); `none` serves only the modern API and the web client. A disabled `/chat` or `/echo` answers 404, a disabled TCP port is not opened"
         ),
         .addressRanges(
-            "outbound-allow", "CHAT_OUTBOUND_ALLOW",
+            "outbound-allow", "CHAT_OUTBOUND_ALLOW", \.outboundAllow,
             "Internal addresses the server may send its own requests to (Web Push endpoints, bots' webhooks, link previews; SECURITY.md §9), comma-separated CIDRs such as `127.0.0.0/8,10.1.0.0/16`; plain `http` is allowed to them. Anything else must be `https` on a public address"
         ),
         .optionalText(
@@ -184,6 +192,10 @@ extension ServerConfiguration {
         .integer(
             "drain-seconds", "CHAT_DRAIN_SECONDS", \.drainSeconds, 0...3600,
             "On SIGTERM or SIGINT: seconds `/readyz` answers 503 while the server still serves, before it closes connections (WebSockets with 1012)"
+        ),
+        .integer(
+            "ready-grace-seconds", "CHAT_READY_GRACE_SECONDS", \.readyGraceSeconds, 0...3600,
+            "Seconds the database may be out before `/readyz` answers 503: a restart of a shared PostgreSQL reaches every node at once, and a balancer that dropped them all would serve nobody (OPERATIONS.md §2); `0`: at once"
         ),
         .optionalPath(
             "tls-cert", "CHAT_TLS_CERT", \.tlsCertificate,
@@ -469,7 +481,10 @@ extension ServerConfiguration.Setting {
     }
 
     /// A comma-separated list of address blocks, or nothing.
-    fileprivate static func addressRanges(_ flag: String, _ variable: String, _ meaning: String) -> Self {
+    fileprivate static func addressRanges(
+        _ flag: String, _ variable: String, _ keyPath: WritableKeyPath<ServerConfiguration, [AddressRange]>,
+        _ meaning: String
+    ) -> Self {
         return Self(
             flag: flag, variable: variable, meaning: meaning,
             accepted: "comma-separated IPv4 or IPv6 addresses or CIDR blocks", defaultText: { _ in "none" }
@@ -480,7 +495,7 @@ extension ServerConfiguration.Setting {
             guard ranges.count == parts.count else {
                 return "expected comma-separated addresses or CIDR blocks such as 127.0.0.0/8"
             }
-            configuration.outboundAllow = ranges
+            configuration[keyPath: keyPath] = ranges
             return nil
         }
     }

@@ -105,6 +105,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var durability = Durability.process
     /// Seconds between SIGTERM and closing connections, while `/readyz` already says 503.
     public var drainSeconds = 5
+    /// Seconds a database outage may last before `/readyz` says 503 (``StoreOutage``).
+    public var readyGraceSeconds = 15
     /// How long unterminated TCP bytes wait for more before they count as one command.
     public var tcpIdleFlush: TimeAmount = .milliseconds(100)
     /// The longest TCP command line.
@@ -147,6 +149,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var tutorialProtocols = Set(TutorialProtocol.allCases)
     /// The internal addresses the server may send its own requests to (Web Push), `http` included.
     public var outboundAllow: [AddressRange] = []
+    /// Whether the HTTP and TCP listeners expect a PROXY protocol header first on every connection.
+    public var proxyProtocol = false
+    /// The proxies whose `X-Forwarded-For` is believed.
+    public var trustedProxies: [AddressRange] = []
     /// Who runs the server, for push services (VAPID `sub`): `mailto:` or `https:`; empty: the public URL.
     public var vapidSubject = ""
     /// `shown` or `hidden`: whether a push notification carries the message's text.

@@ -1,3 +1,4 @@
+import Logging
 import Metrics
 import NIOConcurrencyHelpers
 import NIOCore
@@ -17,10 +18,9 @@ final class ConnectionCounts: Sendable {
         self.refusals = refusals
     }
 
-    /// Counts a new connection until it closes; `false` when it is over a limit (it is counted all the same, and
-    /// uncounted when it closes).
-    func admit(_ channel: any Channel) -> Bool {
-        let address = channel.remoteAddress?.ipAddress ?? "unknown"
+    /// Counts a new connection from `address` (its client's) until it closes; `false` when it is over a limit (it is
+    /// counted all the same, and uncounted when it closes).
+    func admit(_ channel: any Channel, address: String) -> Bool {
         let admitted = self.state.withLockedValue { state in
             state.total += 1
             state.perAddress[address, default: 0] += 1
@@ -59,11 +59,16 @@ final class ConnectionGate: ChannelInboundHandler, Sendable {
     private let idleTimeout: TimeAmount?
     /// The certificates of a TLS listener.
     private let tls: TLSCertificates?
+    /// Behind a proxy that sends the PROXY protocol (`--proxy-protocol`): where the clients' addresses go, and
+    /// the log of refused headers. A connection is then counted under its client's address once its header is read.
+    private let proxy: (addresses: ClientAddresses, logger: Logger)?
 
     init(
-        counts: ConnectionCounts, refusal: String, tls: TLSCertificates?, firstRequestDeadline: TimeAmount? = nil,
+        counts: ConnectionCounts, refusal: String, tls: TLSCertificates?,
+        proxy: (addresses: ClientAddresses, logger: Logger)? = nil, firstRequestDeadline: TimeAmount? = nil,
         firstRequestEnd: String = "", idleTimeout: TimeAmount? = nil
     ) {
+        self.proxy = proxy
         self.counts = counts
         self.tls = tls
         self.refusal = ByteBuffer(string: refusal)
@@ -75,13 +80,16 @@ final class ConnectionGate: ChannelInboundHandler, Sendable {
     /// a connection that sends and receives nothing for `idleTimeout` (between requests, or stalled inside one)
     /// closed. This replaces Vapor's own idle timeout, whose handlers an upgraded WebSocket could not remove
     /// (``CloseWhenIdle``).
-    static func http(counts: ConnectionCounts, tls: TLSCertificates?, idleTimeout: TimeAmount) -> ConnectionGate {
+    static func http(
+        counts: ConnectionCounts, tls: TLSCertificates?, proxy: (addresses: ClientAddresses, logger: Logger)?,
+        idleTimeout: TimeAmount
+    ) -> ConnectionGate {
         let body = "Too many connections; try again later.\n"
         let refusal =
             "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nContent-Type: text/plain; charset=utf-8\r\n"
             + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
         return ConnectionGate(
-            counts: counts, refusal: refusal, tls: tls, firstRequestDeadline: idleTimeout,
+            counts: counts, refusal: refusal, tls: tls, proxy: proxy, firstRequestDeadline: idleTimeout,
             firstRequestEnd: "\r\n\r\n", idleTimeout: idleTimeout)
     }
 
@@ -90,12 +98,21 @@ final class ConnectionGate: ChannelInboundHandler, Sendable {
         // Added before the listener's own set-up, on the child's event loop in submission order, so these handlers
         // come first in its pipeline.
         let tlsContext = self.tls?.context
-        let admitted = self.counts.admit(child)
+        let counts = self.counts
+        // Behind a proxy the client is known once its header is read; until then the connection is not counted.
+        let admitted = self.proxy != nil || counts.admit(child, address: child.remoteAddress?.ipAddress ?? "unknown")
         let firstRequest = self.firstRequest
         let idleTimeout = self.idleTimeout
         let refusal = self.refusal
+        let proxy = self.proxy
         Self.addFirst(to: child) {
             var handlers: [any ChannelHandler] = []
+            if let proxy {
+                handlers.append(
+                    ProxyHeaderReader(
+                        addresses: proxy.addresses, admit: { counts.admit(child, address: $0) },
+                        refusal: tlsContext == nil ? refusal : nil, logger: proxy.logger))
+            }
             if let tlsContext { handlers.append(NIOSSLServerHandler(context: tlsContext)) }
             if !admitted {
                 handlers.append(RefuseConnection(answer: refusal))

@@ -15,12 +15,15 @@ final class LobbyChatSession: WebSocketSession {
     private let decoder: LobbyChatDecoder
     private let guest: Sender
     private let sendLimit: TutorialSendLimit
+    /// The client's address (``Request/clientAddress`` of the upgrade), for the per-address send limit.
+    private let address: String
     private var announcedName: String?
 
     init(
         connection: WebSocketConnection, lobby: Room, decoder: LobbyChatDecoder, history: Int,
-        sendLimit: TutorialSendLimit
+        sendLimit: TutorialSendLimit, address: String
     ) {
+        self.address = address
         self.connection = connection
         self.sendLimit = sendLimit
         self.lobby = lobby
@@ -39,7 +42,7 @@ final class LobbyChatSession: WebSocketSession {
             self.reject(rejection.description)
         case .success(let submitted):
             if let seconds = self.sendLimit.attempt(
-                connection: ObjectIdentifier(self), address: self.connection.channel.remoteAddress)
+                connection: ObjectIdentifier(self), address: self.address)
             {
                 return self.reject(TCPCommand.Rejection.rateLimited(retryAfterSeconds: seconds).description)
             }

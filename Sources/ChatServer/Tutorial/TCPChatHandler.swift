@@ -18,6 +18,8 @@ final class TCPChatHandler: ChannelInboundHandler {
     private let idleFlush: TimeAmount
     private let history: Int
     private let sendLimit: TutorialSendLimit
+    /// Who the listener's clients are, behind a proxy.
+    private let addresses: ClientAddresses
     /// How long a client may stay without `iam:` before it is closed.
     private let joinDeadline: TimeAmount
     private let metrics: ConnectionMetrics
@@ -30,9 +32,10 @@ final class TCPChatHandler: ChannelInboundHandler {
 
     init(
         lobby: Room, renderer: TCPLineRenderer, maxLineBytes: Int, idleFlush: TimeAmount, history: Int,
-        sendLimit: TutorialSendLimit,
+        sendLimit: TutorialSendLimit, addresses: ClientAddresses,
         joinDeadline: TimeAmount, metrics: ConnectionMetrics, logger: Logger
     ) {
+        self.addresses = addresses
         self.lobby = lobby
         self.metrics = metrics
         self.logger = logger
@@ -144,7 +147,7 @@ final class TCPChatHandler: ChannelInboundHandler {
             return
         }
         if let seconds = self.sendLimit.attempt(
-            connection: ObjectIdentifier(self), address: connection.channel.remoteAddress)
+            connection: ObjectIdentifier(self), address: self.addresses.client(of: connection.channel.remoteAddress))
         {
             self.reject(.rateLimited(retryAfterSeconds: seconds))
             return

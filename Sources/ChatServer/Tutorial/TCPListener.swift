@@ -21,7 +21,7 @@ final class TCPListener: Sendable {
     static func start(
         host: String, port: Int, group: any EventLoopGroup, lobby: Room, tutorialText: TutorialText,
         sendLimit: TutorialSendLimit, connections: ConnectionCounts, metrics: ConnectionMetrics, tls: TLSCertificates?,
-        configuration: ServerConfiguration, logger: Logger
+        addresses: ClientAddresses, configuration: ServerConfiguration, logger: Logger
     ) async throws -> TCPListener {
         let quiesce = ServerQuiescingHelper(group: group)
         let renderer = TCPLineRenderer(tutorialText: tutorialText)
@@ -33,7 +33,10 @@ final class TCPListener: Sendable {
                     try channel.pipeline.syncOperations.addHandler(quiesce.makeServerChannelHandler(channel: channel))
                     let refusal = TCPLine.error(.tooManyConnections)
                     try ConnectionGate.install(
-                        on: channel, ConnectionGate(counts: connections, refusal: refusal, tls: tls))
+                        on: channel,
+                        ConnectionGate(
+                            counts: connections, refusal: refusal, tls: tls,
+                            proxy: configuration.proxyProtocol ? (addresses, logger) : nil))
                 }
             }
             .childChannelOption(
@@ -46,7 +49,8 @@ final class TCPListener: Sendable {
                         TCPChatHandler(
                             lobby: lobby, renderer: renderer, maxLineBytes: configuration.maxTCPLineBytes,
                             idleFlush: configuration.tcpIdleFlush, history: configuration.tcpHistoryOnJoin,
-                            sendLimit: sendLimit, joinDeadline: .seconds(Int64(configuration.idleTimeout)),
+                            sendLimit: sendLimit, addresses: addresses,
+                            joinDeadline: .seconds(Int64(configuration.idleTimeout)),
                             metrics: metrics,
                             logger: logger))
                 }

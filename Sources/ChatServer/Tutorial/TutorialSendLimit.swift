@@ -1,6 +1,5 @@
 import ChatCore
 import Metrics
-import NIOCore
 
 /// The send rate limit of the tutorial protocols (`/chat` and TCP), which have no accounts: each connection,
 /// and every connection from one address together, may send `burst` messages at once and then `rate` per
@@ -18,11 +17,12 @@ struct TutorialSendLimit: Sendable {
         self.perAddress = AttemptLimiter(time: time, burst: 4 * burst, refill: .seconds(1) / (4 * rate))
     }
 
-    /// Takes one message for the connection and its address; `nil` when allowed, else whole seconds to wait.
-    func attempt(connection: ObjectIdentifier, address: SocketAddress?) -> Int? {
+    /// Takes one message for the connection and its client's address; `nil` when allowed, else whole seconds to
+    /// wait.
+    func attempt(connection: ObjectIdentifier, address: String) -> Int? {
         let wait =
             self.perConnection.attempt(["\(connection.hashValue)"])
-            ?? self.perAddress.attempt([address?.ipAddress ?? "unknown"])
+            ?? self.perAddress.attempt([address])
         guard let wait else { return nil }
         self.refusals.increment()
         return Int(wait.components.seconds) + 1
