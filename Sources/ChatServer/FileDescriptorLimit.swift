@@ -10,17 +10,24 @@ enum FileDescriptorLimit {
     /// Raises the soft limit to the hard limit, and returns the limit in force.
     @discardableResult
     static func raiseToHardLimit() -> UInt64 {
-        #if canImport(Glibc)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-        let resource = RLIMIT_NOFILE
-        #endif
         var limit = rlimit()
-        guard getrlimit(resource, &limit) == 0 else { return 0 }
+        guard getrlimit(Self.resource, &limit) == 0 else { return 0 }
         if limit.rlim_cur < limit.rlim_max {
             limit.rlim_cur = limit.rlim_max
-            _ = setrlimit(resource, &limit)
+            _ = setrlimit(Self.resource, &limit)
         }
         return UInt64(limit.rlim_cur)
     }
+
+    /// The soft limit in force, or `nil` when it cannot be read.
+    static var current: UInt64? {
+        var limit = rlimit()
+        return getrlimit(Self.resource, &limit) == 0 ? UInt64(limit.rlim_cur) : nil
+    }
+
+    #if canImport(Glibc)
+    private static let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+    private static let resource = RLIMIT_NOFILE
+    #endif
 }

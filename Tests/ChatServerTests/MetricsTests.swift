@@ -121,6 +121,28 @@ struct MetricsTests {
         }
     }
 
+    @Test(
+        "every family has its # HELP; the process_* families describe this process; durations reach the 15 s deadline")
+    func helpAndProcessFamilies() async throws {
+        try await withTestServer { server in
+            let scrape = try await MetricsScrape.take(server)
+            let lines = scrape.text.split(separator: "\n")
+            let typed = lines.filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }
+            let described = Set(lines.filter { $0.hasPrefix("# HELP ") }.map { $0.split(separator: " ")[2] })
+            #expect(typed.count > 20)
+            #expect(typed.filter { !described.contains($0) }.isEmpty, "families without # HELP")
+            for family in [
+                "process_cpu_seconds_total", "process_resident_memory_bytes", "process_virtual_memory_bytes",
+                "process_open_fds", "process_max_fds", "process_start_time_seconds",
+            ] {
+                #expect((scrape.samples[family] ?? 0) > 0, "\(family)")
+            }
+            let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+            #expect(abs((scrape.samples["process_open_fds"] ?? 0) - Double(descriptors)) < 200, "this process's")
+            #expect(scrape.text.contains("swiftchat_commit_duration_seconds_bucket{le=\"15.0\"}"))
+        }
+    }
+
     @Test("only GET /metrics is served there; --metrics false serves nothing")
     func listener() async throws {
         try await withTestServer { server in

@@ -28,6 +28,8 @@ final class ServerMetrics: Sendable {
     let searchDuration: Metrics.Timer
     /// How late a task scheduled on an event loop ran: the loop was busy for that long.
     let eventLoopLag: Metrics.Timer
+    /// When the process started (``ProcessMetrics``).
+    let startedAt: Date
     /// Made once per protocol: every connection shares its protocol's, so a connection costs two references.
     private let connectionsByTransport: [Transport: ConnectionMetrics]
 
@@ -37,7 +39,9 @@ final class ServerMetrics: Sendable {
         let fast: [Duration] = [
             .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2),
             .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
-            .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5),
+            .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
+            // PostgreSQL's store deadline: a call that takes this long fails (PostgresStorage.storeDeadline).
+            .seconds(15),
         ]
         for name in [
             "swiftchat_commit_duration_seconds", "swiftchat_ack_latency_seconds",
@@ -50,6 +54,7 @@ final class ServerMetrics: Sendable {
         factory.valueHistogramBuckets["swiftchat_room_queue_depth"] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 1024]
         self.registry = registry
         self.factory = factory
+        self.startedAt = startedAt
         self.rooms = RoomMetrics(factory: factory)
         self.writerWait = Metrics.Timer(label: "swiftchat_sqlite_writer_wait_seconds", factory: factory)
         self.ackLatency = Metrics.Timer(label: "swiftchat_ack_latency_seconds", factory: factory)
@@ -120,9 +125,12 @@ final class ServerMetrics: Sendable {
         }
     }
 
-    /// The exposition text `/metrics` serves.
+    /// The exposition text `/metrics` serves: the registry's families and the process's, each with its `# HELP`.
     func exposition() -> [UInt8] {
-        self.registry.emitToBuffer()
+        let families =
+            String(decoding: self.registry.emitToBuffer(), as: UTF8.self)
+            + ProcessMetrics.exposition(startedAt: self.startedAt)
+        return Array(MetricsHelp.adding(to: families).utf8)
     }
 
     enum Transport: String, Sendable, CaseIterable {
