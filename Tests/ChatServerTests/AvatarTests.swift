@@ -126,6 +126,17 @@ struct AvatarTests {
             #expect(try await server.api.send(.removeRoomAvatar, group.id, token: ann.token).status == 204)
             let after = try await server.api.send(.rooms, token: bob.token).decode([RoomSummary].self)
             #expect(after.first { $0.id == group.id }?.avatarURL == nil)
+
+            // A moderator may; a server administrator outside the room is still a stranger to it (rooms follow
+            // their own roles; administrators act through Administration).
+            _ = try await server.api.send(
+                .setRole, group.id, bob.user.id.uuidString, json: RoleChange(role: "moderator"), token: ann.token)
+            #expect(try await Self.putPicture(png, at: path, token: bob.token, on: server).status == 200)
+            #expect(try await server.api.send(.removeRoomAvatar, group.id, token: bob.token).status == 204)
+            _ = try await server.admin("grant", "carol")
+            let administrator = try await Self.putPicture(png, at: path, token: carol.token, on: server)
+            #expect(administrator.status == 403)
+            #expect(try administrator.decode(APIErrorBody.self).code == .forbidden)
         }
     }
 
