@@ -404,11 +404,7 @@ class ScreenshotTests(WebClientTestCase):
             browser.wait_for(lambda d: browser.find_all(".chat-item.pinned") and browser.find_all(".chat-item .draft-mark"),
                              "a pinned chat and a draft")
             browser.js("document.activeElement?.blur()")
-            for scheme in ("light", "dark"):
-                browser.set_dark(scheme == "dark")
-                time.sleep(0.3)
-                browser.screenshot(os.path.join(out, f"{device}-{scheme}-pinned-draft.png"))
-            browser.set_dark(False)
+            shoot_light_and_dark(browser, out, f"{device}-{{scheme}}-pinned-draft.png")
         self.assert_no_alerts(browser)
 
     def test_pinned_messages_screenshots(self):
@@ -437,12 +433,18 @@ class ScreenshotTests(WebClientTestCase):
             browser.wait_for(lambda d: browser.find("#pinned-bar").is_displayed()
                              and len(browser.find_all("#messages .pin-line")) == 2, "the pinned bar and the lines")
             browser.js("document.activeElement?.blur(); const s = document.getElementById('messages'); s.scrollTop = s.scrollHeight;")
-            for scheme in ("light", "dark"):
-                browser.set_dark(scheme == "dark")
-                time.sleep(0.3)
-                browser.screenshot(os.path.join(out, f"{device}-{scheme}-pinned-messages.png"))
-            browser.set_dark(False)
+            shoot_light_and_dark(browser, out, f"{device}-{{scheme}}-pinned-messages.png")
         self.assert_no_alerts(browser)
+
+
+def shoot_light_and_dark(browser, out, name):
+    """Screenshots the page as it is, in the light scheme and then the dark one, into `out` as `name` with its
+    `{scheme}` filled in; the page is light again afterwards."""
+    for scheme in ("light", "dark"):
+        browser.set_dark(scheme == "dark")
+        time.sleep(0.3)  # the page repaints in the other scheme
+        browser.screenshot(os.path.join(out, name.format(scheme=scheme)))
+    browser.set_dark(False)
 
 
 if __name__ == "__main__":
