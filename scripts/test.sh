@@ -21,7 +21,7 @@ stdbuf -oL -eL env SWIFTNIO_STRICT=1 swift test --skip-build --filter TwoNode
 # out test SQLite itself (its file, lock, checkpoints, backup) or the real executable, which runs on SQLite.
 postgres_suites="ModernSocketTests|RichChatTests|LobbyChatTests|TCPTextProtocolTests|EchoRelayTests|CrossTransportTests"
 postgres_suites+="|RoomsAPITests|AccountAPITests|SearchTests|AttachmentTests|LiveStateTests|RoomRenameTests|IdentityTests"
-postgres_suites+="|RobustnessTests|OutageTests|StoreFaultTests|ExhaustionTests|ChaosTests|AdministrationTests|InvitationTests|ExportAndRoomListTests|BlockingTests|AccountDeletionTests|RetentionTests|RoomModerationTests|ReportTests|MentionTests|PushSubscriptionTests|PushNotificationTests|SearchScriptTests|SearchFilterTests|HistoryAroundTests|PostMessageTests|BotTests|WebhookTests|OutgoingWebhookTests|PinsAndDraftsTests|LinkPreviewTests|ForwardTests|ContactsTests|AvatarTests|VoiceMessageTests"
+postgres_suites+="|RobustnessTests|OutageTests|StoreFaultTests|ExhaustionTests|ChaosTests|AdministrationTests|InvitationTests|ExportAndRoomListTests|BlockingTests|AccountDeletionTests|RetentionTests|RoomModerationTests|ReportTests|MentionTests|PushSubscriptionTests|PushNotificationTests|SearchScriptTests|SearchFilterTests|HistoryAroundTests|PostMessageTests|BotTests|WebhookTests|OutgoingWebhookTests|PinsAndDraftsTests|LinkPreviewTests|ForwardTests|ContactsTests|AvatarTests|VoiceMessageTests|MessagePinTests"
 stdbuf -oL -eL env CHAT_TEST_DATABASE=postgres SWIFTNIO_STRICT=1 swift test --skip-build --filter "$postgres_suites"
 scripts/fuzz.sh --seconds 10
 scripts/autobahn.sh

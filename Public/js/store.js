@@ -16,7 +16,7 @@ const CACHED_MESSAGES_PER_ROOM = 30;
 const LINE_KINDS = ['rename', 'joined', 'left', 'invited', 'removed', 'banned', 'role', 'pin'];
 
 // How each change event (§9.1) changes the message it targets. An edit brings the message's new mentions (§9.10).
-// A delete leaves a tombstone: no text, edit time, attachments, reactions, mentions or link preview.
+// A delete leaves a tombstone: no text, edit time, attachments, reactions, mentions or link preview, and unpins it.
 const CHANGES = new Map([
   ['edit', (message, event) => {
     message.text = event.text;
@@ -32,6 +32,7 @@ const CHANGES = new Map([
     delete message.attachments;
     delete message.reactions;
     delete message.preview;
+    delete message.pinned;
     setMentions(message, {});
   }],
   ['reaction', (message, event) => toggleReaction(message, event.emoji, event.sender.id, event.added)],
@@ -40,6 +41,11 @@ const CHANGES = new Map([
   ['preview', (message, event) => {
     if (event.preview && !message.deleted) message.preview = event.preview;
     else delete message.preview;
+  }],
+  // Pinned to the top of the room for everyone (§7.8), or unpinned; a tombstone stays unpinned.
+  ['pin', (message, event) => {
+    if (event.added !== false && !message.deleted) message.pinned = true;
+    else delete message.pinned;
   }],
 ]);
 
@@ -504,7 +510,7 @@ export class Store {
   }
 
   /**
-   * Folds an edit, delete, reaction or link preview (§9.1) into the loaded message it targets and into the room's last message
+   * Folds an edit, delete, reaction, link preview or pin (§9.1) into the loaded message it targets and into the room's last message
    * (which may be a summary's copy), each only if its state is older than the event; the event's seq is then its
    * `stateSeq`. So an event met again (a replay, a page) changes nothing, and one whose target is not loaded is
    * ignored: history brings the target in its current state. Other kinds change nothing.

@@ -90,7 +90,7 @@ public final class ChatListModel {
         case .message(let message, _):
             switch message.eventKind {
             case .message: break
-            case .delete, .edit, .preview, .joined, .left, .invited, .removed, .banned, .role:
+            case .delete, .edit, .preview, .pin, .joined, .left, .invited, .removed, .banned, .role:
                 return self.update(message.room) { $0.latestSeq = max($0.latestSeq, message.seq) }
             case .rename: return self.update(message.room) { $0.rename(message) }
             case .reaction, nil: return

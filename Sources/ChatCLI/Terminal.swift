@@ -91,6 +91,9 @@ enum Terminal {
             }
             let title = visible(preview.title ?? preview.siteName ?? preview.url)
             return "\(prefix) \(dim("#\(message.target ?? 0) links to")) \(title)"
+        case .pin:
+            let verb = message.added == false ? "unpinned" : "pinned"
+            return "\(prefix) \(dim("\(sender) \(verb) #\(message.target ?? 0)"))"
         case .reaction:
             let verb = message.added == false ? "removed" : "reacted"
             return "\(prefix) \(dim("\(sender) \(verb) \(visible(message.emoji ?? "")) on #\(message.target ?? 0)"))"

@@ -53,7 +53,7 @@ enum EventEffects {
                         AND m.deleted = \(bind: false) AND LOWER(m.attachments) LIKE '%' || LOWER(CAST(attachment_rooms.attachment_id AS TEXT)) || '%')
                     """),
                 SQLQueryString(
-                    "UPDATE messages SET text = '', deleted = \(bind: true), attachments = NULL, preview = NULL, edited_at = NULL, mentions = NULL, mentions_all = \(bind: false)\(unsafeRaw: index == .postgres ? ", search_vector = NULL" : "") WHERE room = \(bind: room) AND seq = \(bind: target)"
+                    "UPDATE messages SET text = '', deleted = \(bind: true), attachments = NULL, preview = NULL, pinned_at = NULL, edited_at = NULL, mentions = NULL, mentions_all = \(bind: false)\(unsafeRaw: index == .postgres ? ", search_vector = NULL" : "") WHERE room = \(bind: room) AND seq = \(bind: target)"
                 ),
                 SQLQueryString("DELETE FROM mentions WHERE room = \(bind: room) AND seq = \(bind: target)"),
                 SQLQueryString(
@@ -89,6 +89,14 @@ enum EventEffects {
             return (image.map { [$0] } ?? []) + [
                 SQLQueryString(
                     "UPDATE messages SET preview = \(bind: MessageRecord.previewColumn(event.preview)) WHERE room = \(bind: room) AND seq = \(bind: target) AND deleted = \(bind: false)"
+                )
+            ]
+        case .pin:
+            guard let target = event.target else { return [] }
+            let pinnedAt: Date? = event.added == false ? nil : event.date
+            return [
+                SQLQueryString(
+                    "UPDATE messages SET pinned_at = \(bind: pinnedAt) WHERE room = \(bind: room) AND seq = \(bind: target) AND deleted = \(bind: false)"
                 )
             ]
         case .rename:
@@ -161,7 +169,7 @@ enum EventEffects {
                 "UPDATE memberships SET role = \(bind: role.rawValue) WHERE room_id = \(bind: room) AND user_id = \(bind: member)"
             )
             return role == .owner ? [previousOwner, update] : [update]
-        case .message, .edit, .delete, .reaction, .rename, .preview:
+        case .message, .edit, .delete, .reaction, .rename, .preview, .pin:
             return []
         }
     }

@@ -8,7 +8,7 @@ import SQLKit
 
 /// The ``MessageStore`` on a Fluent SQL database, SQLite or PostgreSQL: reads in plain SQL, decoded column by column
 /// (``MessageRecord/storedMessage(from:)``), writes through the database's ``EventWriter``.
-public struct FluentMessageStore: MessageStore {
+public struct FluentMessageStore: MessageStore, PinnedMessages {
     private let sql: any SQLDatabase
     private let writer: any EventWriter
     /// On SQLite, where events are read: on SQLite's thread, each row decoded straight from SQLite's values
@@ -51,6 +51,15 @@ public struct FluentMessageStore: MessageStore {
     public func message(in room: RoomID, seq: Int64) async throws -> StoredMessage? {
         try await self.withReactions(self.events("room = \(bind: room.rawValue) AND seq = \(bind: seq)"), in: room)
             .first
+    }
+
+    public func pinnedMessages(in room: RoomID, limit: Int) async throws -> [StoredMessage] {
+        let pinned = try await self.events(
+            """
+            room = \(bind: room.rawValue) AND pinned_at IS NOT NULL ORDER BY pinned_at DESC, seq DESC \
+            LIMIT \(bind: limit)
+            """)
+        return try await self.withReactions(pinned, in: room)
     }
 
     public func message(from sender: UUID, clientMsgID: String) async throws -> StoredMessage? {

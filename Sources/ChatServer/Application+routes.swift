@@ -22,6 +22,7 @@ extension Application {
         endpoints.push.register(on: authenticated)
         endpoints.bots.register(on: authenticated)
         endpoints.bots.registerReplies(on: api)
+        endpoints.pins.register(on: authenticated)
         endpoints.contacts.register(on: authenticated)
         endpoints.webhooks.register(on: authenticated)
         endpoints.admin.register(on: authenticated)

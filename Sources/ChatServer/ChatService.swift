@@ -335,6 +335,9 @@ public final class ChatService: Sendable {
                     store: pushStore, policy: OutboundPolicy(allowed: configuration.outboundAllow),
                     publicKey: vapid.publicKey, subscribed: notifications.subscribed)),
             bots: BotsController(bots: bots, replies: BotReplies(store: botStore, postMessage: postMessage)),
+            pins: MessagePinsController(
+                pins: MessagePins(
+                    access: access, hub: hub, messages: hub.store, pins: storage.pins, time: time)),
             contacts: ContactsController(
                 contacts: Contacts(
                     store: FluentContactStore(database: application.db), accounts: accountStore, blocking: blocking)),
@@ -527,6 +530,7 @@ struct Endpoints: Sendable {
     let search: SearchController
     let push: PushController
     let bots: BotsController
+    let pins: MessagePinsController
     let contacts: ContactsController
     let webhooks: WebhooksController
     let admin: AdminController

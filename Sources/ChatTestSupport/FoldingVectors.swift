@@ -49,26 +49,47 @@ public struct FoldingVector: Decodable, Sendable, CustomStringConvertible {
         public let editedAt: Int64?
         public let deleted: Bool
         public let reactions: [ReactionPayload]
+        /// Absent in a vector: not pinned.
+        public let pinned: Bool
 
-        public init(seq: Int64, text: String, editedAt: Int64?, deleted: Bool, reactions: [ReactionPayload]) {
+        public init(
+            seq: Int64, text: String, editedAt: Int64?, deleted: Bool, reactions: [ReactionPayload],
+            pinned: Bool = false
+        ) {
             self.seq = seq
             self.text = text
             self.editedAt = editedAt
             self.deleted = deleted
             self.reactions = reactions
+            self.pinned = pinned
         }
 
         /// A message as shown, with absent fields read as the protocol means them.
         public init(_ message: MessagePayload) {
             self.init(
                 seq: message.seq, text: message.text, editedAt: message.editedAt, deleted: message.deleted ?? false,
-                reactions: message.reactions ?? [])
+                reactions: message.reactions ?? [], pinned: message.pinned ?? false)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case seq, text, editedAt, deleted, reactions, pinned
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                seq: try container.decode(Int64.self, forKey: .seq),
+                text: try container.decode(String.self, forKey: .text),
+                editedAt: try container.decodeIfPresent(Int64.self, forKey: .editedAt),
+                deleted: try container.decode(Bool.self, forKey: .deleted),
+                reactions: try container.decode([ReactionPayload].self, forKey: .reactions),
+                pinned: try container.decodeIfPresent(Bool.self, forKey: .pinned) ?? false)
         }
 
         public var description: String {
             let reactions = self.reactions.map { "\($0.emoji)\($0.users.map { $0.uuidString.prefix(1) }.joined())" }
             return
-                "#\(self.seq) \"\(self.text)\" editedAt \(self.editedAt.map(String.init) ?? "nil") deleted \(self.deleted) \(reactions)"
+                "#\(self.seq) \"\(self.text)\" editedAt \(self.editedAt.map(String.init) ?? "nil") deleted \(self.deleted) \(reactions) pinned \(self.pinned)"
         }
     }
 

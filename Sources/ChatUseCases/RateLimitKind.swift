@@ -4,7 +4,7 @@
 public enum RateLimitKind: String, Sendable, CaseIterable {
     case login, registration, password, send
     case roomCreation = "room_creation"
-    case rename, uploads, webhook
+    case rename, pin, uploads, webhook
     case socketsPerAccount = "sockets_per_account"
     case tutorialSend = "tutorial_send"
     case connections

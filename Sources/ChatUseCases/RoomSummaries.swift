@@ -126,7 +126,7 @@ extension StoredMessage {
                 ? nil : self.reactions.map { ReactionPayload(emoji: $0.emoji, users: $0.users) },
             member: self.member?.payload, mentions: self.mentions.accounts.isEmpty ? nil : self.mentions.accounts,
             mentionsAll: self.mentions.all ? true : nil, preview: self.preview,
-            forwardedFrom: self.forwardedFrom?.payload)
+            forwardedFrom: self.forwardedFrom?.payload, pinned: self.pinned ? true : nil)
     }
 }
 

@@ -34,7 +34,7 @@ struct FoldingVectorStoreTests {
             let expected = vector.expected.map { message in
                 FoldingVector.ExpectedMessage(
                     seq: numbering[message.seq] ?? message.seq, text: message.text, editedAt: message.editedAt,
-                    deleted: message.deleted, reactions: message.reactions)
+                    deleted: message.deleted, reactions: message.reactions, pinned: message.pinned)
             }
             #expect(shown == expected, "\(vector.file)")
             await close()
@@ -56,6 +56,7 @@ struct FoldingVectorStoreTests {
             seq: message.seq, text: message.text,
             editedAt: message.editedAt.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) },
             deleted: message.deleted,
-            reactions: message.reactions.map { ReactionPayload(emoji: $0.emoji, users: $0.users) })
+            reactions: message.reactions.map { ReactionPayload(emoji: $0.emoji, users: $0.users) },
+            pinned: message.pinned)
     }
 }

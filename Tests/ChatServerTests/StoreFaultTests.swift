@@ -277,6 +277,15 @@ struct StoreFaultTests {
         Case(route: .removePreview, tables: rooms) {
             try await $0.api.send(.removePreview, $0.group, "1", token: $0.ann.token)
         },
+        Case(route: .pinnedMessages, tables: rooms) {
+            try await $0.api.send(.pinnedMessages, $0.group, token: $0.ann.token)
+        },
+        Case(route: .pinMessage, tables: rooms) {
+            try await $0.api.send(.pinMessage, $0.group, "1", token: $0.ann.token)
+        },
+        Case(route: .unpinMessage, tables: rooms) {
+            try await $0.api.send(.unpinMessage, $0.group, "1", token: $0.ann.token)
+        },
         Case(route: .setMyAvatar, tables: attachments) {
             try await $0.api.send(
                 .PUT, "/me/avatar", bytes: pngBytes(width: 8, height: 8), contentType: "image/png", token: $0.ann.token)

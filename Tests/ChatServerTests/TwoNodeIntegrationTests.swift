@@ -7,8 +7,9 @@ import NIOHTTP1
 import Testing
 
 /// Integrations on two nodes of one PostgreSQL database (PROTOCOL.md §9.12, §9.15): a send over HTTP is stored once
-/// whichever node a retry reaches, and a link is fetched once whichever node its messages reach.
-@Suite("Two nodes: HTTP sends and link previews")
+/// whichever node a retry reaches, a link is fetched once whichever node its messages reach, and a pin (§7.8) reaches
+/// every node.
+@Suite("Two nodes: HTTP sends, link previews and pins")
 struct TwoNodeIntegrationTests {
     @Test("a send over HTTP retried through the other node is stored once and answered with the original")
     func restRetryAcrossNodes() async throws {
@@ -44,5 +45,20 @@ struct TwoNodeIntegrationTests {
             #expect(site.requests.drain().map(\.path) == ["/push/shared", "/images/cover.png"])
         }
         await site.stop()
+    }
+
+    @Test("a message pinned through node A reaches a member's socket on node B, and B lists it")
+    func pinAcrossNodes() async throws {
+        try await TwoNodeTests().withTwoNodes { nodeA, nodeB in
+            let (ann, bob, dm, annSocket, bobSocket) = try await nodeA.pair(bobConnectedTo: nodeB)
+            let said = try await annSocket.acked(.send(SendRequest(room: dm.id, clientMsgID: "a1", text: "the code")))
+            _ = try await bobSocket.nextEvent(.message)
+            #expect(try await nodeA.api.send(.pinMessage, dm.id, "\(said.seq)", token: ann.token).status == 204)
+            let pin = try await bobSocket.nextEvent(.pin)
+            #expect(pin.target == said.seq && pin.added == true && pin.sender.name == "ann")
+            let listed = try await nodeB.api.send(.pinnedMessages, dm.id, token: bob.token)
+                .decode(PinnedMessagesPayload.self)
+            #expect(listed.messages.map(\.text) == ["the code"])
+        }
     }
 }

@@ -36,6 +36,7 @@ import('/js/store.js').then(({ Store }) => {
           editedAt: message.editedAt ?? null,
           deleted: message.deleted ?? false,
           reactions: message.reactions ?? [],
+          pinned: message.pinned ?? false,
         }));
       } catch (error) {
         results[file][delivery.name] = { error: String(error?.stack ?? error) };
@@ -57,7 +58,7 @@ class FoldingVectorTests(WebClientTestCase):
             if name.endswith(".json"):
                 with open(os.path.join(FOLDING_DIR, name), encoding="utf-8") as file:
                     vectors[name] = json.load(file)
-        self.assertEqual(len(vectors), 4, f"the vectors in {FOLDING_DIR}")
+        self.assertEqual(len(vectors), 5, f"the vectors in {FOLDING_DIR}")
         page = self.browser()
         page.open("#/chats")
         page.wait_for(lambda d: page.find_all("#auth-form"), "the page")
@@ -75,8 +76,10 @@ class FoldingVectorTests(WebClientTestCase):
         self.assertEqual([message["seq"] for message in shown], [message["seq"] for message in expected],
                          f"{where}: the seqs of the messages")
         for message, wanted in zip(shown, expected):
-            for field in ("text", "editedAt", "deleted", "reactions"):
-                self.assertEqual(message[field], wanted[field], f"{where}: message {wanted['seq']}, field {field!r}")
+            for field in ("text", "editedAt", "deleted", "reactions", "pinned"):
+                # A vector leaves `pinned` out for a message that is not pinned.
+                wanted_value = wanted.get("pinned", False) if field == "pinned" else wanted[field]
+                self.assertEqual(message[field], wanted_value, f"{where}: message {wanted['seq']}, field {field!r}")
 
 
 if __name__ == "__main__":

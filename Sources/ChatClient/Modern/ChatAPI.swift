@@ -128,6 +128,18 @@ public struct ChatAPI: Sendable {
         _ = try await self.raw(.removePreview, [room, String(seq)], token: token)
     }
 
+    /// `PUT` or `DELETE /rooms/{id}/messages/{seq}/pin` (§7.8): pins message `seq` to the top of the room for
+    /// everyone in it, or unpins it.
+    public func setPinned(_ pinned: Bool, message seq: Int64, in room: String, token: String) async throws {
+        _ = try await self.raw(pinned ? .pinMessage : .unpinMessage, [room, String(seq)], token: token)
+    }
+
+    /// `GET /rooms/{id}/pins` (§7.8): the room's pinned messages, the most recently pinned first.
+    public func pinnedMessages(in room: String, token: String) async throws -> [MessagePayload] {
+        let pinned: PinnedMessagesPayload = try await self.call(.pinnedMessages, [room], token: token)
+        return pinned.messages
+    }
+
     /// `GET /me/contacts` (§6.4): the people of my direct rooms and groups and those I added, A–Z.
     public func contacts(token: String) async throws -> [ContactPayload] {
         let list: ContactList = try await self.call(.contacts, token: token)

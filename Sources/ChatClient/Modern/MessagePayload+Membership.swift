@@ -18,7 +18,7 @@ extension MessagePayload {
             case .moderator: return "\(actor) made \(member) a moderator"
             case .member, nil: return "\(actor) made \(member) a member"
             }
-        case .message, .edit, .delete, .reaction, .rename, .preview, nil: return nil
+        case .message, .edit, .delete, .reaction, .rename, .preview, .pin, nil: return nil
         }
     }
 }

@@ -49,7 +49,7 @@ public struct Timeline: Sendable, Equatable {
             self.messages.insert(event, at: position)
             self.stateSeq[event.seq] = stateIncludes
             return event.seq
-        case .edit, .delete, .reaction, .preview:
+        case .edit, .delete, .reaction, .preview, .pin:
             return self.update(event)
         case .rename, .joined, .left, .invited, .removed, .banned, .role, nil:
             // The room's, not a message's; or a kind this client does not know: its seq still counts.

@@ -24,8 +24,8 @@ struct RecentMessages {
     /// it). A deleted message is forgotten: tutorial clients never see it.
     mutating func record(_ event: StoredMessage) {
         guard event.kind == .message else {
-            // Tutorial clients see neither reactions nor previews: what was rendered stays right.
-            guard event.kind != .reaction, event.kind != .preview,
+            // Tutorial clients see neither reactions, previews nor pins: what was rendered stays right.
+            guard event.kind != .reaction, event.kind != .preview, event.kind != .pin,
                 let index = self.entries.firstIndex(where: { $0.message.seq == event.target })
             else { return }
             var message = self.entries[index].message

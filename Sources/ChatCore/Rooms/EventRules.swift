@@ -62,6 +62,10 @@ extension MessageDraft {
             event.kind = .preview
             event.target = seq
             event.preview = preview
+        case .pin(let seq, let pinned):
+            event.kind = .pin
+            event.target = seq
+            event.added = pinned
         case .rename(let name):
             event.kind = .rename
             event.text = name

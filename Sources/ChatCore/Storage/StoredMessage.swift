@@ -65,6 +65,8 @@ public enum DraftBody: Sendable, Hashable {
     case forward(text: String, attachments: [Attachment], original: Sender)
     /// Set the link preview of the sender's own message `target`, or remove it (`nil`) (PROTOCOL.md §9.15).
     case preview(target: Int64, preview: LinkPreview?)
+    /// Pin message `target` to the top of the room, or unpin it; the caller checked who may (PROTOCOL.md §7.8).
+    case pin(target: Int64, pinned: Bool)
     /// Give the room (a channel or group) a new name, already checked by the caller.
     case rename(name: String)
     /// A change of who is in the room or with what role, already allowed by the caller; storing it changes the
@@ -76,7 +78,7 @@ public enum DraftBody: Sendable, Hashable {
         switch self {
         case .message(_, let replyTo, _): replyTo
         case .edit(let target, _), .delete(let target), .removal(let target), .reaction(let target, _),
-            .preview(let target, _):
+            .preview(let target, _), .pin(let target, _):
             target
         case .rename, .membership, .forward: nil
         }
@@ -191,10 +193,10 @@ public struct StoredMessage: Hashable, Sendable {
     public var text: String
     public var date: Date
     public var clientMsgID: String?
-    /// For edits, deletes and reactions: the `seq` of the message they apply to.
+    /// For edits, deletes, reactions, previews and pins: the `seq` of the message they apply to.
     public var target: Int64?
     public var emoji: String?
-    /// For a reaction: whether it was added (else removed).
+    /// For a reaction: whether it was added (else removed); for a pin, whether the message was pinned (else unpinned).
     public var added: Bool?
     public var replyTo: Quote?
     public var attachments: [Attachment]
@@ -209,6 +211,8 @@ public struct StoredMessage: Hashable, Sendable {
     public var preview: LinkPreview?
     /// For a forwarded message: who wrote the original.
     public var forwardedFrom: Sender?
+    /// For a message: whether it is pinned to the top of its room now (PROTOCOL.md §7.8).
+    public var pinned: Bool
 
     /// Whether storing it moves its sender's read position to it (PROTOCOL.md §8.5, what I write I have read): a
     /// message, not an edit, delete or reaction, sent with a `clientMsgID`, that is over the modern protocol (the
@@ -224,8 +228,9 @@ public struct StoredMessage: Hashable, Sendable {
         clientMsgID: String? = nil, target: Int64? = nil, emoji: String? = nil, added: Bool? = nil,
         replyTo: Quote? = nil, attachments: [Attachment] = [], editedAt: Date? = nil, deleted: Bool = false,
         reactions: [Reaction] = [], member: Sender? = nil, mentions: Mentions = .none, preview: LinkPreview? = nil,
-        forwardedFrom: Sender? = nil
+        forwardedFrom: Sender? = nil, pinned: Bool = false
     ) {
+        self.pinned = pinned
         self.preview = preview
         self.forwardedFrom = forwardedFrom
         self.room = room
@@ -273,6 +278,11 @@ extension StoredMessage: FoldableMessage {
         set { self.reactions = newValue }
     }
 
+    public var isPinned: Bool {
+        get { self.pinned }
+        set { self.pinned = newValue }
+    }
+
     public mutating func markEdited(by edit: StoredMessage) {
         self.editedAt = edit.date
         self.mentions = edit.mentions
@@ -286,5 +296,6 @@ extension StoredMessage: FoldableMessage {
         self.preview = nil
         self.editedAt = nil
         self.mentions = .none
+        self.pinned = false
     }
 }

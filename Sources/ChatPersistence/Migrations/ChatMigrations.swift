@@ -37,5 +37,6 @@ public enum ChatMigrations {
         AddContacts(),
         AddMarkedUnread(),
         AddAvatarsAndVoice(),
+        AddMessagePins(),
     ]
 }

@@ -103,7 +103,7 @@ final class MessageRecord: Model, @unchecked Sendable {
     static let selected: SQLQueryString = """
         id, room, seq, sender_name, sender_id, sender_via, text, created_at, client_msg_id, kind, target_seq, emoji, \
         added, reply_seq, reply_sender_id, reply_sender_name, reply_sender_via, reply_text, attachments, edited_at, \
-        deleted, member_id, member_name, mentions, mentions_all, preview, forwarded_from
+        deleted, member_id, member_name, mentions, mentions_all, preview, forwarded_from, pinned_at
         """
 
     /// The event in a row that holds the columns of ``selected``; a message's reactions are kept in their own table
@@ -165,6 +165,7 @@ final class MessageRecord: Model, @unchecked Sendable {
             },
             forwardedFrom: try row.valueIfPresent("forwarded_from", as: String.self).map {
                 try JSONDecoder().decode(OriginalSender.self, from: Data($0.utf8)).sender
-            })
+            },
+            pinned: try row.valueIfPresent("pinned_at", as: Date.self) != nil)
     }
 }

@@ -152,6 +152,9 @@ extension APIRoute {
     public static let setRoomAvatar = APIRoute(.PUT, "rooms/:room/avatar")
     public static let removeRoomAvatar = APIRoute(.DELETE, "rooms/:room/avatar")
     public static let avatar = APIRoute(.GET, "avatars/:id")
+    public static let pinnedMessages = APIRoute(.GET, "rooms/:room/pins")
+    public static let pinMessage = APIRoute(.PUT, "rooms/:room/messages/:seq/pin")
+    public static let unpinMessage = APIRoute(.DELETE, "rooms/:room/messages/:seq/pin")
 
     /// Every route, for the server's registration check and the docs test.
     public static let all: [APIRoute] = [
@@ -171,6 +174,6 @@ extension APIRoute {
         .createBot, .bots, .botToken, .deleteBot, .updateBot, .botDeliveries, .pin, .unpin, .draft, .createWebhook,
         .webhooks, .deleteWebhook, .removePreview, .botReply, .forward, .contacts,
         .addContact, .removeContact, .markUnread, .clearUnread, .setMyAvatar, .removeMyAvatar, .setRoomAvatar,
-        .removeRoomAvatar, .avatar,
+        .removeRoomAvatar, .avatar, .pinnedMessages, .pinMessage, .unpinMessage,
     ]
 }

@@ -48,6 +48,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case cannotInvite = "cannot_invite"
     case cannotRename = "cannot_rename"
     case cannotModerate = "cannot_moderate"
+    case tooManyPins = "too_many_pins"
     case invalidRole = "invalid_role"
     case banned
     case emptyMessage = "empty_message"

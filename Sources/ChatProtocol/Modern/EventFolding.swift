@@ -14,13 +14,15 @@ public protocol FoldableMessage {
     /// A message's link preview; for a `preview` event, the one it sets (`nil`: it removes it).
     var linkPreview: LinkPreviewPayload? { get set }
     var added: Bool? { get }
+    /// Whether a message is pinned to the top of its room now.
+    var isPinned: Bool { get set }
     var senderID: UUID { get }
     var isDeleted: Bool { get }
     /// One entry per emoji, in the order each emoji first appeared.
     var reactionList: [ReactionPayload] { get set }
     /// Takes the time `edit` was made as this message's edit time, and its mentions as the message's.
     mutating func markEdited(by edit: Self)
-    /// Leaves a tombstone: no text, no attachments, no reactions, no preview, no edit time.
+    /// Leaves a tombstone: no text, no attachments, no reactions, no preview, no edit time, not pinned.
     mutating func becomeTombstone()
 }
 
@@ -31,7 +33,7 @@ public protocol FoldableMessage {
 /// Which changes a message's state already includes is the caller's business (a history page holds messages as
 /// they were when it was read; see `Timeline`).
 public enum EventFolding {
-    /// Applies `event` to `message` when it is an edit, delete or reaction that targets it; anything else changes
+    /// Applies `event` to `message` when it is an edit, delete, reaction, preview or pin that targets it; anything else changes
     /// nothing. An edit of a deleted message changes nothing: a tombstone stays empty.
     public static func apply<Message: FoldableMessage>(_ event: Message, to message: inout Message) {
         guard event.target == message.seq, message.eventKind == .message else { return }
@@ -48,6 +50,9 @@ public enum EventFolding {
         case .preview:
             guard !message.isDeleted else { return }
             message.linkPreview = event.linkPreview
+        case .pin:
+            guard !message.isDeleted else { return }
+            message.isPinned = event.added != false
         case .message, .rename, .joined, .left, .invited, .removed, .banned, .role, nil:
             break
         }
@@ -81,6 +86,11 @@ extension MessagePayload: FoldableMessage {
         set { self.preview = newValue }
     }
 
+    public var isPinned: Bool {
+        get { self.pinned == true }
+        set { self.pinned = newValue ? true : nil }
+    }
+
     public var reactionList: [ReactionPayload] {
         get { self.reactions ?? [] }
         set { self.reactions = newValue.isEmpty ? nil : newValue }
@@ -101,5 +111,6 @@ extension MessagePayload: FoldableMessage {
         self.preview = nil
         self.mentions = nil
         self.mentionsAll = nil
+        self.pinned = nil
     }
 }

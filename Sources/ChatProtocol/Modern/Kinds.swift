@@ -20,12 +20,14 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case role
     /// Sets the link preview of message `target` to `preview`, or removes it when there is none (PROTOCOL.md §9.15).
     case preview
+    /// Pins message `target` to the top of the room (`added` `true`) or unpins it (`false`) (PROTOCOL.md §7.8).
+    case pin
 
     /// The kinds that change who is in a room, or with what role: each carries `member` (PROTOCOL.md §9.1).
     public var isMembershipChange: Bool {
         switch self {
         case .joined, .left, .invited, .removed, .banned, .role: true
-        case .message, .edit, .delete, .reaction, .rename, .preview: false
+        case .message, .edit, .delete, .reaction, .rename, .preview, .pin: false
         }
     }
 }

@@ -32,6 +32,7 @@ extension MessageFrame: WritesOwnJSON {
             json.endArray()
         }
         json.field("mentionsAll", event.mentionsAll)
+        json.field("pinned", event.pinned)
         if let preview = event.preview {
             json.key("preview")
             Self.write(preview, to: &json)

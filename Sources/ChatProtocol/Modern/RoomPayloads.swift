@@ -23,8 +23,8 @@ public struct MessagePayload: Codable, Sendable, Equatable {
     public var seq: Int64
     public var id: UUID
     public var sender: SenderPayload
-    /// `message`, `edit`, `delete`, `reaction`, `rename`, or a membership change (`joined`, `left`, `invited`,
-    /// `removed`, `banned`, `role`); a newer server's kind is kept as ``WireKind/unknown(_:)``.
+    /// `message`, `edit`, `delete`, `reaction`, `preview`, `pin`, `rename`, or a membership change (`joined`,
+    /// `left`, `invited`, `removed`, `banned`, `role`); a newer server's kind is kept as ``WireKind/unknown(_:)``.
     public var kind: WireKind<EventKind>
     /// A message's current text, or an edit's new text; empty for deletes, reactions and deleted messages.
     public var text: String
@@ -34,7 +34,7 @@ public struct MessagePayload: Codable, Sendable, Equatable {
     public var target: Int64?
     /// A reaction's emoji.
     public var emoji: String?
-    /// Whether a reaction was added (`true`) or removed (`false`).
+    /// Whether a reaction was added (`true`) or removed (`false`); for a `pin`, whether the message was pinned.
     public var added: Bool?
     /// The message this one answers.
     public var replyTo: QuotePayload?
@@ -55,6 +55,8 @@ public struct MessagePayload: Codable, Sendable, Equatable {
     public var preview: LinkPreviewPayload?
     /// For a forwarded message: who wrote the original (PROTOCOL.md §7.6).
     public var forwardedFrom: SenderPayload?
+    /// `true` while the message is pinned to the top of its room (PROTOCOL.md §7.8).
+    public var pinned: Bool?
 
     public init(
         room: String, seq: Int64, id: UUID, sender: SenderPayload, kind: WireKind<EventKind> = .known(.message),
@@ -63,8 +65,10 @@ public struct MessagePayload: Codable, Sendable, Equatable {
         target: Int64? = nil, emoji: String? = nil, added: Bool? = nil, replyTo: QuotePayload? = nil,
         attachments: [AttachmentPayload]? = nil, editedAt: Int64? = nil, deleted: Bool? = nil,
         reactions: [ReactionPayload]? = nil, member: SenderPayload? = nil, mentions: [UUID]? = nil,
-        mentionsAll: Bool? = nil, preview: LinkPreviewPayload? = nil, forwardedFrom: SenderPayload? = nil
+        mentionsAll: Bool? = nil, preview: LinkPreviewPayload? = nil, forwardedFrom: SenderPayload? = nil,
+        pinned: Bool? = nil
     ) {
+        self.pinned = pinned
         self.preview = preview
         self.forwardedFrom = forwardedFrom
         self.room = room
@@ -249,6 +253,16 @@ public struct PostMessageRequest: Codable, Sendable, Equatable {
         self.text = text
         self.clientMsgID = clientMsgID
         self.replyTo = replyTo
+    }
+}
+
+/// `GET /api/v1/rooms/{id}/pins` (PROTOCOL.md §7.8): the room's pinned messages in their current state, the most
+/// recently pinned first.
+public struct PinnedMessagesPayload: Codable, Sendable, Equatable {
+    public var messages: [MessagePayload]
+
+    public init(messages: [MessagePayload]) {
+        self.messages = messages
     }
 }
 

@@ -15,6 +15,7 @@ import Vapor
 final class PostgresStorage: ServerStorage {
     let messages: any MessageStore
     let search: any MessageSearch
+    let pins: any PinnedMessages
     private let signals: PostgresSignalRelay
     var relay: any RoomSignalRelay { self.signals }
     private let client: PostgresClient
@@ -43,12 +44,12 @@ final class PostgresStorage: ServerStorage {
         self.logger = logger
         // PostgresNIO can leave a query waiting for ever when its connection dies under it (a database restart):
         // no room may wait for ever behind such a commit.
-        self.messages = DeadlineMessageStore(
-            FluentMessageStore(
-                database: database,
-                writer: PostgresEventWriter(
-                    client: client, logger: logger, deadline: Self.storeDeadline, sendLimit: sendLimit)),
-            limit: Self.storeDeadline)
+        let store = FluentMessageStore(
+            database: database,
+            writer: PostgresEventWriter(
+                client: client, logger: logger, deadline: Self.storeDeadline, sendLimit: sendLimit))
+        self.messages = DeadlineMessageStore(store, limit: Self.storeDeadline)
+        self.pins = store
         self.search = PostgresMessageSearch(database: sql)
         self.signals = PostgresSignalRelay(client: client, background: self.notifications, logger: logger)
     }

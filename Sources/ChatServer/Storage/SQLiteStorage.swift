@@ -9,8 +9,10 @@ import Vapor
 /// One SQLite file in the data directory, written by this process alone: the data directory's lock keeps a second
 /// server off it, and every message write goes through one connection (ARCHITECTURE.md §4).
 struct SQLiteStorage: ServerStorage {
-    let messages: any MessageStore
+    let store: FluentMessageStore
     let search: any MessageSearch
+    var messages: any MessageStore { self.store }
+    var pins: any PinnedMessages { self.store }
     /// One node: this node's own limit is the limit, checked before the room.
     let checksSendsAtCommit = false
     private let writer: SQLiteWriteConnection
@@ -51,7 +53,7 @@ struct SQLiteStorage: ServerStorage {
                 throw error
             }
             return SQLiteStorage(
-                messages: FluentMessageStore(database: application.db, writer: writer.writer),
+                store: FluentMessageStore(database: application.db, writer: writer.writer),
                 search: SQLiteMessageSearch(database: sql, writer: writer.writer),
                 writer: writer, lock: lock)
         } catch {

@@ -11,6 +11,8 @@ import Vapor
 protocol ServerStorage: Sendable {
     var messages: any MessageStore { get }
     var search: any MessageSearch { get }
+    /// Each room's pinned messages, read from the same store as ``messages``.
+    var pins: any PinnedMessages { get }
     /// How rooms tell other nodes of receipts and typing (no one on SQLite).
     var relay: any RoomSignalRelay { get }
     /// Whether an account's send is checked as it commits (several nodes share one limit), not only before the
