@@ -142,7 +142,7 @@ export class Api {
   /** An empty text (or only whitespace) clears the draft. */
   saveDraft(roomID, text) { return this.request('PUT', `/rooms/${encodeURIComponent(roomID)}/draft`, { body: { text } }); }
 
-  // §9.1 pinned messages: a room's, most recently pinned first; pinning or unpinning one
+  // §7.8 pinned messages: a room's, most recently pinned first; pinning or unpinning one
   pins(roomID) { return this.request('GET', `/rooms/${encodeURIComponent(roomID)}/pins`); }
   setMessagePinned(roomID, seq, pinned) {
     return this.request(pinned ? 'PUT' : 'DELETE', `/rooms/${encodeURIComponent(roomID)}/messages/${seq}/pin`);

@@ -561,8 +561,17 @@ export class ChatClient {
   }
 
   /** Pins a message of a room, or unpins it; the `pin` event shows it in the chat and its pinned bar. */
-  setMessagePinned(roomID, seq, pinned) {
-    return this.api.setMessagePinned(roomID, seq, pinned);
+  async setMessagePinned(roomID, seq, pinned) {
+    try {
+      await this.api.setMessagePinned(roomID, seq, pinned);
+    } catch (error) {
+      // Refused in a room I am in: a moderator muted me (§7.8), which the composer says from now on too.
+      if (error.code === 'forbidden' && this.store.rooms.has(roomID)) {
+        this.store.setMuted(roomID, true);
+        error.reason ??= 'muted';
+      }
+      throw error;
+    }
   }
 
   // MARK: contacts (§6.4)

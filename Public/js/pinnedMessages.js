@@ -1,4 +1,4 @@
-// Pinned messages (WeChat's 置顶 on a message; PROTOCOL.md §9.1 `pin`): each open chat's list of them, most recently
+// Pinned messages (WeChat's 置顶 on a message; PROTOCOL.md §7.8): each open chat's list of them, most recently
 // pinned first, as its pinned bar shows it. A list is read from the server when its chat opens (GET /rooms/{id}/pins)
 // and kept current by the room's events: a `pin` adds or removes one, a delete removes one, an edit changes its text.
 // Views hear `pins:<room id>` (through the store) when a list changes.
