@@ -8,7 +8,7 @@ import unittest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-from harness import api
+from harness import api, axe_violations
 from webcase import WebClientTestCase, long_press, seed
 from webcase import setUpModule  # noqa: F401 (it starts the server the test modules share)
 
@@ -121,6 +121,7 @@ class PinnedMessageTests(WebClientTestCase):
         # validate: the new pin first; each press jumps to the shown pin (paging in what is not loaded) and shows the next
         self.wait_for_bar(page, "Pinned message · 1 of 3", "Bob Chen: line 120", "the new pin first")
         self.wait_for_lines(page, ["Bob Chen pinned a message"] * 2 + ["You pinned a message"], "the lines, mine last")
+        self.assertEqual(axe_violations(page, "a chat with its pinned bar"), [])
         for text, seq, next_title, next_text in (("line 120", newest, "2 of 3", "line 10"),
                                                  ("line 10", seqs[9], "3 of 3", "line 5"),
                                                  ("line 5", seqs[4], "1 of 3", "line 120")):
