@@ -5,7 +5,7 @@
 // It also shows Web Push messages (PROTOCOL.md §9.11) as notifications, one per chat, and opens the chat when one is
 // clicked.
 
-const CACHE = 'swiftchat-shell-v5';
+const CACHE = 'swiftchat-shell-v6';
 const APP_ICON = '/icons/app.svg';
 const SHELL = [
   '/',
@@ -32,6 +32,7 @@ const SHELL = [
   '/js/notifier.js',
   '/js/outbox.js',
   '/js/pendingReads.js',
+  '/js/pinnedMessages.js',
   '/js/presenceText.js',
   '/js/router.js',
   '/js/session.js',
@@ -88,6 +89,8 @@ const SHELL = [
   '/js/views/navRow.js',
   '/js/views/newChatMenu.js',
   '/js/views/peoplePicker.js',
+  '/js/views/pinMessage.js',
+  '/js/views/pinnedBar.js',
   '/js/views/preview.js',
   '/js/views/quickSwitcher.js',
   '/js/views/reportDialog.js',

@@ -6,11 +6,13 @@
 const BASE = '/api/v1';
 
 export class ApiError extends Error {
-  constructor(status, code, message, retryAfter = null) {
+  /** `reason`: what the server adds to some codes (`forbidden` with `muted`: §8.6). */
+  constructor(status, code, message, retryAfter = null, reason = null) {
     super(message || code);
     this.status = status;
     this.code = code;
     this.retryAfter = retryAfter;
+    this.reason = reason ?? null;
   }
 }
 
@@ -60,7 +62,7 @@ export class Api {
     if (!data || typeof data.code !== 'string') {
       throw new ApiError(response.status, response.status >= 502 ? 'unreachable' : 'internal', data?.reason);
     }
-    const error = new ApiError(response.status, data.code, data.message, Number(response.headers.get('Retry-After')) || null);
+    const error = new ApiError(response.status, data.code, data.message, Number(response.headers.get('Retry-After')) || null, data.reason);
     // A token replaced meanwhile (a password change gives a new one) was not signed out: only the current one can be.
     if (response.status === 401 && data.code === 'unauthorized' && auth && this.tokenChanges === 0 && this.getToken() === token) {
       this.onUnauthorized?.();
@@ -139,6 +141,12 @@ export class Api {
   }
   /** An empty text (or only whitespace) clears the draft. */
   saveDraft(roomID, text) { return this.request('PUT', `/rooms/${encodeURIComponent(roomID)}/draft`, { body: { text } }); }
+
+  // §7.8 pinned messages: a room's, most recently pinned first; pinning or unpinning one
+  pins(roomID) { return this.request('GET', `/rooms/${encodeURIComponent(roomID)}/pins`); }
+  setMessagePinned(roomID, seq, pinned) {
+    return this.request(pinned ? 'PUT' : 'DELETE', `/rooms/${encodeURIComponent(roomID)}/messages/${seq}/pin`);
+  }
 
   // §9.10 mentions and notification levels, §9.11 Web Push subscriptions
   /** `level`: all, mentions or none; resolves with the room's summary. */

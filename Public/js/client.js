@@ -15,6 +15,7 @@ import { MyData } from './myData.js';
 import { Integrations } from './integrations.js';
 import { Drafts } from './drafts.js';
 import { Moderation, rankOf } from './moderation.js';
+import { canPin, PinnedMessages } from './pinnedMessages.js';
 import { forwardMessages } from './forwarding.js';
 
 const TYPING_INTERVAL_MS = 2_000; // the server forwards at most one `typing` per user and room every 2 s (§9.4)
@@ -49,7 +50,6 @@ export class ChatClient {
     this.profileRequests = new Set(); // user ids whose profile was asked for (found or not: a miss is not asked again)
     this.lastSeenRequests = new Set(); // user ids whose last-seen time was asked for on this connection
     this.limits = loadLimits();
-    this.serverFeatures = new Set(); // optional features the server's config names (none yet: see offers)
     this.memberCounts = new Map(); // channel id → members, from the public list (§7)
     this.memberRequests = new Map(); // room id → its members, asked for once (see roomMembers)
     this.notifier = new Notifier(this.store, session.user.id);
@@ -58,10 +58,10 @@ export class ChatClient {
       const live = this.store.lastLiveMessage;
       this.notifier.notify(live, live?.room.id === this.activeRoomID && pageIsSeen());
     });
-    // Someone joined or left a room: its member count is asked for again.
+    // Someone joined or left a room (a line that names a member): its member count is asked for again.
     this.store.on('live-line', () => {
       const { room, event } = this.store.lastLiveLine;
-      if (event.kind !== 'rename') this.membersChanged(room.id);
+      if (event.member) this.membersChanged(room.id);
     });
     this.expectPresenceSnapshot = true;
     this.roomListSettled = false;
@@ -76,6 +76,7 @@ export class ChatClient {
     this.myData = new MyData(api);
     this.moderation = new Moderation(api);
     this.integrations = new Integrations(api);
+    this.pinnedMessages = new PinnedMessages(api, this.store);
     // A password change or this account's deletion under way: the server revokes this device's token too, and closes
     // its socket, which then means nothing.
     this.revokingOwnTokens = false;
@@ -104,14 +105,6 @@ export class ChatClient {
 
   get me() {
     return this.store.me;
-  }
-
-  /**
-   * Whether the server offers an optional feature by this name ('pin'), which its config
-   * lists under `features`. Today's server names none, so what needs one (menu items) stays hidden.
-   */
-  offers(feature) {
-    return this.serverFeatures.has(feature);
   }
 
   async start() {
@@ -175,7 +168,6 @@ export class ChatClient {
       const config = await this.api.config();
       this.store.serverVersion = config.version ?? null;
       this.limits = saveLimits(config);
-      this.serverFeatures = new Set(Array.isArray(config.features) ? config.features : []);
       this.store.emit('connection');
       this.store.emit('limits');
     } catch {
@@ -246,6 +238,9 @@ export class ChatClient {
   connectionReady() {
     this.outbox.connectionReady();
     this.refreshConfig();
+    // The open chat's pinned messages, if they could not be read before (the replay keeps a list that was read).
+    const { activeRoomID } = this;
+    if (activeRoomID && !this.pinnedMessages.loaded(activeRoomID)) this.pinnedMessages.load(activeRoomID).catch(() => {});
     for (const [roomID, seq] of this.pendingReads.entries()) this.socket.send({ type: 'read', room: roomID, seq });
   }
 
@@ -264,6 +259,7 @@ export class ChatClient {
     switch (frame.type) {
       case 'message':
         this.store.applyLiveEvent(frame, { live: true });
+        this.pinnedMessages.apply(frame);
         // The message frame reaches its sender just before the ack and means the same thing: it is stored.
         if (frame.clientMsgID && frame.sender?.id === this.me.id) this.outbox.acknowledge(frame.clientMsgID);
         break;
@@ -317,7 +313,10 @@ export class ChatClient {
     room.resumeSeq = Math.max(room.resumeSeq, latestSeq);
     room.latestSeq = Math.max(room.latestSeq, latestSeq);
     this.store.emit(`room:${roomID}`);
-    if (this.activeRoomID === roomID) this.loadNewest(roomID);
+    if (this.activeRoomID === roomID) {
+      this.loadNewest(roomID);
+      this.pinnedMessages.load(roomID).catch(() => {}); // the replay that would have kept it current was cut short
+    }
   }
 
   // MARK: history
@@ -367,7 +366,10 @@ export class ChatClient {
       await this.loadNewest(roomID);
       return true;
     }
-    await this.loadPage(roomID, { before: room.oldestLoadedSeq ?? undefined }, false);
+    // Just detached (openAt, openLatest), with nothing loaded yet: a page before nothing would be the newest one, and,
+    // as the room's one request, it would stand in for the page the room is opened at.
+    if (room.oldestLoadedSeq === null) return false;
+    await this.loadPage(roomID, { before: room.oldestLoadedSeq }, false);
     return true;
   }
 
@@ -548,6 +550,28 @@ export class ChatClient {
    */
   forward(sourceID, seqs, targetIDs) {
     return forwardMessages(this.api, sourceID, seqs, targetIDs);
+  }
+
+  // MARK: pinned messages (pinnedMessages.js keeps each open chat's list)
+
+  /** Whether I may pin messages in a room: anyone in a direct chat or a group; in a channel, its moderators. */
+  mayPinIn(roomID) {
+    const room = this.store.rooms.get(roomID);
+    return Boolean(room) && canPin(room.kind, this.myRank(roomID));
+  }
+
+  /** Pins a message of a room, or unpins it; the `pin` event shows it in the chat and its pinned bar. */
+  async setMessagePinned(roomID, seq, pinned) {
+    try {
+      await this.api.setMessagePinned(roomID, seq, pinned);
+    } catch (error) {
+      // Refused in a room I am in: a moderator muted me (§7.8), which the composer says from now on too.
+      if (error.code === 'forbidden' && this.store.rooms.has(roomID)) {
+        this.store.setMuted(roomID, true);
+        error.reason ??= 'muted';
+      }
+      throw error;
+    }
   }
 
   // MARK: contacts (§6.4)

@@ -77,4 +77,5 @@ export const ICONS = {
   muted: ['M4 9h4l5-4v14l-5-4H4z', 'M17 9l5 6', 'M22 9l-5 6'],
   plus: ['M12 5v14', 'M5 12h14'],
   newChat: ['M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18z', 'M12 8v8', 'M8 12h8'],
+  pin: ['M9 3h6', 'M10 3v6l-4 5h12l-4-5V3', 'M12 14v7'],
 };

@@ -3,16 +3,17 @@
 //
 // Topics: 'rooms' (the list and its badges), `room:<id>` (that room's messages), `typing:<id>`, 'presence',
 // 'connection', 'me', 'language', 'profiles', 'live-message' (a new message from someone else arrived live:
-// `lastLiveMessage` holds it), 'live-line' (a rename or a membership change arrived live: `lastLiveLine` holds
-// {room, event}),
+// `lastLiveMessage` holds it), 'live-line' (a rename, a membership change or a pin arrived live: `lastLiveLine`
+// holds {room, event}), `pins:<id>` (that room's pinned messages: pinnedMessages.js),
 // 'settings' (notifications, sound, theme), 'limits' (the server's limits were read again).
 
 const TYPING_VISIBLE_MS = 5_000;
 // What the offline cache keeps: the newest messages of the chats with the latest activity.
 const CACHED_ROOMS = 30;
 const CACHED_MESSAGES_PER_ROOM = 30;
-// The events shown as a centred line of their own in the chat (§9.1): a rename and the membership changes.
-const LINE_KINDS = ['rename', 'joined', 'left', 'invited', 'removed', 'banned', 'role'];
+// The events shown as a centred line of their own in the chat (§9.1): a rename, the membership changes, and a pin
+// (which also changes its target: see CHANGES).
+const LINE_KINDS = ['rename', 'joined', 'left', 'invited', 'removed', 'banned', 'role', 'pin'];
 
 // How each change event (§9.1) changes the message it targets. An edit brings the message's new mentions (§9.10).
 // A delete leaves a tombstone: no text, edit time, attachments, reactions, mentions or link preview, and unpins it.
@@ -331,9 +332,8 @@ export class Store {
         if (LINE_KINDS.includes(kind)) {
           if (live && !room.lines.has(event.seq)) this.lastLiveLine = { room, event };
           this.addLine(room, event);
-        } else {
-          this.foldChange(room, event); // an unknown kind changes nothing, but still counts its seq (done above)
         }
+        this.foldChange(room, event); // an unknown kind changes nothing, but still counts its seq (done above)
         break;
     }
     this.emit('rooms');
@@ -365,9 +365,8 @@ export class Store {
       const kind = event.kind ?? 'message';
       if (kind === 'message') {
         if (!room.messages.has(event.seq)) this.addMessage(room, event, pageSeq);
-      } else if (LINE_KINDS.includes(kind)) {
-        this.addLine(room, event);
       } else {
+        if (LINE_KINDS.includes(kind)) this.addLine(room, event);
         this.foldChange(room, event);
       }
     }
@@ -384,15 +383,16 @@ export class Store {
   }
 
   /**
-   * Keeps a rename or a membership change to show in the chat. A rename names the room when it is newer than the
-   * name the room has: an older rename met again (in a history page, a replay) never brings an older name back. A
+   * Keeps a rename, a membership change or a pin to show in the chat. A rename names the room when it is newer than
+   * the name the room has: an older rename met again (in a history page, a replay) never brings an older name back. A
    * `role` event newer than what the room's role reflects changes mine when it names me, or a new owner when I was it.
    */
   addLine(room, event) {
     if (event.kind === 'rename' && typeof event.text !== 'string') return;
-    if (event.kind !== 'rename' && !event.member?.id) return;
-    const { kind, seq, id, sender, member, text, date } = event;
-    room.lines.set(seq, { room: room.id, kind, seq, id, sender, member, text, date });
+    if (event.kind === 'pin' && !Number.isInteger(event.target)) return;
+    if (event.kind !== 'rename' && event.kind !== 'pin' && !event.member?.id) return;
+    const { kind, seq, id, sender, member, text, date, target, added } = event;
+    room.lines.set(seq, { room: room.id, kind, seq, id, sender, member, text, date, target, added });
     if (kind === 'rename' && seq > room.nameSeq) {
       room.name = text;
       room.nameSeq = seq;
@@ -408,7 +408,7 @@ export class Store {
     }
   }
 
-  /** Renames and membership changes loaded for a room, in seq order. */
+  /** Renames, membership changes and pins loaded for a room, in seq order. */
   orderedLines(roomID) {
     const room = this.rooms.get(roomID);
     if (!room) return [];

@@ -60,7 +60,12 @@ class ServerProcess:
              "--bcrypt-cost", "4",
              # Every browser comes from 127.0.0.1: per-address limits would count them as one person.
              "--registrations-per-hour", "100000", "--max-connections-per-address", "100000",
-             "--tutorial-send-burst", "100000", "--tutorial-send-rate", "100000", "--web-root", os.path.join(REPO, "Public"),
+             "--tutorial-send-burst", "100000", "--tutorial-send-rate", "100000",
+             # Tests seed hundreds of messages through the socket: at the default 20 at once, then 10 a second, seeding
+             # was most of the time of the tests that page through history.
+             "--send-burst", "100000", "--send-rate", "100000",
+             # A stop is a test's outage or the end of a test's own server: no load balancer is to be told first.
+             "--drain-seconds", "0", "--web-root", os.path.join(REPO, "Public"),
              # A link in a message would be fetched from the internet: test_previews turns previews on, on loopback.
              "--metrics-port", "0", "--link-previews", "false", *settings],
             stdout=log, stderr=subprocess.STDOUT)
@@ -546,7 +551,9 @@ def axe_violations(browser, what, impacts=("minor", "moderate", "serious", "crit
     given impacts (any, unless told) as readable lines (empty when there are none)."""
     from axe_selenium_python import Axe
     axe = Axe(browser.driver)
-    axe.inject()
+    # axe-core is half a megabyte of script: it is put in a page once, not at each check of it.
+    if not browser.js("return typeof window.axe === 'object'"):
+        axe.inject()
     results = axe.run()
     lines = []
     for violation in results["violations"]:

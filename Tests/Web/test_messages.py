@@ -235,14 +235,14 @@ class MessageMenuTests(WebClientTestCase):
 
         ActionChains(page.driver).context_click(self.message_node(page, one).find_element(By.CSS_SELECTOR, ".message-text")).perform()
         page.wait_for(lambda d: page.find("#message-menu").is_displayed(), "the menu on a right-click")
-        self.assertEqual(page.js(MENU_ACTIONS_JS), ["reply", "copy", "forward", "select", "report"], "Bob's message: no edit or recall, but Report")
+        self.assertEqual(page.js(MENU_ACTIONS_JS), ["reply", "copy", "forward", "select", "pin", "report"], "Bob's message: no edit or recall, but Report (and Pin: anyone pins in a direct chat)")
         ActionChains(page.driver).send_keys(Keys.ESCAPE).perform()
         page.wait_for(lambda d: not page.find("#message-menu").is_displayed(), "the menu closed")
 
         page.js("arguments[0].focus()", self.message_node(page, three))
         ActionChains(page.driver).key_down(Keys.SHIFT).send_keys(Keys.F10).key_up(Keys.SHIFT).perform()
         page.wait_for(lambda d: page.find("#message-menu").is_displayed(), "the menu on the context-menu key")
-        self.assertEqual(page.js(MENU_ACTIONS_JS), ["reply", "copy", "forward", "edit", "select", "delete"], "my message")
+        self.assertEqual(page.js(MENU_ACTIONS_JS), ["reply", "copy", "forward", "edit", "select", "pin", "delete"], "my message")
 
         # Select: a bar instead of the composer; a click selects; recall only when every message is mine.
         page.find('#message-menu [data-action="select"]').click()

@@ -4,7 +4,8 @@ group dialog on a desktop, and the offline banner; Administration (users, an acc
 invitations, the audit log), My data and the password reset page on a desktop and a phone, and the sign-in screen
 after a deactivation; moderation (membership lines, a group's info with roles, Reports, and reporting a message on a
 phone); mentions and notifications (the [Someone @ you] mark, Mentions of me and Me's notifications on a phone, a
-mention marked with the @ suggestions open and a chat's notification level on a desktop)."""
+mention marked with the @ suggestions open and a chat's notification level on a desktop); pinned chats and drafts in
+the chat list, and a chat's pinned messages with its pinned bar."""
 
 import json
 import os
@@ -99,9 +100,11 @@ class ScreenshotTests(WebClientTestCase):
         browser.wait_for(lambda d: browser.find("#message-menu").is_displayed(), "the message menu")
         browser.js("document.activeElement?.blur()")
         browser.screenshot(os.path.join(out, "phone-light-menu.png"))
+        browser.set_dark(True)
+        time.sleep(0.3)
+        browser.screenshot(os.path.join(out, "phone-dark-menu.png"))
         browser.find('#message-menu [data-action="select"]').click()
         self.message_node(browser, booked_seq).click()
-        browser.set_dark(True)
         browser.wait_for(lambda d: browser.find("#selection-count").text == "2 selected", "two messages selected")
         browser.screenshot(os.path.join(out, "phone-dark-select.png"))
         browser.find("#selection-cancel").click()
@@ -134,6 +137,8 @@ class ScreenshotTests(WebClientTestCase):
         settle()
         browser.screenshot(os.path.join(out, "desktop-light-forwarded.png"))
         browser.set_dark(True)
+        settle()
+        browser.screenshot(os.path.join(out, "desktop-dark-forwarded.png"))
         self.open_chat(browser, team)
         browser.wait_for(lambda d: chat_ready(), "the channel")
         server.stop()
@@ -376,7 +381,7 @@ class ScreenshotTests(WebClientTestCase):
 
     def test_pinned_chats_and_drafts_screenshots(self):
         """Issue 34: the chat list with a pinned chat (grey, first) and a draft ([Draft] in red), desktop and phone in
-        Chinese."""
+        Chinese, light and dark."""
         out = os.environ.get("SCREENSHOT_DIR", os.path.join(REPO, "docs", "screenshots"))
         ann = register(self.base(), unique_name("ann"), "Ann Lee")
         bob = register(self.base(), unique_name("bob"), "Bob Chen")
@@ -399,8 +404,47 @@ class ScreenshotTests(WebClientTestCase):
             browser.wait_for(lambda d: browser.find_all(".chat-item.pinned") and browser.find_all(".chat-item .draft-mark"),
                              "a pinned chat and a draft")
             browser.js("document.activeElement?.blur()")
-            browser.screenshot(os.path.join(out, f"{device}-light-pinned-draft.png"))
+            shoot_light_and_dark(browser, out, f"{device}-{{scheme}}-pinned-draft.png")
         self.assert_no_alerts(browser)
+
+    def test_pinned_messages_screenshots(self):
+        """A group with two pinned messages: the pinned bar under the header and the lines of the pins, on a phone and
+        a desktop, light and dark."""
+        out = os.environ.get("SCREENSHOT_DIR", os.path.join(REPO, "docs", "screenshots"))
+        ann = register(self.base(), unique_name("ann"), "Ann Lee")
+        bob = register(self.base(), unique_name("bob"), "Bob Chen")
+        chloe = register(self.base(), unique_name("chloe"), "Chloé Martin")
+        trip = api(self.base(), "POST", "/rooms", {"kind": "group", "name": "Weekend trip",
+                                                   "members": [bob["user"]["username"], chloe["user"]["username"]]},
+                   token=ann["token"])["id"]
+        ann_socket, bob_socket, chloe_socket = self.socket(ann), self.socket(bob), self.socket(chloe)
+        train = bob_socket.send_message(trip, "Train leaves at 8:15 from platform 4 🚆")
+        chloe_socket.send_message(trip, "Great, I'll bring snacks for the ride")
+        cabin = chloe_socket.send_message(trip, "Cabin address: 12 Lakeside Road, the key is under the blue pot")
+        ann_socket.send_message(trip, "Thanks! Pinning both so nobody has to scroll for them")
+        api(self.base(), "PUT", f"/rooms/{trip}/messages/{train}/pin", token=bob["token"])
+        api(self.base(), "PUT", f"/rooms/{trip}/messages/{cabin}/pin", token=ann["token"])
+        bob_socket.send_message(trip, "Perfect 👍")
+        self.mark_read(ann, trip)
+        browser = self.signed_in(ann)
+        for device, (width, height, mobile) in {"phone": (390, 844, True), "desktop": (1280, 800, False)}.items():
+            browser.set_viewport(width, height, mobile)
+            self.open_chat(browser, trip)
+            browser.wait_for(lambda d: browser.find("#pinned-bar").is_displayed()
+                             and len(browser.find_all("#messages .pin-line")) == 2, "the pinned bar and the lines")
+            browser.js("document.activeElement?.blur(); const s = document.getElementById('messages'); s.scrollTop = s.scrollHeight;")
+            shoot_light_and_dark(browser, out, f"{device}-{{scheme}}-pinned-messages.png")
+        self.assert_no_alerts(browser)
+
+
+def shoot_light_and_dark(browser, out, name):
+    """Screenshots the page as it is, in the light scheme and then the dark one, into `out` as `name` with its
+    `{scheme}` filled in; the page is light again afterwards."""
+    for scheme in ("light", "dark"):
+        browser.set_dark(scheme == "dark")
+        time.sleep(0.3)  # the page repaints in the other scheme
+        browser.screenshot(os.path.join(out, name.format(scheme=scheme)))
+    browser.set_dark(False)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
-// The chat screen: header (chatHeader.js), the message list (respectful autoscroll, older pages on scrolling up,
-// day separators, the "Unread messages" divider and the jump back to it, read mark), the typing line and the composer;
-// the message menu and selecting messages are messageActions.js. A message counts as read only once it has been on
-// screen in a visible, focused page (seenTracker.js); a chat with unread messages opens at the first of them; each
-// chat's scroll position is remembered while the page lives. A chat opened at a message (a search hit, a quote) shows
-// the page around it and pages both ways; it follows new messages again once it reaches the newest ("Back to latest").
+// The chat screen: header (chatHeader.js), the pinned bar (pinnedBar.js), the message list (respectful autoscroll,
+// older pages on scrolling up, day separators, the "Unread messages" divider and the jump back to it, read mark), the
+// typing line and the composer; the message menu and selecting messages are messageActions.js. A message counts as
+// read only once it has been on screen in a visible, focused page (seenTracker.js); a chat with unread messages opens
+// at the first of them; each chat's scroll position is remembered while the page lives. A chat opened at a message (a
+// search hit, a quote, a pin of the pinned bar) shows the page around it and pages both ways; it follows new messages
+// again once it reaches the newest ("Back to latest").
 import { el, icon, ICONS } from '../dom.js';
 import { t } from '../strings.js';
 import { dayKey } from '../time.js';
@@ -20,6 +21,7 @@ import { RovingList } from './rovingList.js';
 import { RoomInfo } from './roomInfo.js';
 import { ChatHeader } from './chatHeader.js';
 import { HistorySearch } from './historySearch.js';
+import { PinnedBar } from './pinnedBar.js';
 import { acceptDroppedFiles } from './dropZone.js';
 import { whomMentioned } from '../mentions.js';
 
@@ -106,6 +108,7 @@ export class ChatView {
       onSearch: () => this.historySearch.open(this.header.searchButton),
     });
     this.historySearch = new HistorySearch(this.client, this.roomID, { onOpen: (seq) => this.showMessage(seq) });
+    this.pinnedBar = new PinnedBar(this.client, this.roomID, { onJump: (seq) => this.showMessage(seq) });
 
     this.historyNote = el('div', { className: 'history-note', role: 'status' });
     this.itemsContainer = el('div', { className: 'message-items' });
@@ -139,6 +142,7 @@ export class ChatView {
 
     this.element = el('div', { className: 'chat-view', dataset: { roomId: this.roomID } },
     this.header.element,
+    this.pinnedBar.element,
     el('div', { className: 'messages-wrap' }, this.scroller, this.unreadJump.element, this.newMessagesPill, this.latestButton, this.historySearch.element),
     this.typingLine,
     this.composer.element,
@@ -180,6 +184,7 @@ export class ChatView {
     this.unreadFrom = !saved && room.unreadCount > 0 && room.latestSeq > room.lastReadSeq ? room.lastReadSeq : null;
     this.unreadJump.start(this.unreadFrom === null ? 0 : room.unreadCount);
     this.header.render();
+    this.pinnedBar.start();
     this.renderTyping();
     this.renderMessages();
     this.composer.resize();
@@ -258,6 +263,7 @@ export class ChatView {
     this.composer.destroy();
     this.infoPanel.destroy();
     this.historySearch.destroy();
+    this.pinnedBar.destroy();
     if (this.client.activeRoomID === this.roomID) this.client.setActiveRoom(null);
   }
 

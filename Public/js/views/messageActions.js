@@ -9,6 +9,7 @@ import { messageSummary } from './preview.js';
 import { ReportDialog } from './reportDialog.js';
 import { ForwardPicker } from './forwardPicker.js';
 import { showToast } from './toast.js';
+import { setMessagePinned } from './pinMessage.js';
 
 export class MessageActions {
   /**
@@ -33,8 +34,9 @@ export class MessageActions {
         report: (message) => this.reportDialog.open(message, this.lastOpener),
         remove: (message) => this.removeAsModerator(message),
         removePreview: (message) => this.removePreview(message),
+        pin: (message) => setMessagePinned(client, roomID, message.seq, true),
+        unpin: (message) => setMessagePinned(client, roomID, message.seq, false),
       },
-      offers: (feature) => client.offers(feature),
     });
     this.selection = new MessageSelection({
       onChange: () => {
@@ -63,10 +65,15 @@ export class MessageActions {
     return canModerate(this.client.myRank(this.roomID));
   }
 
+  /** What the menu offers depends on: whether the message is mine, and whether I moderate or may pin here. */
+  standing(message) {
+    return { mine: this.isMine(message), moderates: this.moderates(), mayPin: this.client.mayPinIn(this.roomID) };
+  }
+
   /** The menu of a message, from its "…" button. */
   openFromButton(message, button) {
     this.lastOpener = button;
-    this.menu.open(message, { opener: button, mine: this.isMine(message), moderates: this.moderates() });
+    this.menu.open(message, { opener: button, ...this.standing(message) });
   }
 
   /**
@@ -84,7 +91,7 @@ export class MessageActions {
     if (this.menu.isOpenFor(item)) return; // the context-menu key's keydown and the contextmenu event that follows it
     const anchor = at ? new DOMRect(at.x, at.y, 0, 0) : item.querySelector('.bubble').getBoundingClientRect();
     this.lastOpener = item;
-    this.menu.open(message, { opener: item, mine: this.isMine(message), moderates: this.moderates(), anchor });
+    this.menu.open(message, { opener: item, ...this.standing(message), anchor });
   }
 
   /** The selected messages as text: "Name: words" a line each, in order. */

@@ -11,18 +11,20 @@ import { linkPreviewCard } from './linkPreview.js';
 import { isVoice, voiceElement } from './voicePlayer.js';
 
 const MAX_IMAGE_SIDE = 240;
+// The class of each kind of centred line (the membership changes share `member-line`).
+const SYSTEM_LINE_CLASSES = { rename: 'rename-line', pin: 'pin-line' };
 
 export function daySeparator(date) {
   return el('div', { className: 'day-separator', role: 'separator' }, el('span', { text: formatDayLabel(date) }));
 }
 
 /**
- * A rename of the room or a change of its members, as a centred line of its own (`text` says who did what; names
+ * A rename of the room, a change of its members or a pin, as a centred line of its own (`text` says who did what; names
  * are user data and go in as text, like everything else).
  */
 export function systemLine(event, text) {
   return el('div', {
-    className: `system-line ${event.kind === 'rename' ? 'rename-line' : 'member-line'}`,
+    className: `system-line ${SYSTEM_LINE_CLASSES[event.kind] ?? 'member-line'}`,
     dataset: { eventSeq: String(event.seq), kind: event.kind },
   }, el('span', { text }));
 }

@@ -8,10 +8,9 @@ export const QUICK_REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🙏'
 const MENU_MARGIN_PX = 8;
 
 /**
- * Every action the menu can offer, in order: `shows(message, {mine, moderates})` says whether it applies to a
- * message (`moderates`: I may delete others' messages in this chat, §7.3). An action shows only when the chat
- * handles it, and one that needs the server (`feature`) only when the server's config lists that feature:
- * pinning a message waits for its endpoint.
+ * Every action the menu can offer, in order: `shows(message, {mine, moderates, mayPin})` says whether it applies to a
+ * message (`moderates`: I may delete others' messages in this chat, §7.3; `mayPin`: I may pin messages here). An
+ * action shows only when the chat handles it.
  */
 const ACTIONS = [
   { id: 'reply', label: 'reply', shows: () => true },
@@ -20,7 +19,8 @@ const ACTIONS = [
   { id: 'edit', label: 'edit', shows: (message, { mine }) => mine && Boolean(message.text) },
   { id: 'removePreview', label: 'removePreview', shows: (message, { mine }) => mine && Boolean(message.preview) },
   { id: 'select', label: 'selectMessages', shows: () => true },
-  { id: 'pin', label: 'pinMessage', feature: 'pin', shows: () => true },
+  { id: 'pin', label: 'pinMessage', shows: (message, { mayPin }) => mayPin && !message.pinned },
+  { id: 'unpin', label: 'unpinMessage', shows: (message, { mayPin }) => mayPin && message.pinned === true },
   { id: 'report', label: 'report', shows: (message, { mine }) => !mine },
   { id: 'delete', label: 'delete', danger: true, shows: (message, { mine }) => mine },
   { id: 'remove', label: 'removeMessage', danger: true, shows: (message, { mine, moderates }) => !mine && moderates },
@@ -29,11 +29,10 @@ const ACTIONS = [
 export class MessageMenu {
   /**
    * `handlers`: {react(message, emoji), moreReactions(message, opener), and one per action id (reply, copy, edit,
-   * select, delete…) taking the message}. `offers(feature)`: whether the server has that feature.
+   * select, delete…) taking the message}.
    */
-  constructor({ handlers, offers }) {
+  constructor({ handlers }) {
     this.handlers = handlers;
-    this.offers = offers;
     this.opener = null;
     this.element = el('div', {
       className: 'message-menu',
@@ -51,13 +50,12 @@ export class MessageMenu {
   /**
    * Opens for `message`; the focus returns to `opener` on Escape. It shows beside `anchor` (a DOMRect: the opener's
    * unless given), or at it when it is a point (no width: where a right-click happened). `mine`: the message is mine;
-   * `moderates`: I may delete others' messages here.
+   * `moderates`: I may delete others' messages here; `mayPin`: I may pin messages here.
    */
-  open(message, { opener, mine, moderates = false, anchor = opener.getBoundingClientRect() }) {
+  open(message, { opener, mine, moderates = false, mayPin = false, anchor = opener.getBoundingClientRect() }) {
     this.close();
     this.opener = opener;
-    const actions = ACTIONS.filter((action) => this.handlers[action.id] && (!action.feature || this.offers(action.feature))
-      && action.shows(message, { mine, moderates }));
+    const actions = ACTIONS.filter((action) => this.handlers[action.id] && action.shows(message, { mine, moderates, mayPin }));
     replaceChildren(this.element,
       el('div', { className: 'menu-reactions' }, QUICK_REACTIONS.map((emoji) => el('button', {
         type: 'button',

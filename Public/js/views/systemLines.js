@@ -1,6 +1,7 @@
-// What the centred lines of a chat say (PROTOCOL.md §9.1): a rename ("Bob renamed the group to “Trip”") and the
-// membership changes ("Ann added Bob", "Carol left", "Ann made Bob a moderator"). People go by their display names
-// where the page knows them, else by the name the event carried; I am "You" (or "you" after a verb).
+// What the centred lines of a chat say (PROTOCOL.md §9.1): a rename ("Bob renamed the group to “Trip”"), the membership
+// changes ("Ann added Bob", "Carol left", "Ann made Bob a moderator") and pins ("Ann pinned a message"). People go by
+// their display names where the page knows them, else by the name the event carried; I am "You" (or "you" after a
+// verb).
 import { t } from '../strings.js';
 
 // Each membership kind's sentence: `{actor}` did it to `{member}` (both the same person for joined and left).
@@ -21,6 +22,9 @@ export function systemLineText(store, room, event) {
   if (event.kind === 'rename') {
     const byMe = event.sender?.id === me;
     return t(`renamed${room.kind === 'channel' ? 'Channel' : 'Group'}${byMe ? 'ByMe' : ''}`, { name: byMe ? '' : actor, title: event.text });
+  }
+  if (event.kind === 'pin') {
+    return t(`line${event.added ? 'Pinned' : 'Unpinned'}${event.sender?.id === me ? 'ByMe' : ''}`, { name: actor });
   }
   const member = event.member?.id === me ? t('youObject') : name(event.member);
   const key = event.kind === 'role' ? ROLE_KEYS[event.text] : MEMBERSHIP_KEYS[event.kind];
