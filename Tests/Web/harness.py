@@ -72,7 +72,7 @@ class ServerProcess:
         deadline = time.monotonic() + TIMEOUT
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.process.returncode}:\n{self.log_tail()}")
+                raise RuntimeError(f"the server exited with {self.process.returncode}:\n{self.exit_report()}")
             log_text = open(self.log_path).read().split("--- start ---")[-1]
             match = self.LISTENING.search(log_text)
             tcp = self.TCP_LISTENING.search(log_text)
@@ -122,6 +122,16 @@ class ServerProcess:
             return "".join(open(self.log_path).readlines()[-lines:])
         except OSError:
             return ""
+
+    def exit_report(self):
+        """What explains an exit: a crash's report from its first line (the crashed thread's backtrace comes first, and
+        the other threads' after it), else the log's last lines."""
+        try:
+            text = open(self.log_path).read().split("--- start ---")[-1]
+        except OSError:
+            return ""
+        crash = text.find("Program crashed")
+        return "\n".join(text[crash:].splitlines()[:80]) if crash >= 0 else self.log_tail()
 
     def cleanup(self):
         self.stop()
