@@ -42,10 +42,9 @@ public struct MessagePins: Sendable {
     public func set(_ pinned: Bool, _ seq: Int64, in id: RoomID, by member: Sender) async throws {
         try await StoreUnavailable.guarding("the message could not be pinned") {
             let room = try await self.access.room(id, for: member.id)
-            try await self.access.requireSender(member.id, in: room.id)
+            let standing = try await self.access.requireSender(member.id, in: room.id)
             if room.kind == .channel {
-                let role = try await self.access.directory.standing(of: member.id, in: room.id)?.role ?? .member
-                guard role >= .moderator else {
+                guard standing.role >= .moderator else {
                     throw Refusal(
                         kind: .notAllowed, code: .notAllowed,
                         message: "Only the channel's owner and moderators may pin its messages.")

@@ -21,7 +21,7 @@ public struct RenameRoom: Sendable {
     public func callAsFunction(_ id: RoomID, to rawName: String, by member: Sender) async throws -> RoomInfo {
         try await StoreUnavailable.guarding("the room could not be renamed") {
             let room = try await self.access.room(id, for: member.id)
-            try await self.access.requireSender(member.id, in: room.id)
+            let standing = try await self.access.requireSender(member.id, in: room.id)
             let name = try RoomMembership.roomName(rawName)
             switch room.kind {
             case .direct:
@@ -29,8 +29,7 @@ public struct RenameRoom: Sendable {
             case .channel where room.id == .lobby:
                 throw Refusal(kind: .notAllowed, code: .notAllowed, message: "The lobby keeps its name.")
             case .channel:
-                let role = try await self.access.directory.standing(of: member.id, in: room.id)?.role ?? .member
-                guard role >= .moderator else {
+                guard standing.role >= .moderator else {
                     throw Refusal(
                         kind: .notAllowed, code: .notAllowed,
                         message: "Only the channel's owner and moderators may rename it.")

@@ -39,8 +39,10 @@ public struct RoomAccess: Sendable {
         guard isMember else { throw .forbidden }
     }
 
-    /// Returns when `user` may send in `room`: a member, not muted. Throws ``RoomAccessDenied`` otherwise.
-    public func requireSender(_ user: UUID, in room: RoomID) async throws(RoomAccessDenied) {
+    /// Returns `user`'s standing in `room` (their role) when they may send there: a member, not muted. Throws
+    /// ``RoomAccessDenied`` otherwise.
+    @discardableResult
+    public func requireSender(_ user: UUID, in room: RoomID) async throws(RoomAccessDenied) -> MemberStanding {
         let standing: MemberStanding?
         do {
             standing = try await self.directory.standing(of: user, in: room)
@@ -49,6 +51,7 @@ public struct RoomAccess: Sendable {
         }
         guard let standing else { throw .forbidden }
         guard !standing.muted else { throw .muted }
+        return standing
     }
 
     /// The room, when `user` belongs to it; throws ``RoomAccessDenied`` otherwise.
