@@ -17,7 +17,8 @@ enum ProcessMetrics {
         family("process_resident_memory_bytes", "gauge", stat.map { Double($0.residentPages) * Double(getpagesize()) })
         family("process_virtual_memory_bytes", "gauge", stat.map { Double($0.virtualBytes) })
         family("process_open_fds", "gauge", Self.openDescriptors().map(Double.init))
-        family("process_max_fds", "gauge", FileDescriptorLimit.current.map(Double.init))
+        // Not `.map(Double.init)`: for a UInt64 that picks `init(bitPattern:)`.
+        family("process_max_fds", "gauge", FileDescriptorLimit.current.map { Double($0) })
         family("process_start_time_seconds", "gauge", startedAt.timeIntervalSince1970)
         return text
     }
