@@ -5,6 +5,7 @@ enum BenchError: Error, CustomStringConvertible {
     case upgradeTimeout(upgraded: Int, total: Int)
     case procUnavailable(path: String)
     case setupFailed(String)
+    case spreadFailed(String)
 
     var description: String {
         switch self {
@@ -19,6 +20,8 @@ enum BenchError: Error, CustomStringConvertible {
             "Cannot read \(path): is --server-pid right, and is this Linux?"
         case .setupFailed(let reason):
             "Could not set up the modern protocol's accounts and rooms: \(reason)."
+        case .spreadFailed(let reason):
+            "The run over several processes stopped: \(reason)."
         }
     }
 }

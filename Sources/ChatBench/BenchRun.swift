@@ -5,21 +5,28 @@ final class BenchRun {
     let recorder: DeliveryRecorder
     let tracker: ConnectionTracker
     let pacer: SendPacer
+    let slice: ClientSlice
     /// The frame each client sends as soon as it is open: the modern protocol's `resume`, which starts delivery.
     private let opening: ByteBuffer?
 
-    /// `rooms`: on the modern protocol, each client's room.
-    init(identity: RunIdentity, clients: Int, senders: Int, rate: Double, textBytes: Int, rooms: [String]?) {
+    /// `slice`: the clients this process opens; `rooms`: on the modern protocol, each client's room by global index.
+    init(
+        identity: RunIdentity, slice: ClientSlice, senders: Int, rate: Double, textBytes: Int, rooms: [String]?
+    ) {
+        self.slice = slice
         self.recorder = DeliveryRecorder(marker: identity.marker)
-        self.tracker = ConnectionTracker(clients: clients)
-        self.pacer = SendPacer(run: identity, senders: senders, rate: rate, textBytes: textBytes, rooms: rooms)
+        self.tracker = ConnectionTracker(clients: slice.count)
+        self.pacer = SendPacer(
+            run: identity, own: slice.senders(of: senders), totalSenders: senders, rate: rate, textBytes: textBytes,
+            rooms: rooms)
         self.opening = rooms == nil ? nil : ByteBuffer(string: #"{"type":"resume","rooms":{}}"#)
     }
 
-    /// Called once client `index` has upgraded: it is now tracked, and sends if it is a sender.
+    /// Called once client `index` (of this process's slice) has upgraded: it is now tracked, and sends if it is a
+    /// sender.
     func clientOpened(index: Int, handler: BenchClientHandler) {
         self.tracker.opened(index: index, handler: handler)
-        self.pacer.register(index: index, handler: handler)
+        self.pacer.register(index: self.slice.global(index), handler: handler)
     }
 
     func makeHandler(index: Int) -> BenchClientHandler {

@@ -4,8 +4,9 @@ import Foundation
 /// `chat-bench`: a load generator for the `/chat` WebSocket endpoint, or for the modern protocol's `/api/v1/ws`
 /// (`--protocol modern`: an account per client, the clients spread over `--rooms` rooms).
 ///
-/// All clients live on one event loop, so the generator uses a single core; the report says so when that core
-/// was saturated, because the figures then measure the generator rather than the server.
+/// All clients of a process live on one event loop, so each generator process uses a single core; the report says
+/// so when that core was saturated, because the figures then measure the generator rather than the server. A run of
+/// more clients than one process may hold sockets (or than one core keeps up with) is spread over `--processes`.
 @main
 struct ChatBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -64,6 +65,22 @@ struct ChatBench: AsyncParsableCommand {
     @Flag(help: "Print only the one-line JSON report.")
     var jsonOnly = false
 
+    @Option(
+        help:
+            "Load runs: how many generator processes share the clients, each on one core and under its own descriptor limit; their figures are merged into one report."
+    )
+    var processes = 1
+
+    @Option(
+        help:
+            "Connect from this many loopback source addresses (127.1.0.1 upwards, client i from the (i mod N)-th) instead of 127.0.0.1: each has its own ephemeral ports, and the server's per-address limits see many clients. 0: the kernel's choice."
+    )
+    var sourceAddresses = 0
+
+    @Option(help: .hidden) var worker: Int?
+    @Option(help: .hidden) var runID: String?
+    @Option(help: .hidden) var audienceFile: String?
+
     private static let idleNeedsServer = ValidationError("--idle needs --server-pid to read the server's memory.")
 
     func validate() throws {
@@ -75,6 +92,18 @@ struct ChatBench: AsyncParsableCommand {
         }
         guard self.rooms >= 1, self.clients % self.rooms == 0, self.protocol == "modern" || self.rooms == 1 else {
             throw ValidationError("--rooms must divide --clients, and needs --protocol modern to be more than 1.")
+        }
+        guard self.processes >= 1, self.processes <= self.clients else {
+            throw ValidationError("--processes must be between 1 and --clients.")
+        }
+        guard self.processes == 1 || !self.idle else { throw ValidationError("--idle runs in one process.") }
+        guard (0...SourceAddresses.maximum).contains(self.sourceAddresses) else {
+            throw ValidationError("--source-addresses must be between 0 and \(SourceAddresses.maximum).")
+        }
+        if self.sourceAddresses > 0 {
+            guard try ServerTargets(self.url).urls.allSatisfy({ $0.host.hasPrefix("127.") }) else {
+                throw ValidationError("--source-addresses needs every --url on loopback (127.x.x.x).")
+            }
         }
         if self.idle {
             guard !self.serverPid.isEmpty else { throw Self.idleNeedsServer }
@@ -95,7 +124,17 @@ struct ChatBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        FileDescriptorLimit.raiseToHardLimit()
+        let descriptors = FileDescriptorLimit.raiseToHardLimit()
+        if let worker = self.worker {
+            await self.runWorker(worker)
+            return
+        }
+        let perProcess = (self.clients + self.processes - 1) / self.processes
+        if let descriptors, perProcess > descriptors - FileDescriptorLimit.reserve {
+            throw ValidationError(
+                "\(perProcess) clients in one process would need more than its \(descriptors) file descriptors: "
+                    + "spread them over more --processes.")
+        }
         var target = try ServerTargets(self.url)
         let progress = ProgressLog(enabled: !self.jsonOnly)
         let identity = RunIdentity()
@@ -111,16 +150,81 @@ struct ChatBench: AsyncParsableCommand {
         if self.idle {
             guard let server else { throw Self.idleNeedsServer }
             let settings = IdleRun.Settings(
-                target: target, clients: self.clients, connectRate: self.connectRate, rooms: audience?.rooms)
+                target: target, clients: self.clients, connectRate: self.connectRate,
+                sources: SourceAddresses(count: self.sourceAddresses), rooms: audience?.rooms)
             report = try await IdleRun(settings: settings, server: server, progress: progress).run().report
+        } else if self.processes > 1 {
+            let audienceFile = try audience.map { try Self.write($0, run: identity) }
+            defer { audienceFile.map { try? FileManager.default.removeItem(atPath: $0) } }
+            let spread = SpreadRun(
+                settings: self.loadSettings(target: target, audience: audience, slice: .whole(self.clients)),
+                processes: self.processes,
+                workerArguments: { [self] in self.workerArguments($0, run: identity, audienceFile: audienceFile) },
+                server: server, progress: progress)
+            report = try await spread.run().report
         } else {
-            let settings = LoadRun.Settings(
-                target: target, clients: self.clients, senders: self.senders, rate: self.rate,
-                duration: self.duration, warmup: self.warmup, messageBytes: self.messageBytes,
-                connectRate: self.connectRate, audience: audience, rooms: self.rooms)
-            report = try await LoadRun(settings: settings, server: server, progress: progress).run(identity: identity)
-                .report
+            let settings = self.loadSettings(target: target, audience: audience, slice: .whole(self.clients))
+            report = try await LoadRun(
+                settings: settings, server: server, progress: progress, coordinator: LocalCoordinator()
+            ).run(identity: identity).report
         }
         report.print(jsonOnly: self.jsonOnly)
+    }
+
+    private func loadSettings(target: ServerTargets, audience: ModernAudience?, slice: ClientSlice)
+        -> LoadRun.Settings
+    {
+        LoadRun.Settings(
+            target: target, clients: self.clients, senders: self.senders, rate: self.rate, duration: self.duration,
+            warmup: self.warmup, messageBytes: self.messageBytes, connectRate: self.connectRate, audience: audience,
+            rooms: self.rooms, slice: slice, sources: SourceAddresses(count: self.sourceAddresses))
+    }
+
+    /// A worker of a spread run: its slice of the clients, in step with the parent (``WorkerCoordinator``); its
+    /// result, or why it failed, is its last line.
+    private func runWorker(_ index: Int) async {
+        let progress = ProgressLog(enabled: !self.jsonOnly, prefix: "worker \(index)")
+        do {
+            var target = try ServerTargets(self.url)
+            let audience = try self.audienceFile.map {
+                try JSONDecoder().decode(ModernAudience.self, from: Data(contentsOf: URL(fileURLWithPath: $0)))
+            }
+            target.tokens = audience?.tokens
+            let settings = self.loadSettings(
+                target: target, audience: audience,
+                slice: .part(index, of: self.processes, total: self.clients))
+            let result = try await LoadRun(
+                settings: settings, server: nil, progress: progress, coordinator: WorkerCoordinator()
+            ).run(identity: RunIdentity(id: self.runID ?? ""))
+            WorkerCoordinator.finish(
+                .result(
+                    WorkerResult(
+                        outcome: result.outcome, connectSeconds: result.connectSeconds,
+                        generatorCPUSeconds: result.cpuAfter.generatorSeconds - result.cpuBefore.generatorSeconds)))
+        } catch {
+            WorkerCoordinator.finish(.failed(String(describing: error)))
+        }
+    }
+
+    /// The command line of worker `index`: this run's settings, its share of the connect rate, and its place.
+    private func workerArguments(_ index: Int, run: RunIdentity, audienceFile: String?) -> [String] {
+        var arguments = self.url.flatMap { ["--url", $0] }
+        arguments += [
+            "--clients", "\(self.clients)", "--senders", "\(self.senders)", "--rate", "\(self.rate)",
+            "--duration", "\(self.duration)", "--warmup", "\(self.warmup)", "--message-bytes", "\(self.messageBytes)",
+            "--connect-rate", "\(max(1, self.connectRate / self.processes))", "--protocol", self.protocol,
+            "--rooms", "\(self.rooms)", "--source-addresses", "\(self.sourceAddresses)",
+            "--processes", "\(self.processes)", "--worker", "\(index)", "--run-id", run.id,
+        ]
+        if let audienceFile { arguments += ["--audience-file", audienceFile] }
+        if self.jsonOnly { arguments.append("--json-only") }
+        return arguments
+    }
+
+    /// The accounts and rooms, for the workers to read.
+    private static func write(_ audience: ModernAudience, run: RunIdentity) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("chat-bench-\(run.id).json").path
+        try JSONEncoder().encode(audience).write(to: URL(fileURLWithPath: path))
+        return path
     }
 }

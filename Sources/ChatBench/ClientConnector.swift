@@ -12,12 +12,15 @@ struct ClientConnector: Sendable {
     private static let maxFrameSize = 1 << 16
 
     let target: ServerTargets
+    let sources: SourceAddresses
     let run: BenchRunHandle
     let connectRate: Int
     let progress: ProgressLog
 
-    /// Opens `count` clients and returns once all are upgraded; throws on the first failure.
-    func connectAll(count: Int) async throws {
+    /// Opens the run's slice of clients and returns once all are upgraded; throws on the first failure.
+    func connectAll() async throws {
+        let slice = try await self.run.read { $0.slice }
+        let count = slice.count
         let start = Monotonic.now
         var started = 0
         var lastReport = start
@@ -26,7 +29,7 @@ struct ClientConnector: Sendable {
             let now = Monotonic.now
             let due = min(count, Int(Double(now - start) / 1e9 * Double(self.connectRate)) + 1)
             while started < due {
-                self.connect(index: started)
+                try self.connect(index: started, global: slice.global(started))
                 started += 1
             }
             if started == count, allStartedAt == nil {
@@ -50,10 +53,15 @@ struct ClientConnector: Sendable {
         }
     }
 
-    private func connect(index: Int) {
+    /// Opens the client with index `index` in this process's slice, `global` in the run.
+    private func connect(index: Int, global: Int) throws {
         let run = self.run
-        let target = self.target.forClient(index)
-        ClientBootstrap(group: run.loop)
+        let target = self.target.forClient(global)
+        var bootstrap = ClientBootstrap(group: run.loop)
+        if let source = try self.sources.address(forClient: global) {
+            bootstrap = bootstrap.bind(to: source)
+        }
+        bootstrap
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .connectTimeout(.seconds(10))
             .channelInitializer { channel in

@@ -5,6 +5,7 @@ struct IdleRun {
         let target: ServerTargets
         let clients: Int
         let connectRate: Int
+        let sources: SourceAddresses
         /// On the modern protocol, each client's room (its connection sends `resume`); nil on `/chat`.
         let rooms: [String]?
     }
@@ -24,14 +25,15 @@ struct IdleRun {
         let settings = self.settings
         let before = try self.server.residentKiB()
         return try await withBenchRun(
-            identity: RunIdentity(), clients: settings.clients, senders: 0, rate: 1, textBytes: 0,
+            identity: RunIdentity(), slice: .whole(settings.clients), senders: 0, rate: 1, textBytes: 0,
             rooms: settings.rooms, progress: self.progress
         ) { run in
             self.progress.say("connecting \(settings.clients) idle clients to \(settings.target.text)")
             let connectStart = Monotonic.now
             try await ClientConnector(
-                target: settings.target, run: run, connectRate: settings.connectRate, progress: self.progress
-            ).connectAll(count: settings.clients)
+                target: settings.target, sources: settings.sources, run: run, connectRate: settings.connectRate,
+                progress: self.progress
+            ).connectAll()
             let connectSeconds = Monotonic.seconds(Monotonic.now - connectStart)
             try await self.waitForHistory(run)
             self.progress.say("settling for \(Self.settleSeconds) s")

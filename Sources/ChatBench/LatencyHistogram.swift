@@ -11,6 +11,13 @@ struct LatencyHistogram {
         self.counts = Array(repeating: 0, count: Self.bucketIndex(of: .max) + 1)
     }
 
+    /// Adds another histogram's samples (another process's, in a spread run).
+    mutating func merge(_ other: LatencyHistogram) {
+        for index in self.counts.indices { self.counts[index] += other.counts[index] }
+        self.count += other.count
+        self.maximum = max(self.maximum, other.maximum)
+    }
+
     mutating func record(_ value: UInt64) {
         self.counts[Self.bucketIndex(of: value)] += 1
         self.count += 1
@@ -45,5 +52,31 @@ struct LatencyHistogram {
         let shift = UInt64(index / 64 - 1)
         let lower = UInt64(index % 64 + 64) << shift
         return lower...(lower + ((1 << shift) - 1))
+    }
+}
+
+extension LatencyHistogram: Codable {
+    /// Only the buckets that hold samples, as `[index, count]` pairs.
+    private enum CodingKeys: String, CodingKey { case buckets, maximum }
+
+    init(from decoder: any Decoder) throws {
+        self.init()
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        for pair in try container.decode([[UInt64]].self, forKey: .buckets) {
+            guard pair.count == 2, pair[0] < self.counts.count else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .buckets, in: container, debugDescription: "not an [index, count] pair")
+            }
+            self.counts[Int(pair[0])] = pair[1]
+            self.count += pair[1]
+        }
+        self.maximum = try container.decode(UInt64.self, forKey: .maximum)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        let buckets = self.counts.indices.filter { self.counts[$0] > 0 }.map { [UInt64($0), self.counts[$0]] }
+        try container.encode(buckets, forKey: .buckets)
+        try container.encode(self.maximum, forKey: .maximum)
     }
 }

@@ -6,7 +6,15 @@ extension LoadResult {
     /// Sending this much behind schedule means the generator could not keep to the rate's even spacing.
     static let sendLagWarningMilliseconds = 50.0
 
-    var generatorSaturated: Bool { self.generatorCPUPercent >= Self.saturationPercent }
+    var generatorSaturated: Bool { self.busiestGeneratorCPUPercent >= Self.saturationPercent }
+
+    private var generatorCPU: String {
+        guard let workers = self.workerGeneratorSeconds else {
+            return "\(self.generatorCPUPercent.fixed(1)) % of one core"
+        }
+        return "\(self.generatorCPUPercent.fixed(1)) % of one core over \(workers.count) processes, the busiest "
+            + "\(self.busiestGeneratorCPUPercent.fixed(1)) % of its core"
+    }
 
     var report: Report {
         Report(
@@ -38,7 +46,7 @@ extension LoadResult {
             ("latency p50/p99/p99.9/max", "\(latency) ms"),
             ("server CPU", serverCPU ?? unknown),
             ("server RSS", self.serverRSSKiB.map { "\($0) KiB" } ?? unknown),
-            ("generator CPU", "\(self.generatorCPUPercent.fixed(1)) % of one core"),
+            ("generator CPU", self.generatorCPU),
             ("generator send lag", "\(outcome.maxSendLagMilliseconds.fixed(3)) ms at most"),
             ("machine CPU", "\(self.machineCPUPercent.fixed(1)) % of all cores busy"),
             ("disconnects", "\(outcome.disconnects) (\(outcome.serverCloses) closed by the server)"),
@@ -50,7 +58,7 @@ extension LoadResult {
         var warnings: [String] = []
         if self.generatorSaturated {
             warnings.append(
-                "the load generator used \(self.generatorCPUPercent.fixed(1)) % of its core: it saturated, so these "
+                "the load generator used \(self.busiestGeneratorCPUPercent.fixed(1)) % of its core: it saturated, so these "
                     + "figures measure the generator, not the server. Use fewer clients or a lower rate.")
         }
         if self.machineCPUPercent >= Self.machineSaturationPercent {
@@ -83,6 +91,7 @@ extension LoadResult {
             ("protocol", .string(self.settings.audience == nil ? "chat" : "modern")),
             ("rooms", .integer(self.settings.rooms)),
             ("clients", .integer(self.settings.clients)),
+            ("sourceAddresses", .integer(self.settings.sources.count)),
             ("connected", .integer(self.outcome.connected)),
             ("senders", .integer(self.settings.senders)),
             ("rate", .number(self.settings.rate, decimals: 3)),
@@ -111,6 +120,8 @@ extension LoadResult {
             ("deliveriesPerServerCPUSecond", .optional(self.deliveriesPerServerCPUSecond, decimals: 0)),
             ("serverRSSKiB", self.serverRSSKiB.map(JSONValue.integer) ?? .null),
             ("generatorCPUPercent", .number(self.generatorCPUPercent, decimals: 1)),
+            ("generatorProcesses", .integer(self.workerGeneratorSeconds?.count ?? 1)),
+            ("busiestGeneratorCPUPercent", .number(self.busiestGeneratorCPUPercent, decimals: 1)),
             ("generatorSaturated", .bool(self.generatorSaturated)),
             ("generatorMaxSendLagMs", .number(self.outcome.maxSendLagMilliseconds, decimals: 3)),
             ("machineCPUPercent", .number(self.machineCPUPercent, decimals: 1)),

@@ -6,6 +6,8 @@ struct LoadResult {
     let cpuBefore: CPUSample
     let cpuAfter: CPUSample
     let serverRSSKiB: Int?
+    /// In a spread run, each worker process's CPU time in the window.
+    var workerGeneratorSeconds: [Double]? = nil
 
     var expectedDeliveries: Int { self.outcome.sent * self.settings.receiversPerMessage }
 
@@ -37,9 +39,17 @@ struct LoadResult {
         return seconds * 1e6 / Double(self.outcome.deliveries)
     }
 
+    private var windowSeconds: Double { Monotonic.seconds(self.cpuAfter.time - self.cpuBefore.time) }
+
+    /// The generator's CPU time over the window, as a share of one core (summed over a spread run's processes).
     var generatorCPUPercent: Double {
-        let wall = Monotonic.seconds(self.cpuAfter.time - self.cpuBefore.time)
-        return 100 * (self.cpuAfter.generatorSeconds - self.cpuBefore.generatorSeconds) / wall
+        100 * (self.cpuAfter.generatorSeconds - self.cpuBefore.generatorSeconds) / self.windowSeconds
+    }
+
+    /// The busiest generator process's share of its core: the one that would saturate first.
+    var busiestGeneratorCPUPercent: Double {
+        guard let seconds = self.workerGeneratorSeconds?.max() else { return self.generatorCPUPercent }
+        return 100 * seconds / self.windowSeconds
     }
 
     var machineCPUPercent: Double { self.cpuAfter.machine.busyPercent(since: self.cpuBefore.machine) }

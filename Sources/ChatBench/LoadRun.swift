@@ -16,6 +16,9 @@ struct LoadRun {
         let audience: ModernAudience?
         /// How many rooms the clients are spread over (1 on `/chat`).
         let rooms: Int
+        /// The clients this process opens (all of them unless the run is spread over processes).
+        let slice: ClientSlice
+        let sources: SourceAddresses
 
         /// How many clients receive each message: everyone in the lobby, the members of its room otherwise.
         var receiversPerMessage: Int { self.clients / self.rooms }
@@ -31,19 +34,22 @@ struct LoadRun {
     let settings: Settings
     let server: ProcessProbe?
     let progress: ProgressLog
+    /// Agrees the run's steps with the other processes of a spread run (``LocalCoordinator`` when there are none).
+    let coordinator: any RunCoordinator
 
     /// `identity` must be the one the audience was registered with.
     func run(identity: RunIdentity) async throws -> LoadResult {
         let settings = self.settings
         return try await withBenchRun(
-            identity: identity, clients: settings.clients, senders: settings.senders, rate: settings.rate,
+            identity: identity, slice: settings.slice, senders: settings.senders, rate: settings.rate,
             textBytes: settings.messageBytes, rooms: settings.audience?.rooms, progress: self.progress
         ) { run in
-            self.progress.say("connecting \(settings.clients) clients to \(settings.target.text)")
+            self.progress.say("connecting \(settings.slice.count) clients to \(settings.target.text)")
             let connectStart = Monotonic.now
             try await ClientConnector(
-                target: settings.target, run: run, connectRate: settings.connectRate, progress: self.progress
-            ).connectAll(count: settings.clients)
+                target: settings.target, sources: settings.sources, run: run, connectRate: settings.connectRate,
+                progress: self.progress
+            ).connectAll()
             let connectSeconds = Monotonic.seconds(Monotonic.now - connectStart)
             if settings.audience != nil { try await self.waitUntilFollowing(run) }
             try await self.greet(run)
@@ -68,7 +74,7 @@ struct LoadRun {
     /// On the modern protocol, waits until every client's `resume` is answered (the lobby, and its own room if
     /// it has one): a message committed before that would not reach it.
     private func waitUntilFollowing(_ run: BenchRunHandle) async throws {
-        let expected = self.settings.clients * (self.settings.rooms > 1 ? 2 : 1)
+        let expected = self.settings.slice.count * (self.settings.rooms > 1 ? 2 : 1)
         let deadline = Monotonic.now + Monotonic.nanoseconds(Self.greetingTimeout)
         while try await run.read({ $0.recorder.resumed }) < expected {
             guard Monotonic.now < deadline else {
@@ -82,92 +88,128 @@ struct LoadRun {
     /// Each sender sends one greeting and the run waits until every client has seen all of them, so the join
     /// announcements they cause are not part of the measurement.
     private func greet(_ run: BenchRunHandle) async throws {
-        let clients = self.settings.receiversPerMessage
-        let greeters = try await run.read { $0.pacer.sendHellos() }
+        let greetedHere = try await run.read { $0.pacer.sendHellos() }
+        let greeters = try await self.coordinator.greeted(here: greetedHere)
+        let slice = self.settings.slice
+        let rooms = self.settings.rooms
+        // The first `greeters` senders greeted (the others could not connect, and the wait runs out).
+        let expected = (0..<greeters).reduce(0) { $0 + slice.receivers(ofSender: $1, rooms: rooms) }
         self.progress.say("\(greeters) senders greeted; waiting for every client to see the greetings")
         let deadline = Monotonic.now + Monotonic.nanoseconds(Self.greetingTimeout)
-        while try await run.read({ $0.recorder.hellos }) < greeters * clients {
+        while try await run.read({ $0.recorder.hellos }) < expected {
             guard Monotonic.now < deadline else {
                 self.progress.say("not every greeting arrived within \(Self.greetingTimeout) s; going on")
-                return
+                break
             }
             try await Monotonic.sleep(seconds: 0.02)
         }
     }
 
-    /// Schedules the warm-up and the window and starts the pacer's timer.
-    private func startSending(_ run: BenchRunHandle) async throws -> (measuredFrom: UInt64, until: UInt64) {
+    /// Schedules the warm-up and the window (agreed with the other processes) and starts the pacer's timer.
+    private func startSending(_ run: BenchRunHandle) async throws -> RunWindow {
         let start = Monotonic.now + Monotonic.nanoseconds(0.01)
-        let measuredFrom = start + Monotonic.nanoseconds(self.settings.warmup)
-        let until = measuredFrom + Monotonic.nanoseconds(self.settings.duration)
+        let window = try await self.coordinator.window(
+            proposed: RunWindow(
+                start: start, measuredFrom: start + Monotonic.nanoseconds(self.settings.warmup),
+                until: start + Monotonic.nanoseconds(self.settings.warmup + self.settings.duration)))
         try await run.read { run in
-            run.recorder.measure(from: measuredFrom, until: until)
-            run.pacer.schedule(start: start, measuredFrom: measuredFrom, until: until)
+            run.recorder.measure(from: window.measuredFrom, until: window.until)
+            run.pacer.schedule(start: window.start, measuredFrom: window.measuredFrom, until: window.until)
         }
         // One tick per message when that is at least a millisecond apart, else batches each millisecond; never
         // coarser than 10 ms, so that late messages stay rare.
         let tick = TimeAmount.nanoseconds(Int64(min(max(1e9 / self.settings.rate, 1e6), 1e7)))
         let bound = run.bound
         let now = Monotonic.now
-        let delay = TimeAmount.nanoseconds(start > now ? Int64(start - now) : 0)
+        let delay = TimeAmount.nanoseconds(window.start > now ? Int64(window.start - now) : 0)
         run.loop.scheduleRepeatedTask(initialDelay: delay, delay: tick) { task in
             if !bound.value.pacer.tick() {
                 task.cancel()
             }
         }
-        return (measuredFrom, until)
+        return window
     }
 
     /// Waits until every message of the window has reached every client, or the straggler timeout passes.
     private func waitForStragglers(_ run: BenchRunHandle) async throws {
-        let clients = self.settings.receiversPerMessage
+        let slice = self.settings.slice
+        let own = slice.senders(of: self.settings.senders)
+        var sentHere = Array(repeating: 0, count: self.settings.senders)
+        sentHere.replaceSubrange(own, with: try await run.read { $0.pacer.measuredSentBySender })
+        let sent = try await self.coordinator.sentBySender(here: sentHere)
+        let expected = sent.enumerated().reduce(0) {
+            $0 + $1.element * slice.receivers(ofSender: $1.offset, rooms: self.settings.rooms)
+        }
         let deadline = Monotonic.now + Monotonic.nanoseconds(Self.stragglerTimeout)
         while Monotonic.now < deadline {
-            let done = try await run.read { run in
-                run.pacer.finished && run.recorder.deliveries >= run.pacer.measuredSent * clients
-            }
-            if done {
-                return
-            }
+            if try await run.read({ $0.recorder.deliveries }) >= expected { return }
             try await Monotonic.sleep(seconds: 0.02)
         }
         self.progress.say("stopped waiting for undelivered messages after \(Self.stragglerTimeout) s")
     }
 }
 
-/// What the clients counted, copied off the event loop.
-struct LoadOutcome: Sendable {
-    let connected: Int
-    let sent: Int
-    let maxSendLagMilliseconds: Double
-    let deliveries: Int
-    let latency: LatencySummary
-    let disconnects: Int
-    let serverCloses: Int
-    let errorFrames: Int
+/// What the clients counted, copied off the event loop; in a spread run, summed over the processes.
+struct LoadOutcome: Sendable, Codable {
+    var connected: Int
+    var sent: Int
+    var maxSendLagMilliseconds: Double
+    var deliveries: Int
+    var latencies: LatencyHistogram
+    var disconnects: Int
+    var serverCloses: Int
+    var errorFrames: Int
+
+    var latency: LatencySummary { LatencySummary(self.latencies) }
 
     init(_ run: BenchRun) {
         self.connected = run.tracker.upgraded
         self.sent = run.pacer.measuredSent
         self.maxSendLagMilliseconds = Double(run.pacer.maxSendLagNanos) / 1e6
         self.deliveries = run.recorder.deliveries
-        self.latency = LatencySummary(run.recorder.latencies)
+        self.latencies = run.recorder.latencies
         self.disconnects = run.tracker.disconnects
         self.serverCloses = run.tracker.serverCloses
         self.errorFrames = run.recorder.errorFrames
+    }
+
+    /// The sum of several processes' outcomes (the first one's, the others added).
+    init?(merging outcomes: [LoadOutcome]) {
+        guard var sum = outcomes.first else { return nil }
+        for other in outcomes.dropFirst() {
+            sum.connected += other.connected
+            sum.sent += other.sent
+            sum.maxSendLagMilliseconds = max(sum.maxSendLagMilliseconds, other.maxSendLagMilliseconds)
+            sum.deliveries += other.deliveries
+            sum.latencies.merge(other.latencies)
+            sum.disconnects += other.disconnects
+            sum.serverCloses += other.serverCloses
+            sum.errorFrames += other.errorFrames
+        }
+        self = sum
     }
 }
 
 /// The CPU time used so far by the generator, the machine and, if known, the server.
 struct CPUSample: Sendable {
-    let time = Monotonic.now
+    let time: UInt64
     let generatorSeconds: Double
     let server: CPUTimes?
     var serverSeconds: Double? { self.server?.total }
     let machine: MachineCPU
 
-    init(server: ProcessProbe?) throws {
-        self.generatorSeconds = try ProcessProbe.current.cpuSeconds()
+    init(time: UInt64, generatorSeconds: Double, server: CPUTimes?, machine: MachineCPU) {
+        self.time = time
+        self.generatorSeconds = generatorSeconds
+        self.server = server
+        self.machine = machine
+    }
+
+    /// `generatorSeconds`: the generator's CPU time when it runs in other processes (a spread run's workers);
+    /// by default this process's.
+    init(server: ProcessProbe?, generatorSeconds: Double? = nil) throws {
+        self.time = Monotonic.now
+        self.generatorSeconds = try generatorSeconds ?? ProcessProbe.current.cpuSeconds()
         self.server = try server?.cpuTimes()
         self.machine = try MachineCPU()
     }

@@ -9,7 +9,7 @@ import FoundationNetworking
 /// `i % rooms`). One room is the lobby, which every account belongs to; more are channels that their first client
 /// creates and the others join. The server must let this many registrations through (`--registrations-per-hour`),
 /// and a low `--bcrypt-cost` keeps it quick.
-struct ModernAudience: Sendable {
+struct ModernAudience: Sendable, Codable {
     let tokens: [String]
     /// Each client's room id.
     let rooms: [String]

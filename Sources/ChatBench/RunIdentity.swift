@@ -7,8 +7,9 @@ struct RunIdentity: Sendable {
     /// `bench:<id>:`, the bytes that start every text this run sends.
     let marker: [UInt8]
 
-    init() {
-        self.id = String(format: "%08x", UInt32.random(in: .min ... .max))
+    /// A new run, or (`id`) a worker's share of its parent's.
+    init(id: String = String(format: "%08x", UInt32.random(in: .min ... .max))) {
+        self.id = id
         self.marker = Array("bench:\(self.id):".utf8)
     }
 }

@@ -5,7 +5,7 @@ import NIOPosix
 /// core; afterwards, also when `body` throws, closes every client and shuts the loop down.
 func withBenchRun<Result>(
     identity: RunIdentity,
-    clients: Int,
+    slice: ClientSlice,
     senders: Int,
     rate: Double,
     textBytes: Int,
@@ -20,13 +20,13 @@ func withBenchRun<Result>(
         let bound = try await loop.submit {
             NIOLoopBound(
                 BenchRun(
-                    identity: identity, clients: clients, senders: senders, rate: rate, textBytes: textBytes,
+                    identity: identity, slice: slice, senders: senders, rate: rate, textBytes: textBytes,
                     rooms: rooms),
                 eventLoop: loop)
         }.get()
         let handle = BenchRunHandle(loop: loop, bound: bound)
         let value = try await body(handle)
-        progress.say("closing \(clients) connections")
+        progress.say("closing \(slice.count) connections")
         try await handle.closeAll()
         result = .success(value)
     } catch {
