@@ -129,8 +129,15 @@ public final class ChatService: Sendable {
                 lobby: lobby, endpoints: endpoints, tutorialText: tutorialText, sendLimit: sendLimit,
                 configuration: configuration)
             application.configureHTTP(configuration, readiness: readiness, logger: logger)
+            let maxConnections = FileDescriptorLimit.connections(
+                configured: configuration.maxConnections, limit: FileDescriptorLimit.current)
+            if maxConnections < configuration.maxConnections {
+                logger.warning(
+                    "--max-connections \(configuration.maxConnections) is more than this process's descriptor limit of \(FileDescriptorLimit.current ?? 0) allows; accepting \(maxConnections) (raise LimitNOFILE or ulimit -Hn for more)"
+                )
+            }
             let connections = ConnectionCounts(
-                maxTotal: configuration.maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress,
+                maxTotal: maxConnections, maxPerAddress: configuration.maxConnectionsPerAddress,
                 refusals: metrics.refusals(.connections))
             try await application.startHTTP(configuration, connections: connections, tls: tls, logger: logger)
             let serveTCP = configuration.tutorialProtocols.contains(.tcp)

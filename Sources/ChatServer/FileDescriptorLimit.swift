@@ -25,6 +25,18 @@ enum FileDescriptorLimit {
         return getrlimit(Self.resource, &limit) == 0 ? UInt64(limit.rlim_cur) : nil
     }
 
+    /// Descriptors kept for everything but clients: the listeners, the database's connections, SQLite's files,
+    /// attachments being read or written, outgoing webhooks and pushes.
+    static let reserve: UInt64 = 512
+
+    /// How many connections the server may accept under a descriptor limit of `limit`: `configured`, or fewer when
+    /// the limit would run out first. Past the limit `accept` fails and a client would wait in the listen backlog
+    /// unanswered, where under the cap it gets its 503 or `err:` line.
+    static func connections(configured: Int, limit: UInt64?) -> Int {
+        guard let limit else { return configured }
+        return min(configured, Int(clamping: limit > Self.reserve ? limit - Self.reserve : 1))
+    }
+
     #if canImport(Glibc)
     private static let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
     #else

@@ -39,19 +39,25 @@ public final class ServerProcess: Sendable {
 
     /// Starts `chat-server` on free ports with `arguments` added, and waits for both listener lines; each line
     /// printed before them is shown to `whileStarting`, which may signal the process (a SIGHUP during start-up).
+    /// `descriptorLimit` runs it under that many file descriptors (util-linux's `prlimit`, soft and hard).
     public static func start(
-        dataDirectory: String, arguments: [String] = [],
+        dataDirectory: String, arguments: [String] = [], descriptorLimit: Int? = nil,
         whileStarting: (@Sendable (_ line: String, _ signal: @Sendable (Int32) -> Void) -> Void)? = nil
     ) async throws -> ServerProcess {
-        guard let executable = self.executableURL else {
+        guard let server = self.executableURL else {
             throw TestClientError(
                 "chat-server was not found beside \(CommandLine.arguments[0]); run `swift build` first")
         }
+        var executable = server
+        var arguments =
+            ["--port", "0", "--tcp-port", "0", "--data-dir", dataDirectory, "--log-level", "notice"]
+            + Self.testLimits + arguments
+        if let descriptorLimit {
+            executable = URL(fileURLWithPath: "/usr/bin/prlimit")
+            arguments = ["--nofile=\(descriptorLimit):\(descriptorLimit)", server.path] + arguments
+        }
         let child = try ChildProcess(
-            executable,
-            arguments: ["--port", "0", "--tcp-port", "0", "--data-dir", dataDirectory, "--log-level", "notice"]
-                + Self.testLimits + arguments,
-            environment: [:], input: false, standardError: .mergedWithOutput)
+            executable, arguments: arguments, environment: [:], input: false, standardError: .mergedWithOutput)
         let lines = Inbox<String>()
         readLines(from: child.output, into: lines)
         var httpPort: Int?

@@ -255,6 +255,35 @@ struct SlowConnectionTests {
         }
     }
 
+    @Test(
+        "a --max-connections above the descriptor limit is lowered to fit under it, so the client over it is answered"
+    )
+    func descriptorLimitCap() async throws {
+        let directory = TestServer.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // 600 descriptors less the 512 kept for everything else: 88 connections.
+        let starting = Inbox<String>()
+        let server = try await ServerProcess.start(
+            dataDirectory: directory, arguments: ["--max-connections", "100000", "--demo-bot", "false"],
+            descriptorLimit: 600,
+            whileStarting: { line, _ in starting.push(line) })
+        let warning = starting.drain().first { $0.contains("--max-connections 100000") }
+        #expect(
+            warning?.contains("descriptor limit of 600") == true && warning?.contains("accepting 88") == true,
+            "\(warning ?? "no warning")")
+        var held: [LineClient] = []
+        for _ in 0..<88 { held.append(try await LineClient.connect(host: "127.0.0.1", port: server.tcpPort)) }
+        let refused = try await LineClient.connect(host: "127.0.0.1", port: server.tcpPort)
+        #expect(try await refused.nextLine() == "err:too many connections; try again later")
+        await refused.close()
+        let last = held.removeLast()
+        try await last.write("iam:ann\n")
+        try await last.waitForLine("ann has joined")
+        for client in held { await client.close() }
+        await last.close()
+        #expect(await server.terminate() == 0)
+    }
+
     @Test("a TCP client that never sends iam: is closed after the idle timeout, with a reason")
     func tcpJoinDeadline() async throws {
         try await withTestServer({ $0.idleTimeout = 1 }) { server in

@@ -103,7 +103,8 @@ extension ServerConfiguration {
             "`/api/v1/ws` connections one account may have open"),
         .integer(
             "max-connections", "CHAT_MAX_CONNECTIONS", \.maxConnections, 1...1_000_000,
-            "Connections the server accepts in all (HTTP, WebSocket and TCP); more get 503 or an `err:` line"),
+            "Connections the server accepts in all (HTTP, WebSocket and TCP); more get 503 or an `err:` line. At most the process's descriptor limit less 512 (a higher value is lowered at start, with a warning)"
+        ),
         .integer(
             "max-connections-per-address", "CHAT_MAX_CONNECTIONS_PER_ADDRESS", \.maxConnectionsPerAddress,
             1...1_000_000, "Connections one IP address may hold at once"),
