@@ -4,6 +4,7 @@
 #
 # Usage: scripts/bench.sh [--postgres [--two-nodes]] [--peers] [runs]
 #        scripts/bench.sh --growth
+#        scripts/bench.sh --scale
 #        runs: runs of the 100-client scenario (default 3); with --peers, rounds of every scenario.
 #        --postgres: the server on PostgreSQL instead of SQLite, a throwaway PostgreSQL 15 started here (Debian's
 #        postgresql; as the postgres user when run as root), pinned to CPU 0 with the server, a fresh database per
@@ -17,6 +18,9 @@
 #        --growth: how costs grow with the data (bench/growth.py): a lobby of 1,000,000 messages and 10,000 rooms
 #        filled through the server, then start-up, history pages, resume, search, disk and memory per room. About
 #        10 minutes; prints one JSON line. See "How cost grows with work" in docs/BENCHMARKS.md.
+#        --scale: the scale scenarios (bench/scale.sh: its header lists their settings): several nodes on one
+#        PostgreSQL, tens of thousands of clients from chat-bench spread over processes and source addresses. Checks
+#        the machine's limits first. See "Scale" in docs/BENCHMARKS.md.
 # Env:   SCRATCH_PATH=dir             build folder (default .build; a release build of Vapor takes ~15 min)
 #        BENCH_SKIP_BUILD=1           no `swift build`: use chat-server and chat-bench already in $SCRATCH_PATH/release
 #        BENCH_PORT=18480             the server's port (SwiftChat's TCP protocol and metrics on the next two)
@@ -40,12 +44,14 @@ postgres=false
 two_nodes=false
 peers=false
 growth=false
+scale=false
 while [[ $# -gt 0 ]]; do
     case $1 in
         --postgres) postgres=true ;;
         --two-nodes) two_nodes=true ;;
         --peers) peers=true ;;
         --growth) growth=true ;;
+        --scale) scale=true ;;
         -h | --help)
             sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
             exit 0
@@ -65,6 +71,10 @@ if [[ $two_nodes == true && ($postgres == false || $peers == true) ]]; then
 fi
 if [[ $growth == true && ($postgres == true || $peers == true) ]]; then
     echo "--growth measures SQLite alone: it goes without --postgres and --peers (see --help)" >&2
+    exit 64
+fi
+if [[ $scale == true && ($postgres == true || $peers == true || $growth == true || $two_nodes == true) ]]; then
+    echo "--scale runs its own nodes on PostgreSQL: it goes alone (see --help)" >&2
     exit 64
 fi
 if ! [[ $runs =~ ^[1-9][0-9]*$ ]]; then
@@ -90,6 +100,9 @@ else
     "${build[@]}" --product chat-server
     "${build[@]}" --product chat-bench
     bin=$("${build[@]}" --show-bin-path)
+fi
+if [[ $scale == true ]]; then
+    exec bench/scale.sh "$bin"
 fi
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -253,13 +266,8 @@ stop_server() {
 # ---------------------------------------------------------------------------------------------------------------
 # The load generator, pinned to CPU 1.
 # ---------------------------------------------------------------------------------------------------------------
-# CPU seconds used so far by every PostgreSQL process (its backends live as long as the server's pool keeps them).
-postgres_cpu() {
-    local ticks
-    ticks=$(getconf CLK_TCK)
-    for pid in $(pgrep -x postgres); do cat "/proc/$pid/stat" 2>/dev/null || true; done |
-        awk -v hz="$ticks" '{ total += $14 + $15 } END { printf "%.2f", total / hz }'
-}
+# postgres_cpu: CPU seconds used so far by every PostgreSQL process.
+source bench/postgres-cpu.sh
 # Messages stored in the benchmark's database so far.
 stored_messages() {
     "$pg_bin/psql" -X -q -t -A -h "$pg" -U chat -d bench -c "SELECT count(*) FROM messages"

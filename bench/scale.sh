@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# The scale scenarios (issue 36; docs/BENCHMARKS.md "Scale"): several chat-server nodes on one PostgreSQL on this
+# machine, loaded by chat-bench spread over several processes and loopback source addresses. Run through
+# `scripts/bench.sh --scale`, which builds the binaries; not part of the tests. Prints one JSON line per scenario.
+#
+# Usage: bench/scale.sh BIN_DIR
+#        BIN_DIR: where the release chat-server and chat-bench are.
+# Env:   SCALE_NODES=4                 chat-server nodes on the one database
+#        SCALE_LOBBY_CLIENTS=72000     /chat clients of the lobby scenario, spread over the nodes
+#        SCALE_PROCESSES=4             chat-bench processes (each holds at most its descriptor limit less 100)
+#        SCALE_SOURCE_ADDRESSES=64     loopback source addresses the clients connect from
+#        SCALE_SUSTAIN_SECONDS=60      length of the sustained-rate window
+#        SCALE_PORT=19000              node k listens on SCALE_PORT + 10k (TCP protocol and metrics on the next two)
+#
+# Before it starts, it checks what the scenarios need of the machine (descriptors per process, the ephemeral port
+# range, memory, PostgreSQL's binaries) and says what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bin=${1:?usage: bench/scale.sh BIN_DIR}
+nodes=${SCALE_NODES:-4}
+lobby_clients=${SCALE_LOBBY_CLIENTS:-72000}
+processes=${SCALE_PROCESSES:-4}
+sources=${SCALE_SOURCE_ADDRESSES:-64}
+sustain=${SCALE_SUSTAIN_SECONDS:-60}
+base_port=${SCALE_PORT:-19000}
+
+# ---------------------------------------------------------------------------------------------------------------
+# The machine's limits, checked first.
+# ---------------------------------------------------------------------------------------------------------------
+missing=()
+descriptors=$(ulimit -Hn)
+per_node=$(((lobby_clients + nodes - 1) / nodes))
+per_process=$(((lobby_clients + processes - 1) / processes))
+if [[ $descriptors != unlimited ]]; then
+    ((per_node + 200 <= descriptors)) ||
+        missing+=("each node would hold $per_node connections, but a process may open $descriptors descriptors: raise SCALE_NODES")
+    ((per_process + 100 <= descriptors)) ||
+        missing+=("each chat-bench process would open $per_process clients, but a process may open $descriptors descriptors: raise SCALE_PROCESSES")
+fi
+read -r low high </proc/sys/net/ipv4/ip_local_port_range
+per_pair=$(((lobby_clients + sources - 1) / sources))
+((per_pair <= high - low)) ||
+    missing+=("each source address would need $per_pair ephemeral ports, but $low-$high holds $((high - low)): raise SCALE_SOURCE_ADDRESSES")
+available_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+# About 5 KiB per connection in a node, 4 in the kernel and 3 in chat-bench (BENCHMARKS.md), and 1 GiB besides.
+needed_kib=$((lobby_clients * 12 + 1048576))
+((needed_kib <= available_kib)) ||
+    missing+=("about $((needed_kib / 1024)) MiB of memory is needed, $((available_kib / 1024)) MiB is available")
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
+[[ -x $pg_bin/initdb ]] || missing+=("PostgreSQL's binaries: apt-get install postgresql")
+for product in chat-server chat-bench; do
+    [[ -x $bin/$product ]] || missing+=("$bin/$product: build it in release mode")
+done
+if ((${#missing[@]} > 0)); then
+    echo "bench --scale cannot run here:" >&2
+    printf '  - %s\n' "${missing[@]}" >&2
+    exit 1
+fi
+echo "# machine: $(nproc) cores, $((available_kib / 1024)) MiB available, $descriptors descriptors per process," \
+    "ephemeral ports $low-$high"
+
+# ---------------------------------------------------------------------------------------------------------------
+# PostgreSQL and the nodes.
+# ---------------------------------------------------------------------------------------------------------------
+work=$(mktemp -d)
+pg=$work/pg
+mkdir -p "$pg"
+as_owner=()
+if [[ $(id -u) -eq 0 ]]; then
+    chown postgres "$pg"
+    as_owner=(runuser -u postgres --)
+fi
+"${as_owner[@]}" "$pg_bin/initdb" -D "$pg/data" -A trust -U chat -E UTF8 --locale=C.UTF-8 >/dev/null
+"${as_owner[@]}" "$pg_bin/pg_ctl" -D "$pg/data" -l "$pg/log" -w \
+    -o "-p 5432 -k $pg -c listen_addresses='' -c max_connections=400" start >/dev/null
+node_pids=()
+stop_all() {
+    for pid in "${node_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${node_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    "${as_owner[@]}" "$pg_bin/pg_ctl" -D "$pg/data" -m fast stop >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap stop_all EXIT
+
+limits=(--max-connections-per-address 1000000 --tutorial-send-burst 100000 --tutorial-send-rate 100000
+    --send-burst 100000 --send-rate 100000 --bcrypt-cost 4 --registrations-per-hour 1000000)
+start_nodes() {
+    "$pg_bin/psql" -X -q -h "$pg" -U chat -d postgres -c "DROP DATABASE IF EXISTS bench" -c "CREATE DATABASE bench"
+    node_pids=()
+    for k in $(seq 0 $((nodes - 1))); do
+        local port=$((base_port + 10 * k))
+        mkdir -p "$work/node$k"
+        "$bin/chat-server" --port "$port" --tcp-port $((port + 1)) --metrics-port $((port + 2)) \
+            --data-dir "$work/node$k" --attachments-dir "$work/attachments" --node-name "n$k" --log-level warning \
+            --demo-bot false --database-url "postgres:///bench?host=$pg&user=chat" --attachments-shared true \
+            --max-connections $((per_node + 100)) "${limits[@]}" >>"$work/node$k.log" 2>&1 &
+        node_pids+=($!)
+        # One at a time: the first migrates the database, the others find it done.
+        wait_for_port "$port" $!
+    done
+}
+wait_for_port() {
+    local port=$1 pid=$2 _
+    for _ in $(seq 1 300); do
+        kill -0 "$pid" 2>/dev/null || { echo "node on port $port exited; its log:" >&2; cat "$work"/node*.log >&2; return 1; }
+        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && return 0
+        sleep 0.1
+    done
+    echo "node on port $port did not listen within 30 s" >&2
+    return 1
+}
+stop_nodes() {
+    for pid in "${node_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${node_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    node_pids=()
+}
+# postgres_cpu: CPU seconds used so far by every PostgreSQL process.
+source bench/postgres-cpu.sh
+# chat-bench over every node, its clients spread over the processes and source addresses; one JSON line.
+bench() {
+    local urls=() pids=() k before
+    for k in $(seq 0 $((nodes - 1))); do
+        urls+=(--url "ws://127.0.0.1:$((base_port + 10 * k))/chat" --server-pid "${node_pids[$k]}")
+    done
+    before=$(postgres_cpu)
+    "$bin/chat-bench" "${urls[@]}" --processes "$processes" --source-addresses "$sources" --connect-rate 2000 \
+        --json-only "$@" || echo "# chat-bench failed: exit $?"
+    awk -v a="$before" -v b="$(postgres_cpu)" 'BEGIN { printf "# PostgreSQL CPU during the scenario: %.2f s\n", b - a }'
+}
+
+# ---------------------------------------------------------------------------------------------------------------
+# Scenario 2: the /chat lobby as one room of every client, over every node.
+# ---------------------------------------------------------------------------------------------------------------
+start_nodes
+echo "# lobby: $lobby_clients /chat clients over $nodes nodes; one message to all"
+bench --clients "$lobby_clients" --senders 1 --rate 1 --warmup 0 --duration 1
+stop_nodes
+start_nodes
+echo "# lobby: $lobby_clients /chat clients over $nodes nodes; 2 msg/s for $sustain s, a sender on each node"
+bench --clients "$lobby_clients" --senders "$nodes" --rate 2 --warmup 2 --duration "$sustain"
+stop_nodes
