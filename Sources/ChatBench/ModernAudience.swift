@@ -1,8 +1,7 @@
+import AsyncHTTPClient
 import Foundation
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import NIOCore
+import NIOHTTP1
 
 /// The accounts and rooms of a run over the modern protocol (`/api/v1/ws`), made through the HTTP API before any
 /// socket opens: one account per client, and the clients spread over `rooms` rooms in turn (client `i` in room
@@ -68,27 +67,29 @@ struct ModernAudience: Sendable, Codable {
     }
 }
 
-/// JSON requests to the server's HTTP API, for the run's set-up.
+/// JSON requests to the server's HTTP API, for the run's set-up (AsyncHTTPClient rather than URLSession, so that
+/// chat-bench links without libcurl, as the release archive's static binaries do).
 private struct HTTPAPI: Sendable {
     let base: String
+
+    private static let timeout = TimeAmount.seconds(30)
 
     @discardableResult
     func send(_ method: String, _ path: String, body: [String: String]? = nil, token: String? = nil) async throws
         -> [String: Any]
     {
-        guard let url = URL(string: self.base + path) else { throw BenchError.setupFailed("bad URL \(path)") }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        var request = HTTPClientRequest(url: self.base + path)
+        request.method = HTTPMethod(rawValue: method)
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
         }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard (200..<300).contains(status) else {
+        let response = try await HTTPClient.shared.execute(request, timeout: Self.timeout)
+        let data = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
+        guard (200..<300).contains(response.status.code) else {
             throw BenchError.setupFailed(
-                "\(method) \(path) answered \(status): \(String(decoding: data, as: UTF8.self))")
+                "\(method) \(path) answered \(response.status.code): \(String(decoding: data, as: UTF8.self))")
         }
         guard !data.isEmpty else { return [:] }
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
