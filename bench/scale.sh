@@ -64,6 +64,7 @@ echo "# machine: $(nproc) cores, $((available_kib / 1024)) MiB available, $descr
 # PostgreSQL and the nodes.
 # ---------------------------------------------------------------------------------------------------------------
 work=$(mktemp -d)
+chmod 755 "$work" # PostgreSQL runs as the postgres user when this runs as root
 pg=$work/pg
 mkdir -p "$pg"
 as_owner=()
