@@ -19,6 +19,7 @@ cd "$(dirname "$0")/.."
 
 bin=${1:?usage: bench/scale.sh BIN_DIR}
 nodes=${SCALE_NODES:-4}
+one_node_clients=${SCALE_ONE_NODE_CLIENTS:-19000}
 lobby_clients=${SCALE_LOBBY_CLIENTS:-72000}
 processes=${SCALE_PROCESSES:-4}
 sources=${SCALE_SOURCE_ADDRESSES:-64}
@@ -86,16 +87,19 @@ trap stop_all EXIT
 
 limits=(--max-connections-per-address 1000000 --tutorial-send-burst 100000 --tutorial-send-rate 100000
     --send-burst 100000 --send-rate 100000 --bcrypt-cost 4 --registrations-per-hour 1000000)
+# Starts COUNT nodes (default SCALE_NODES) on a fresh database, each accepting MAX connections (default its share of
+# the lobby).
 start_nodes() {
+    local count=${1:-$nodes} max=${2:-$((per_node + 100))}
     "$pg_bin/psql" -X -q -h "$pg" -U chat -d postgres -c "DROP DATABASE IF EXISTS bench" -c "CREATE DATABASE bench"
     node_pids=()
-    for k in $(seq 0 $((nodes - 1))); do
+    for k in $(seq 0 $((count - 1))); do
         local port=$((base_port + 10 * k))
         mkdir -p "$work/node$k"
         "$bin/chat-server" --port "$port" --tcp-port $((port + 1)) --metrics-port $((port + 2)) \
             --data-dir "$work/node$k" --attachments-dir "$work/attachments" --node-name "n$k" --log-level warning \
             --demo-bot false --database-url "postgres:///bench?host=$pg&user=chat" --attachments-shared true \
-            --max-connections $((per_node + 100)) "${limits[@]}" >>"$work/node$k.log" 2>&1 &
+            --max-connections "$max" "${limits[@]}" >>"$work/node$k.log" 2>&1 &
         node_pids+=($!)
         # One at a time: the first migrates the database, the others find it done.
         wait_for_port "$port" $!
@@ -129,6 +133,61 @@ bench() {
         --json-only "$@" || echo "# chat-bench failed: exit $?"
     awk -v a="$before" -v b="$(postgres_cpu)" 'BEGIN { printf "# PostgreSQL CPU during the scenario: %.2f s\n", b - a }'
 }
+
+# ---------------------------------------------------------------------------------------------------------------
+# Scenario 1: one node at its descriptor limit, half /chat and half /api/v1/ws clients (accounts, `resume`), opened
+# at chat-bench's paced rate, held through two keepalive rounds (30 s each), then closed.
+# ---------------------------------------------------------------------------------------------------------------
+node_connections() {
+    curl -s "http://127.0.0.1:$((base_port + 2))/metrics" |
+        awk '/^swiftchat_connections\{/ { total += $2 } END { print total + 0 }'
+}
+rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' "/proc/$1/stat"; }
+# Kernel TCP buffer memory of the whole machine, both ends of every loopback connection, in KiB.
+tcp_mem_kib() { awk -v page="$(getconf PAGESIZE)" '/^TCP:/ { print $NF * page / 1024 }' /proc/net/sockstat; }
+
+start_nodes 1 "$one_node_clients"
+node=${node_pids[0]}
+half=$((one_node_clients / 2))
+echo "# one node at its limit: $one_node_clients connections ($half /chat, $((one_node_clients - half)) /api/v1/ws), held 30 s"
+rss_before=$(rss_kib "$node")
+tcp_before=$(tcp_mem_kib)
+opened_at=$(date +%s.%N)
+url=(--url "ws://127.0.0.1:$base_port/chat" --server-pid "$node" --source-addresses "$sources" --connect-rate 1000)
+# The modern clients first (their accounts are registered before they connect), then the /chat ones once those are in.
+"$bin/chat-bench" "${url[@]}" --idle --hold 65 --protocol modern --clients $((one_node_clients - half)) \
+    --json-only >"$work/idle-modern.json" &
+modern_bench=$!
+until (($(node_connections) >= one_node_clients - half)); do
+    kill -0 "$modern_bench" 2>/dev/null || break
+    sleep 0.5
+done
+"$bin/chat-bench" "${url[@]}" --idle --hold 65 --clients "$half" --json-only >"$work/idle-chat.json" &
+chat_bench=$!
+until (($(node_connections) >= one_node_clients)); do
+    kill -0 "$chat_bench" 2>/dev/null || kill -0 "$modern_bench" 2>/dev/null || break
+    sleep 0.5
+done
+opened_seconds=$(awk -v a="$opened_at" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+held=$(node_connections)
+sleep 3
+rss_after=$(rss_kib "$node")
+tcp_after=$(tcp_mem_kib)
+cpu_before=$(cpu_seconds "$node")
+sleep 30
+cpu_after=$(cpu_seconds "$node")
+over_http=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$base_port/healthz" || true)
+over_tcp=$(timeout 5 bash -c "exec 3<>/dev/tcp/127.0.0.1/$((base_port + 1)); head -1 <&3" 2>/dev/null || true)
+wait "$chat_bench" "$modern_bench" || true
+awk -v n="$held" -v rb="$rss_before" -v ra="$rss_after" -v tb="$tcp_before" -v ta="$tcp_after" \
+    -v cb="$cpu_before" -v ca="$cpu_after" -v open="$opened_seconds" -v http="$over_http" -v tcp="$over_tcp" 'BEGIN {
+        printf "{\"mode\":\"one-node-limit\",\"connections\":%d,\"openSeconds\":%s,\"serverRSSKiBPerConnection\":%.2f,", n, open, (ra - rb) / n
+        printf "\"kernelTCPKiBPerConnection\":%.2f,\"idleCPUPercent\":%.2f,\"overLimitHTTP\":\"%s\",\"overLimitTCP\":\"%s\"}\n", (ta - tb) / n, (ca - cb) / 30 * 100, http, tcp
+    }'
+echo "# the two chat-bench runs (their RSS figures overlap each other; their pings and disconnects are theirs):"
+cat "$work/idle-chat.json" "$work/idle-modern.json"
+stop_nodes
 
 # ---------------------------------------------------------------------------------------------------------------
 # Scenario 2: the /chat lobby as one room of every client, over every node.

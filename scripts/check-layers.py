@@ -49,7 +49,7 @@ ALLOWED = {
     "DemoBot": {"ChatClient", "ChatProtocol", "AsyncHTTPClient", "NIOCore", "NIOSSL", "Logging"},
     "ChatCLI": {"ChatClient", "ChatProtocol", "ArgumentParser"},
     "ChatAppModel": {"ChatClient", "ChatProtocol"},
-    "ChatBench": {"ArgumentParser", "NIOCore", "NIOPosix", "NIOHTTP1", "NIOWebSocket"},
+    "ChatBench": {"ArgumentParser", "AsyncHTTPClient", "NIOCore", "NIOPosix", "NIOHTTP1", "NIOWebSocket"},
     # Tests and what they share.
     "ChatTestSupport": {
         "ChatServer", "ChatProtocol", "NIOCore", "NIOPosix", "NIOConcurrencyHelpers", "DequeModule", "Logging",

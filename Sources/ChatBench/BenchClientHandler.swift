@@ -43,6 +43,7 @@ final class BenchClientHandler: ChannelInboundHandler {
             }
             self.recorder.receive(frame.unmaskedData)
         case .ping:
+            self.tracker.pinged()
             self.write(.pong, frame.unmaskedData)
         case .connectionClose:
             if !self.closeSent {

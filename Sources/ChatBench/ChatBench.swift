@@ -47,6 +47,12 @@ struct ChatBench: AsyncParsableCommand {
     @Flag(help: "Measure idle memory: open the clients, send nothing, report the server's RSS per connection.")
     var idle = false
 
+    @Option(
+        help:
+            "With --idle: keep the connections open this many seconds after memory is read, answering the server's keepalive pings, and report the server's CPU over that time."
+    )
+    var hold = 0.0
+
     @Option(help: "Most new connections started per second, to stay under the server's listen backlog.")
     var connectRate = 2000
 
@@ -105,6 +111,9 @@ struct ChatBench: AsyncParsableCommand {
                 throw ValidationError("--source-addresses needs every --url on loopback (127.x.x.x).")
             }
         }
+        guard self.hold >= 0, self.hold.isFinite, self.hold == 0 || self.idle else {
+            throw ValidationError("--hold needs --idle and a number of seconds.")
+        }
         if self.idle {
             guard !self.serverPid.isEmpty else { throw Self.idleNeedsServer }
             return
@@ -151,7 +160,7 @@ struct ChatBench: AsyncParsableCommand {
             guard let server else { throw Self.idleNeedsServer }
             let settings = IdleRun.Settings(
                 target: target, clients: self.clients, connectRate: self.connectRate,
-                sources: SourceAddresses(count: self.sourceAddresses), rooms: audience?.rooms)
+                sources: SourceAddresses(count: self.sourceAddresses), holdSeconds: self.hold, rooms: audience?.rooms)
             report = try await IdleRun(settings: settings, server: server, progress: progress).run().report
         } else if self.processes > 1 {
             let audienceFile = try audience.map { try Self.write($0, run: identity) }

@@ -10,6 +10,8 @@ final class ConnectionTracker {
     private(set) var disconnects = 0
     /// Clients the server sent a close frame to.
     private(set) var serverCloses = 0
+    /// Keepalive pings the server sent, all clients together (each answered with a pong).
+    private(set) var pings = 0
     private var connectFailure: String?
     private var upgradeFailure: String?
     private var closingAll = false
@@ -46,6 +48,10 @@ final class ConnectionTracker {
         case .failure(let error):
             self.upgradeFailure = self.upgradeFailure ?? "client \(index)'s WebSocket upgrade failed: \(error)"
         }
+    }
+
+    func pinged() {
+        self.pings += 1
     }
 
     func serverClosed() {

@@ -6,6 +6,8 @@ struct IdleRun {
         let clients: Int
         let connectRate: Int
         let sources: SourceAddresses
+        /// How long to keep the connections open after memory is read, answering the server's pings.
+        let holdSeconds: Double
         /// On the modern protocol, each client's room (its connection sends `resume`); nil on `/chat`.
         let rooms: [String]?
     }
@@ -39,13 +41,28 @@ struct IdleRun {
             self.progress.say("settling for \(Self.settleSeconds) s")
             try await Monotonic.sleep(seconds: Self.settleSeconds)
             let after = try self.server.residentKiB()
+            let held = try await self.hold(run)
             let (connected, frames, disconnects) = try await run.read {
                 ($0.tracker.upgraded, $0.recorder.frames, $0.tracker.disconnects)
             }
             return IdleResult(
                 settings: settings, connected: connected, connectSeconds: connectSeconds, rssBeforeKiB: before,
-                rssAfterKiB: after, historyFrames: frames, disconnects: disconnects)
+                rssAfterKiB: after, historyFrames: frames, disconnects: disconnects, held: held)
         }
+    }
+
+    /// Keeps the connections open for ``Settings/holdSeconds`` (the clients answer the server's keepalive pings),
+    /// and returns the server's CPU time over it and the pings answered; nil when there is no hold.
+    private func hold(_ run: BenchRunHandle) async throws -> IdleResult.Hold? {
+        guard self.settings.holdSeconds > 0 else { return nil }
+        self.progress.say("holding \(self.settings.clients) connections for \(self.settings.holdSeconds) s")
+        let cpuBefore = try self.server.cpuSeconds()
+        let pingsBefore = try await run.read { $0.tracker.pings }
+        try await Monotonic.sleep(seconds: self.settings.holdSeconds)
+        let pings = try await run.read { $0.tracker.pings } - pingsBefore
+        return IdleResult.Hold(
+            seconds: self.settings.holdSeconds, serverCPUSeconds: try self.server.cpuSeconds() - cpuBefore,
+            pings: pings)
     }
 
     /// Waits until the history each client receives on connecting has stopped arriving.
