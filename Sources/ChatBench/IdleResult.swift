@@ -46,6 +46,7 @@ struct IdleResult {
         let json = JSONValue.object([
             ("mode", .string("idle")),
             ("url", .string(self.settings.target.text)),
+            ("protocol", .string(self.settings.rooms == nil ? "chat" : "modern")),
             ("clients", .integer(self.settings.clients)),
             ("connected", .integer(self.connected)),
             ("connectSeconds", .number(self.connectSeconds, decimals: 3)),

@@ -16,10 +16,27 @@ struct ModernAudience: Sendable, Codable {
     /// How many requests are in flight at once.
     private static let parallelRequests = 8
 
+    /// Registers the accounts and makes the rooms. The HTTP connections it used are closed when it returns: the
+    /// server counts them against its `--max-connections`, which a run at the limit fills with WebSockets.
     static func prepare(
         on server: ServerURL, run: RunIdentity, clients: Int, rooms roomCount: Int, progress: ProgressLog
     ) async throws -> ModernAudience {
-        let api = HTTPAPI(base: "http://\(server.hostHeader)/api/v1")
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        do {
+            let audience = try await Self.prepare(
+                api: HTTPAPI(base: "http://\(server.hostHeader)/api/v1", client: client), run: run, clients: clients,
+                rooms: roomCount, progress: progress)
+            try await client.shutdown()
+            return audience
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    private static func prepare(
+        api: HTTPAPI, run: RunIdentity, clients: Int, rooms roomCount: Int, progress: ProgressLog
+    ) async throws -> ModernAudience {
         progress.say("registering \(clients) accounts")
         let tokens = try await Self.inParallel(0..<clients) { index in
             let session = try await api.send(
@@ -71,6 +88,7 @@ struct ModernAudience: Sendable, Codable {
 /// chat-bench links without libcurl, as the release archive's static binaries do).
 private struct HTTPAPI: Sendable {
     let base: String
+    let client: HTTPClient
 
     private static let timeout = TimeAmount.seconds(30)
 
@@ -85,7 +103,7 @@ private struct HTTPAPI: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: Self.timeout)
+        let response = try await self.client.execute(request, timeout: Self.timeout)
         let data = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
         guard (200..<300).contains(response.status.code) else {
             throw BenchError.setupFailed(
