@@ -21,6 +21,7 @@ bin=${1:?usage: bench/scale.sh BIN_DIR}
 nodes=${SCALE_NODES:-4}
 one_node_clients=${SCALE_ONE_NODE_CLIENTS:-19000}
 lobby_clients=${SCALE_LOBBY_CLIENTS:-72000}
+room_members=${SCALE_ROOM_MEMBERS:-50000}
 processes=${SCALE_PROCESSES:-4}
 sources=${SCALE_SOURCE_ADDRESSES:-64}
 sustain=${SCALE_SUSTAIN_SECONDS:-60}
@@ -199,4 +200,17 @@ stop_nodes
 start_nodes
 echo "# lobby: $lobby_clients /chat clients over $nodes nodes; 2 msg/s for $sustain s, a sender on each node"
 bench --clients "$lobby_clients" --senders "$nodes" --rate 2 --warmup 2 --duration "$sustain"
+stop_nodes
+
+# ---------------------------------------------------------------------------------------------------------------
+# Scenario 3: one room of SCALE_ROOM_MEMBERS members on /api/v1/ws over every node (an account each, registered
+# before the window; every account is in the lobby): one message to all, then 5 a second.
+# ---------------------------------------------------------------------------------------------------------------
+start_nodes "$nodes" $((room_members / nodes + 100))
+echo "# one room of $room_members /api/v1/ws members over $nodes nodes; one message to all"
+bench --protocol modern --clients "$room_members" --senders 1 --rate 1 --warmup 0 --duration 1
+stop_nodes
+start_nodes "$nodes" $((room_members / nodes + 100))
+echo "# one room of $room_members /api/v1/ws members over $nodes nodes; 5 msg/s for $sustain s, a sender on each node"
+bench --protocol modern --clients "$room_members" --senders "$nodes" --rate 5 --warmup 2 --duration "$sustain"
 stop_nodes

@@ -93,11 +93,14 @@ struct ProxyProtocolTests {
             #expect(
                 try await Self.register("cat", port: server.httpPort, header: Array(Self.v1("2001:db8::7").utf8)) == 201
             )
+            // From another address than the node's own (127.0.0.2: this machine's own connections need no header).
             #expect(
-                try await Self.register("dan", port: server.httpPort, header: Self.noHeader) == nil, "no header: closed"
-            )
+                try await Self.register("dan", port: server.httpPort, source: "127.0.0.2", header: Self.noHeader)
+                    == nil,
+                "no header: closed")
             #expect(
-                try await Self.register("dan", port: server.httpPort, header: Array("PROXY nonsense\r\n".utf8)) == nil)
+                try await Self.register(
+                    "dan", port: server.httpPort, source: "127.0.0.2", header: Array("PROXY nonsense\r\n".utf8)) == nil)
 
             // The TCP port too: two connections of one client, a third refused, another client's accepted.
             var held: [LineClient] = []
@@ -113,11 +116,48 @@ struct ProxyProtocolTests {
             let other = try await LineClient.connect(host: "127.0.0.1", port: server.tcpPort)
             try await other.write(Self.v1("203.0.113.10") + "iam:other\nmsg:hello\n")
             try await other.waitForLine("other:hello", timeout: .seconds(10))
-            let bare = try await LineClient.connect(host: "127.0.0.1", port: server.tcpPort)
+            let bare = try await LineClient.connect(host: "127.0.0.1", port: server.tcpPort, source: "127.0.0.2")
             try await bare.write("iam:bare\n")
             try await eventually("a connection without a header is closed") { bare.isClosedByServer }
             for client in held + [third, other, bare] { await client.close() }
         }
+    }
+
+    @Test(
+        "with --proxy-protocol, this machine's own connections to the node need no header: the demo bot answers, a local client counts as itself"
+    )
+    func thisMachineNeedsNoHeader() async throws {
+        try await withTestServer({
+            $0.proxyProtocol = true
+            $0.demoBot = true
+        }) { server in
+            // The test's clients connect from 127.0.0.1 to the node on 127.0.0.1, as the bot does.
+            try await LiveStateTests.expectBotAnswers(on: server, as: "ann")
+            #expect(try await Self.register("bob", port: server.httpPort, header: Self.noHeader) == 201)
+            let proxied = Array(Self.v1("203.0.113.7").utf8)
+            #expect(
+                try await Self.register("cat", port: server.httpPort, header: proxied) == 201, "a header still counts")
+        }
+        let local = try SocketAddress(ipAddress: "127.0.0.1", port: 8080)
+        #expect(
+            ProxyHeaderReader.isFromThisMachine(peer: try SocketAddress(ipAddress: "127.0.0.1", port: 5), local: local))
+        #expect(
+            ProxyHeaderReader.isFromThisMachine(
+                peer: try SocketAddress(ipAddress: "127.0.0.1", port: 5),
+                local: try SocketAddress(ipAddress: "127.0.0.11", port: 8080)),
+            "a node on another loopback address: the kernel connects from 127.0.0.1")
+        #expect(
+            ProxyHeaderReader.isFromThisMachine(
+                peer: try SocketAddress(ipAddress: "10.0.0.11", port: 5),
+                local: try SocketAddress(ipAddress: "10.0.0.11", port: 8080)))
+        #expect(
+            !ProxyHeaderReader.isFromThisMachine(peer: try SocketAddress(ipAddress: "127.0.0.2", port: 5), local: local)
+        )
+        #expect(
+            !ProxyHeaderReader.isFromThisMachine(
+                peer: try SocketAddress(ipAddress: "10.0.0.5", port: 5),
+                local: try SocketAddress(ipAddress: "10.0.0.11", port: 8080)),
+            "HAProxy on its own machine")
     }
 
     @Test("X-Forwarded-For names the client only when a trusted proxy sends it: the right-most untrusted address")

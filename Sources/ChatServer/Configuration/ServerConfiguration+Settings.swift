@@ -110,7 +110,7 @@ extension ServerConfiguration {
             1...1_000_000, "Connections one IP address may hold at once"),
         .boolean(
             "proxy-protocol", "CHAT_PROXY_PROTOCOL", \.proxyProtocol,
-            "Behind a proxy that sends the PROXY protocol (HAProxy's `send-proxy-v2`, v1 too) on the HTTP and TCP ports: each connection's header names its client, for every per-address limit, the logs and the audit trail; a connection without one is closed (OPERATIONS.md §3)"
+            "Behind a proxy that sends the PROXY protocol (HAProxy's `send-proxy-v2`, v1 too) on the HTTP and TCP ports: each connection's header names its client, for every per-address limit, the logs and the audit trail; a connection without one is closed, unless this machine opened it (OPERATIONS.md §3)"
         ),
         .addressRanges(
             "trusted-proxies", "CHAT_TRUSTED_PROXIES", \.trustedProxies,

@@ -6,6 +6,12 @@ import NIOCore
 /// lets the connection count against its address's limits (`admit`, which may refuse it). A connection without a
 /// valid header within ``deadline`` is closed unanswered: the proxy always sends one, so whatever does not came
 /// around it. Removes itself once the header is read, passing on the bytes after it.
+///
+/// One exception: a connection this machine opened to the node's own address (the demo bot, a health check run on
+/// the node itself) may come without a header, and counts under its own address. Only this machine can open one: its
+/// source is the address it was accepted on, or this machine's loopback address when the node listens on a loopback
+/// address (there the kernel picks 127.0.0.1 as the source, whichever 127.x.x.x the node is on). A header, when such
+/// a connection sends one, is read as any other.
 final class ProxyHeaderReader: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -19,6 +25,8 @@ final class ProxyHeaderReader: ChannelInboundHandler, RemovableChannelHandler {
     private let logger: Logger
     private var received: ByteBuffer?
     private var timer: Scheduled<Void>?
+    /// Whether the connection may come without a header: it was opened from this machine (see above).
+    private var fromThisMachine = false
 
     /// `admit`: counts the connection under its client's address; `false` when it is over a limit, and `refusal`
     /// is sent before it is closed (none on a TLS listener: the handshake has not begun, and the client would read
@@ -32,7 +40,17 @@ final class ProxyHeaderReader: ChannelInboundHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         let channel = context.channel
+        self.fromThisMachine = Self.isFromThisMachine(peer: channel.remoteAddress, local: channel.localAddress)
         self.timer = context.eventLoop.scheduleTask(in: Self.deadline) { channel.close(promise: nil) }
+    }
+
+    /// Whether a connection from `peer`, accepted on `local`, was opened by this machine.
+    static func isFromThisMachine(peer: SocketAddress?, local: SocketAddress?) -> Bool {
+        guard let peer = peer?.ipAddress, let local = local?.ipAddress else { return false }
+        func isLoopback(_ address: String) -> Bool {
+            address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
+        }
+        return peer == local || (isLoopback(local) && ["127.0.0.1", "::1", "::ffff:127.0.0.1"].contains(peer))
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -48,6 +66,9 @@ final class ProxyHeaderReader: ChannelInboundHandler, RemovableChannelHandler {
         switch ProxyHeader.parse(bytes.readableBytesView) {
         case .incomplete:
             self.received = bytes
+        case .invalid where self.fromThisMachine:
+            self.received = nil
+            self.pass(bytes, from: context.channel.remoteAddress?.ipAddress ?? "unknown", context: context)
         case .invalid(let reason):
             self.logger.debug("connection refused: \(reason)")
             self.received = nil
@@ -56,15 +77,20 @@ final class ProxyHeaderReader: ChannelInboundHandler, RemovableChannelHandler {
             self.received = nil
             let client = source ?? context.channel.remoteAddress?.ipAddress ?? "unknown"
             if source != nil { self.addresses.record(client, for: context.channel) }
-            guard self.admit(client) else {
-                let channel = context.channel
-                guard let refusal = self.refusal else { return channel.close(promise: nil) }
-                context.writeAndFlush(NIOAny(refusal)).whenComplete { _ in channel.close(promise: nil) }
-                return
-            }
             bytes.moveReaderIndex(forwardBy: length)
-            if bytes.readableBytes > 0 { context.fireChannelRead(NIOAny(bytes)) }
-            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            self.pass(bytes, from: client, context: context)
         }
+    }
+
+    /// Counts the connection under `client` (or refuses it), then hands on what followed the header and leaves.
+    private func pass(_ bytes: ByteBuffer, from client: String, context: ChannelHandlerContext) {
+        guard self.admit(client) else {
+            let channel = context.channel
+            guard let refusal = self.refusal else { return channel.close(promise: nil) }
+            context.writeAndFlush(NIOAny(refusal)).whenComplete { _ in channel.close(promise: nil) }
+            return
+        }
+        if bytes.readableBytes > 0 { context.fireChannelRead(NIOAny(bytes)) }
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 }
