@@ -77,6 +77,18 @@ struct ConfigFileTests {
         #expect(needed.configuration.databaseURL != nil)
     }
 
+    @Test("backup with a PostgreSQL node's file says to use pg_dump instead of looking for a SQLite file")
+    func backupOnPostgres() async throws {
+        let path = try Self.file("DATABASE_URL=postgres://chat@db.internal/chat\nCHAT_PORT=8080\n")
+        do {
+            _ = try await Backup.run(arguments: ["--config", path, "--to", path + ".backup"], environment: [:])
+            Issue.record("backup ran against a PostgreSQL node's settings")
+        } catch let failure as ToolFailure {
+            #expect(String(describing: failure).contains("pg_dump"), "\(failure)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: path + ".backup"))
+    }
+
     @Test("chat-server --config FILE starts with the file's settings; chat-server and chat --version print one version")
     func realProcess() async throws {
         let directory = TestServer.makeTemporaryDirectory()

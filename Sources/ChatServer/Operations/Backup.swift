@@ -18,8 +18,16 @@ public enum Backup {
     /// through the settings table), copies, and returns a report.
     public static func run(arguments: [String], environment: [String: String]) async throws -> String {
         let (configuration, own) = try ServerConfiguration.resolve(
-            tool: "backup", arguments: arguments, environment: environment, settings: ["data-dir", "attachments-dir"],
+            tool: "backup", arguments: arguments, environment: environment,
+            settings: ["data-dir", "attachments-dir", "database-url"],
             required: ["to": "DIR (a new folder for the copy)"])
+        // A node's env file names its database (read through --config): say what to do there instead of looking for
+        // a SQLite file that was never made.
+        guard configuration.databaseURL == nil else {
+            throw ToolFailure(
+                "backup: this server keeps its data in PostgreSQL (DATABASE_URL); back it up with pg_dump and copy the attachment store, as docs/OPERATIONS.md §7 shows"
+            )
+        }
         let destination = BackupFolder(path: own["to", default: ""])
         guard !FileManager.default.fileExists(atPath: destination.path) else {
             throw ToolFailure("backup: --to \(destination.path) already exists; choose a new folder")
