@@ -19,6 +19,7 @@ cd "$(dirname "$0")/.."
 
 bin=${1:?usage: bench/scale.sh BIN_DIR}
 nodes=${SCALE_NODES:-4}
+scenarios=" ${SCALE_SCENARIOS:-1 2 3} "
 one_node_clients=${SCALE_ONE_NODE_CLIENTS:-19000}
 lobby_clients=${SCALE_LOBBY_CLIENTS:-72000}
 room_members=${SCALE_ROOM_MEMBERS:-50000}
@@ -148,69 +149,75 @@ cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.2
 # Kernel TCP buffer memory of the whole machine, both ends of every loopback connection, in KiB.
 tcp_mem_kib() { awk -v page="$(getconf PAGESIZE)" '/^TCP:/ { print $NF * page / 1024 }' /proc/net/sockstat; }
 
-start_nodes 1 "$one_node_clients"
-node=${node_pids[0]}
-half=$((one_node_clients / 2))
-echo "# one node at its limit: $one_node_clients connections ($half /chat, $((one_node_clients - half)) /api/v1/ws), held 30 s"
-rss_before=$(rss_kib "$node")
-tcp_before=$(tcp_mem_kib)
-opened_at=$(date +%s.%N)
-url=(--url "ws://127.0.0.1:$base_port/chat" --server-pid "$node" --source-addresses "$sources" --connect-rate 1000)
-# The modern clients first (their accounts are registered before they connect), then the /chat ones once those are in.
-"$bin/chat-bench" "${url[@]}" --idle --hold 65 --protocol modern --clients $((one_node_clients - half)) \
-    --json-only >"$work/idle-modern.json" &
-modern_bench=$!
-until (($(node_connections) >= one_node_clients - half)); do
-    kill -0 "$modern_bench" 2>/dev/null || break
-    sleep 0.5
-done
-"$bin/chat-bench" "${url[@]}" --idle --hold 65 --clients "$half" --json-only >"$work/idle-chat.json" &
-chat_bench=$!
-until (($(node_connections) >= one_node_clients)); do
-    kill -0 "$chat_bench" 2>/dev/null || kill -0 "$modern_bench" 2>/dev/null || break
-    sleep 0.5
-done
-opened_seconds=$(awk -v a="$opened_at" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-held=$(node_connections)
-sleep 3
-rss_after=$(rss_kib "$node")
-tcp_after=$(tcp_mem_kib)
-cpu_before=$(cpu_seconds "$node")
-sleep 30
-cpu_after=$(cpu_seconds "$node")
-over_http=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$base_port/healthz" || true)
-over_tcp=$(timeout 5 bash -c "exec 3<>/dev/tcp/127.0.0.1/$((base_port + 1)); head -1 <&3" 2>/dev/null || true)
-wait "$chat_bench" "$modern_bench" || true
-awk -v n="$held" -v rb="$rss_before" -v ra="$rss_after" -v tb="$tcp_before" -v ta="$tcp_after" \
-    -v cb="$cpu_before" -v ca="$cpu_after" -v open="$opened_seconds" -v http="$over_http" -v tcp="$over_tcp" 'BEGIN {
-        printf "{\"mode\":\"one-node-limit\",\"connections\":%d,\"openSeconds\":%s,\"serverRSSKiBPerConnection\":%.2f,", n, open, (ra - rb) / n
-        printf "\"kernelTCPKiBPerConnection\":%.2f,\"idleCPUPercent\":%.2f,\"overLimitHTTP\":\"%s\",\"overLimitTCP\":\"%s\"}\n", (ta - tb) / n, (ca - cb) / 30 * 100, http, tcp
-    }'
-echo "# the two chat-bench runs (their RSS figures overlap each other; their pings and disconnects are theirs):"
-cat "$work/idle-chat.json" "$work/idle-modern.json"
-stop_nodes
+if [[ $scenarios == *" 1 "* ]]; then
+    start_nodes 1 "$one_node_clients"
+    node=${node_pids[0]}
+    half=$((one_node_clients / 2))
+    echo "# one node at its limit: $one_node_clients connections ($half /chat, $((one_node_clients - half)) /api/v1/ws), held 30 s"
+    rss_before=$(rss_kib "$node")
+    tcp_before=$(tcp_mem_kib)
+    opened_at=$(date +%s.%N)
+    url=(--url "ws://127.0.0.1:$base_port/chat" --server-pid "$node" --source-addresses "$sources" --connect-rate 1000)
+    # The modern clients first (their accounts are registered before they connect), then the /chat ones once those are in.
+    "$bin/chat-bench" "${url[@]}" --idle --hold 65 --protocol modern --clients $((one_node_clients - half)) \
+        --json-only >"$work/idle-modern.json" &
+    modern_bench=$!
+    until (($(node_connections) >= one_node_clients - half)); do
+        kill -0 "$modern_bench" 2>/dev/null || break
+        sleep 0.5
+    done
+    "$bin/chat-bench" "${url[@]}" --idle --hold 65 --clients "$half" --json-only >"$work/idle-chat.json" &
+    chat_bench=$!
+    until (($(node_connections) >= one_node_clients)); do
+        kill -0 "$chat_bench" 2>/dev/null || kill -0 "$modern_bench" 2>/dev/null || break
+        sleep 0.5
+    done
+    opened_seconds=$(awk -v a="$opened_at" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    held=$(node_connections)
+    sleep 3
+    rss_after=$(rss_kib "$node")
+    tcp_after=$(tcp_mem_kib)
+    cpu_before=$(cpu_seconds "$node")
+    sleep 30
+    cpu_after=$(cpu_seconds "$node")
+    over_http=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$base_port/healthz" || true)
+    over_tcp=$(timeout 5 bash -c "exec 3<>/dev/tcp/127.0.0.1/$((base_port + 1)); head -1 <&3" 2>/dev/null || true)
+    wait "$chat_bench" "$modern_bench" || true
+    awk -v n="$held" -v rb="$rss_before" -v ra="$rss_after" -v tb="$tcp_before" -v ta="$tcp_after" \
+        -v cb="$cpu_before" -v ca="$cpu_after" -v open="$opened_seconds" -v http="$over_http" -v tcp="$over_tcp" 'BEGIN {
+            printf "{\"mode\":\"one-node-limit\",\"connections\":%d,\"openSeconds\":%s,\"serverRSSKiBPerConnection\":%.2f,", n, open, (ra - rb) / n
+            printf "\"kernelTCPKiBPerConnection\":%.2f,\"idleCPUPercent\":%.2f,\"overLimitHTTP\":\"%s\",\"overLimitTCP\":\"%s\"}\n", (ta - tb) / n, (ca - cb) / 30 * 100, http, tcp
+        }'
+    echo "# the two chat-bench runs (their RSS figures overlap each other; their pings and disconnects are theirs):"
+    cat "$work/idle-chat.json" "$work/idle-modern.json"
+    stop_nodes
+fi
 
 # ---------------------------------------------------------------------------------------------------------------
 # Scenario 2: the /chat lobby as one room of every client, over every node.
 # ---------------------------------------------------------------------------------------------------------------
-start_nodes
-echo "# lobby: $lobby_clients /chat clients over $nodes nodes; one message to all"
-bench --clients "$lobby_clients" --senders 1 --rate 1 --warmup 0 --duration 1
-stop_nodes
-start_nodes
-echo "# lobby: $lobby_clients /chat clients over $nodes nodes; 2 msg/s for $sustain s, a sender on each node"
-bench --clients "$lobby_clients" --senders "$nodes" --rate 2 --warmup 2 --duration "$sustain"
-stop_nodes
+if [[ $scenarios == *" 2 "* ]]; then
+    start_nodes
+    echo "# lobby: $lobby_clients /chat clients over $nodes nodes; one message to all"
+    bench --clients "$lobby_clients" --senders 1 --rate 1 --warmup 0 --duration 1
+    stop_nodes
+    start_nodes
+    echo "# lobby: $lobby_clients /chat clients over $nodes nodes; 2 msg/s for $sustain s, a sender on each node"
+    bench --clients "$lobby_clients" --senders "$nodes" --rate 2 --warmup 2 --duration "$sustain"
+    stop_nodes
+fi
 
 # ---------------------------------------------------------------------------------------------------------------
 # Scenario 3: one room of SCALE_ROOM_MEMBERS members on /api/v1/ws over every node (an account each, registered
 # before the window; every account is in the lobby): one message to all, then 5 a second.
 # ---------------------------------------------------------------------------------------------------------------
-start_nodes "$nodes" $((room_members / nodes + 100))
-echo "# one room of $room_members /api/v1/ws members over $nodes nodes; one message to all"
-bench --protocol modern --clients "$room_members" --senders 1 --rate 1 --warmup 0 --duration 1
-stop_nodes
-start_nodes "$nodes" $((room_members / nodes + 100))
-echo "# one room of $room_members /api/v1/ws members over $nodes nodes; 5 msg/s for $sustain s, a sender on each node"
-bench --protocol modern --clients "$room_members" --senders "$nodes" --rate 5 --warmup 2 --duration "$sustain"
-stop_nodes
+if [[ $scenarios == *" 3 "* ]]; then
+    start_nodes "$nodes" $((room_members / nodes + 100))
+    echo "# one room of $room_members /api/v1/ws members over $nodes nodes; one message to all"
+    bench --protocol modern --clients "$room_members" --senders 1 --rate 1 --warmup 0 --duration 1
+    stop_nodes
+    start_nodes "$nodes" $((room_members / nodes + 100))
+    echo "# one room of $room_members /api/v1/ws members over $nodes nodes; 5 msg/s for $sustain s, a sender on each node"
+    bench --protocol modern --clients "$room_members" --senders "$nodes" --rate 5 --warmup 2 --duration "$sustain"
+    stop_nodes
+fi
