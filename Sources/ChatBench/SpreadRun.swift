@@ -17,8 +17,11 @@ struct SpreadRun {
         let executable = URL(
             fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         self.progress.say("starting \(self.processes) worker processes")
-        let workers = try (0..<self.processes).map { try Worker(executable, arguments: self.workerArguments($0)) }
+        var workers: [Worker] = []
         do {
+            for index in 0..<self.processes {
+                workers.append(try Worker(executable, arguments: self.workerArguments(index)))
+            }
             let greeted = try await Self.step(workers) { line -> Int? in
                 if case .greeted(let count) = line { count } else { nil }
             }
