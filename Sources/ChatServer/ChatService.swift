@@ -129,11 +129,12 @@ public final class ChatService: Sendable {
                 lobby: lobby, endpoints: endpoints, tutorialText: tutorialText, sendLimit: sendLimit,
                 configuration: configuration)
             application.configureHTTP(configuration, readiness: readiness, logger: logger)
+            let descriptors = FileDescriptorLimit.current
             let maxConnections = FileDescriptorLimit.connections(
-                configured: configuration.maxConnections, limit: FileDescriptorLimit.current)
-            if maxConnections < configuration.maxConnections {
+                configured: configuration.maxConnections, limit: descriptors)
+            if let descriptors, maxConnections < configuration.maxConnections {
                 logger.warning(
-                    "--max-connections \(configuration.maxConnections) is more than this process's descriptor limit of \(FileDescriptorLimit.current ?? 0) allows; accepting \(maxConnections) (raise LimitNOFILE or ulimit -Hn for more)"
+                    "--max-connections \(configuration.maxConnections) is more than this process's descriptor limit of \(descriptors) allows; accepting \(maxConnections) (raise LimitNOFILE or ulimit -Hn for more)"
                 )
             }
             let connections = ConnectionCounts(
