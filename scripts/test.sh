@@ -13,10 +13,11 @@ scripts/check-layers.py
 swift build
 # Strict mode turns misuse of a stopped event loop into a crash instead of a log line.
 # stdbuf: each line reaches the log as printed, so a run that hangs shows which test never finished.
-# The two-node suites run after the rest, on their own: each test runs two servers on one PostgreSQL database, and
-# beside the whole parallel run a two-core machine sometimes kept a node from answering for over 20 s.
-stdbuf -oL -eL env SWIFTNIO_STRICT=1 swift test --skip TwoNode
-stdbuf -oL -eL env SWIFTNIO_STRICT=1 swift test --skip-build --filter TwoNode
+# The two-node and HAProxy suites run after the rest, on their own: each test runs two servers on one PostgreSQL
+# database, or HAProxy's health checks with their 3 s deadline, and beside the whole parallel run a two-core machine
+# sometimes kept a node from answering for over 20 s (HAProxy then marks every node down).
+stdbuf -oL -eL env SWIFTNIO_STRICT=1 swift test --skip 'TwoNode|HAProxy'
+stdbuf -oL -eL env SWIFTNIO_STRICT=1 swift test --skip-build --filter 'TwoNode|HAProxy'
 # The same integration suites on PostgreSQL (TestServer's switch: a database of its own per server); the suites left
 # out test SQLite itself (its file, lock, checkpoints, backup) or the real executable, which runs on SQLite.
 postgres_suites="ModernSocketTests|RichChatTests|LobbyChatTests|TCPTextProtocolTests|EchoRelayTests|CrossTransportTests"
