@@ -260,11 +260,18 @@ public struct FluentRoomDirectory: RoomDirectory {
 
     /// One query of two columns, not Fluent's models: it runs for every batch of presence changes, and the lobby alone
     /// can hold every account.
-    public func members(ofRoomsOf users: Set<UUID>) async throws -> [RoomID: [UUID]] {
-        guard !users.isEmpty else { return [:] }
+    public func members(ofRoomsOf users: Set<UUID>, ofAtMost limit: Int) async throws -> [RoomID: [UUID]] {
+        guard !users.isEmpty, limit > 0 else { return [:] }
+        // A room is small when it has no member past the limit-th: an index probe of at most `limit + 1` entries of
+        // the unique (room_id, user_id), where counting a room of 50,000 members would read them all.
         let query: SQLQueryString = """
             SELECT room_id, user_id FROM memberships
-            WHERE room_id IN (SELECT room_id FROM memberships WHERE user_id IN (\(binds: Array(users))))
+            WHERE room_id IN (
+                SELECT theirs.room_id
+                FROM (SELECT DISTINCT room_id FROM memberships WHERE user_id IN (\(binds: Array(users)))) AS theirs
+                WHERE NOT EXISTS (
+                    SELECT 1 FROM memberships AS beyond WHERE beyond.room_id = theirs.room_id
+                    LIMIT 1 OFFSET \(literal: limit)))
             """
         var members: [RoomID: [UUID]] = [:]
         func add(_ row: some EventColumns) throws {

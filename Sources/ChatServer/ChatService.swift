@@ -209,7 +209,8 @@ public final class ChatService: Sendable {
         try await directory.ensureLobby()
         let sessions = SessionRegistry()
         let broadcaster = PresenceBroadcaster(
-            directory: directory, accounts: accountStore, sessions: sessions, logger: logger)
+            directory: directory, roomLimit: configuration.presenceRoomLimit, accounts: accountStore,
+            sessions: sessions, logger: logger)
         let echo = EchoRelay()
         // From here on, other nodes' commits reach the hub's rooms, and their other news this node's connections.
         let links = storage.follow(

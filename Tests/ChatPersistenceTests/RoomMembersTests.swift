@@ -7,14 +7,16 @@ import Testing
 
 @testable import ChatPersistence
 
-/// ``FluentRoomDirectory/members(ofRoomsOf:)``, which presence asks for every batch of arrivals and departures, read
+/// ``FluentRoomDirectory/members(ofRoomsOf:ofAtMost:)``, which presence asks for every batch of arrivals and departures, read
 /// on SQLite on SQLite's thread (`SQLiteRows`) and on PostgreSQL through SQLKit.
 @Suite("Room directory: the members of the rooms of some users")
 struct RoomMembersTests {
     /// A database opened by name, with what closes it.
     static let databases = MigratedDatabase.names
 
-    @Test("each room of the users, with every member of it; no users, no rooms", arguments: databases)
+    @Test(
+        "each room of the users within the size limit, with every member of it; no users, no rooms",
+        arguments: databases)
     func roommates(database name: String) async throws {
         let (database, close) = try await MigratedDatabase.open(name)
         let accounts = FluentAccountStore(database: database)
@@ -32,14 +34,18 @@ struct RoomMembersTests {
                 RoomInfo(id: room, kind: .group, name: room.rawValue, createdBy: ids["ann"]!),
                 members: members.map { ids[$0]! })
         }
-        func members(of names: [String]) async throws -> [RoomID: Set<UUID>] {
-            try await directory.members(ofRoomsOf: Set(names.map { ids[$0]! })).mapValues(Set.init)
+        func members(of names: [String], ofAtMost limit: Int = 3) async throws -> [RoomID: Set<UUID>] {
+            try await directory.members(ofRoomsOf: Set(names.map { ids[$0]! }), ofAtMost: limit).mapValues(Set.init)
         }
         #expect(try await members(of: ["ann"]) == ["r1": [ids["ann"]!, ids["bob"]!]])
         #expect(
             try await members(of: ["bob"]) == ["r1": [ids["ann"]!, ids["bob"]!], "r2": [ids["bob"]!, ids["cy"]!]])
         #expect(try await members(of: ["ann", "cy"]).keys.sorted { $0.rawValue < $1.rawValue } == ["r1", "r2", "r3"])
         #expect(try await members(of: []).isEmpty)
+        // Rooms over the limit are left out, each room judged by its own size.
+        #expect(try await members(of: ["bob", "cy"], ofAtMost: 1) == ["r3": [ids["cy"]!]])
+        #expect(try await members(of: ["bob"], ofAtMost: 1).isEmpty)
+        #expect(try await members(of: ["bob"], ofAtMost: 0).isEmpty)
         await close()
     }
 

@@ -149,6 +149,49 @@ struct LiveStateTests {
         }
     }
 
+    @Test(
+        "presence goes only through rooms of at most --presence-room-limit members: a larger lobby carries none, a DM does, and my snapshot lists me"
+    )
+    func presenceThroughSmallRooms() async throws {
+        let time = ManualTime()
+        try await withTestServer(
+            time: time,
+            {
+                $0.presenceGrace = 1
+                $0.presenceRoomLimit = 3
+            }
+        ) { server in
+            // Four accounts make the lobby larger than the limit; ann and bob also share a DM of two.
+            let (ann, bob, dm, annSocket, bobSocket) = try await server.pair()
+            let cy = try await server.register("cyd")
+            let dan = try await server.register("dan")
+            #expect(dm.kind == .known(.direct))
+            // Cyd shares only the lobby with anyone: her snapshot lists herself alone.
+            let cySocket = try await WebSocketTestClient.connect(
+                host: server.host, port: server.httpPort, path: "/api/v1/ws?token=\(cy.token)")
+            _ = try await cySocket.next(.hello, as: HelloFrame.self)
+            let cySnapshot = try await cySocket.next(.presence, as: PresenceFrame.self)
+            #expect(cySnapshot.users == [PresenceEntry(id: cy.user.id, online: true, lastSeen: nil)])
+            // Dan connecting and cyd leaving are told to nobody; ann leaving is told to bob, through their DM.
+            let danSocket = try await server.modernClient(dan)
+            _ = try await danSocket.next(.resumed, as: ResumedFrame.self)
+            await cySocket.close()
+            await annSocket.close()
+            let offline = try await Self.moving(time) {
+                try? await bobSocket.next(.presence, as: PresenceFrame.self, timeout: .milliseconds(100))
+            }
+            #expect(offline.users.map(\.id) == [ann.user.id] && !offline.users[0].online)
+            // Nothing about cyd or dan came before it or comes after: dan types in the lobby, and bob hears only that.
+            try await danSocket.send(.typing(TypingRequest(room: "lobby")))
+            #expect(
+                frames(try await bobSocket.frames(through: .typing), ofType: .presence, as: PresenceFrame.self).isEmpty)
+            // Outside a small room, a member's presence is still there to ask for.
+            let details = try await server.api.send(.GET, "/users/\(dan.user.id)", token: bob.token).decode(
+                UserDetails.self)
+            #expect(details.online)
+        }
+    }
+
     @Test("a DM opened by someone else appears on my open connection, with its first message; leaving stops it")
     func joinedAndLeft() async throws {
         try await withTestServer { server in

@@ -106,8 +106,8 @@ public struct DeadlineRoomDirectory: RoomDirectory {
         try await self.call { try await $0.members(of: room) }
     }
 
-    public func members(ofRoomsOf users: Set<UUID>) async throws -> [RoomID: [UUID]] {
-        try await self.call { try await $0.members(ofRoomsOf: users) }
+    public func members(ofRoomsOf users: Set<UUID>, ofAtMost limit: Int) async throws -> [RoomID: [UUID]] {
+        try await self.call { try await $0.members(ofRoomsOf: users, ofAtMost: limit) }
     }
 
     public func add(_ user: UUID, to room: RoomID) async throws {

@@ -135,9 +135,10 @@ public protocol RoomDirectory: Sendable {
     func restricted(in room: RoomID, _ restriction: RoomRestriction) async throws -> [UUID]
     /// The members of a room, in no particular order.
     func members(of room: RoomID) async throws -> [UUID]
-    /// Every room one of `users` belongs to, with all its members: who shares a room with whom, for many users in one
-    /// query (presence asks it for everyone whose presence changed, and the lobby makes everyone a roommate).
-    func members(ofRoomsOf users: Set<UUID>) async throws -> [RoomID: [UUID]]
+    /// Every room of at most `limit` members that one of `users` belongs to, with all its members: who shares a
+    /// small room with whom, for many users in one query (presence asks it for everyone whose presence changed; a
+    /// larger room, such as the lobby of a big server, is left out without reading its members).
+    func members(ofRoomsOf users: Set<UUID>, ofAtMost limit: Int) async throws -> [RoomID: [UUID]]
     /// Deletes the room with everything in it: its events, reactions, reports, bans, memberships, and its
     /// attachments' links (the files go with the attachment sweep). In one transaction.
     func deleteRoom(_ id: RoomID) async throws

@@ -127,6 +127,10 @@ extension ServerConfiguration {
             "presence-ttl", "CHAT_PRESENCE_TTL", \.presenceTTL, 4...3600,
             "On PostgreSQL: seconds a node's presence rows outlive its last heartbeat (one every quarter of this); the users of a node that dies are announced offline this long after"
         ),
+        .integer(
+            "presence-room-limit", "CHAT_PRESENCE_ROOM_LIMIT", \.presenceRoomLimit, 0...100_000,
+            "Members tell each other when they come online or go offline through rooms of at most this many members; in a larger room (the lobby of a big server) a client asks for a member's presence (PROTOCOL.md §9.5)"
+        ),
         .boolean(
             "demo-bot", "CHAT_DEMO_BOT", \.demoBot,
             "Run the `echo-bot` account, which answers direct messages (PROTOCOL.md §9.9)"),

@@ -71,6 +71,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var presenceGrace = 5
     /// On PostgreSQL, how long a node's presence rows outlive its last heartbeat (``PostgresPresence``).
     public var presenceTTL = 20
+    /// Rooms of more members do not carry presence (``PresenceBroadcaster``).
+    public var presenceRoomLimit = 500
     /// Whether the `echo-bot` account answers direct messages (PROTOCOL.md §9.9).
     public var demoBot = true
     /// Whether the server fetches the first link of each message for a preview (PROTOCOL.md §9.15).

@@ -8,6 +8,12 @@ import NIOCore
 /// Tells this node's modern connections who of their roommates is online (PROTOCOL.md §9.5): a snapshot when a
 /// connection opens, then every change, and records when a user going offline was last seen.
 ///
+/// Roommates are members of a room of at most `roomLimit` members (`--presence-room-limit`). Every member of a room
+/// of n members hears each other's changes, and each gets a snapshot of the others: n² entries for the room when
+/// everyone connects, which a lobby of 9,500 made 90 million (the node grew by 700 MiB and dropped every modern
+/// client as slow, docs/BENCHMARKS.md "Scale"). Bounding the rooms bounds a snapshot and a change's audience by
+/// the small rooms a user is in; in a larger one a client asks for a member's presence (`GET /users/{id}`).
+///
 /// Everything goes through one queue (``BatchQueue``), so a node's presence output has one order. Each flush takes
 /// every change and snapshot request that arrived while the previous flush ran, reads the rooms of everyone
 /// concerned in one query, and writes each connection one frame: all of its roommates' changes of that flush. At
@@ -38,10 +44,13 @@ final class PresenceBroadcaster: PresenceAudience {
     private let logger: Logger
     private let queue: BatchQueue<Work, Void>
 
-    init(directory: any RoomDirectory, accounts: any AccountStore, sessions: SessionRegistry, logger: Logger) {
+    init(
+        directory: any RoomDirectory, roomLimit: Int, accounts: any AccountStore, sessions: SessionRegistry,
+        logger: Logger
+    ) {
         self.accounts = accounts
         self.logger = logger
-        let flush = PresenceFlush(directory: directory, sessions: sessions, logger: logger)
+        let flush = PresenceFlush(directory: directory, roomLimit: roomLimit, sessions: sessions, logger: logger)
         self.queue = BatchQueue(maxBatch: Self.maxBatch) { batch in
             var changes: [PresenceEntry] = []
             var snapshots: [SnapshotRequest] = []
@@ -94,6 +103,7 @@ final class PresenceBroadcaster: PresenceAudience {
 /// One flush of ``PresenceBroadcaster``'s queue.
 private struct PresenceFlush: Sendable {
     let directory: any RoomDirectory
+    let roomLimit: Int
     let sessions: SessionRegistry
     let logger: Logger
 
@@ -107,7 +117,7 @@ private struct PresenceFlush: Sendable {
         let subjects = Set(order).union(snapshots.map(\.account))
         var roommates: [UUID: Set<UUID>] = [:]
         do {
-            for members in try await self.directory.members(ofRoomsOf: subjects).values {
+            for members in try await self.directory.members(ofRoomsOf: subjects, ofAtMost: self.roomLimit).values {
                 for member in members where subjects.contains(member) {
                     roommates[member, default: []].formUnion(members)
                 }
@@ -131,8 +141,9 @@ private struct PresenceFlush: Sendable {
         for request in snapshots { everyone.formUnion(roommates[request.account] ?? []) }
         let online = await first.online(everyone)
         for request in snapshots {
-            // The account itself is among them: online, since it is connecting (the web client shows it so).
-            let users = (roommates[request.account] ?? []).intersection(online)
+            // The account itself is among them, in a small room or not: online, since it is connecting (the web
+            // client shows it so).
+            let users = (roommates[request.account] ?? []).intersection(online).union([request.account])
             let frame = PresenceFrame(users: users.sorted().map { PresenceEntry(id: $0, online: true, lastSeen: nil) })
             guard let bytes = ModernRenderer.frame(frame) else { continue }
             let connection = request.worker.connection
