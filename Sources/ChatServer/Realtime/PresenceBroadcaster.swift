@@ -10,8 +10,8 @@ import NIOCore
 ///
 /// Roommates are members of a room of at most `roomLimit` members (`--presence-room-limit`). Every member of a room
 /// of n members hears each other's changes, and each gets a snapshot of the others: n² entries for the room when
-/// everyone connects, which a lobby of 9,500 made 90 million (the node grew by 700 MiB and dropped every modern
-/// client as slow, docs/BENCHMARKS.md "Scale"). Bounding the rooms bounds a snapshot and a change's audience by
+/// everyone connects, which 2,000 modern clients in the lobby made 4 million, and every one of them was dropped
+/// (docs/BENCHMARKS.md "Scale"). Bounding the rooms bounds a snapshot and a change's audience by
 /// the small rooms a user is in; in a larger one a client asks for a member's presence (`GET /users/{id}`).
 ///
 /// Everything goes through one queue (``BatchQueue``), so a node's presence output has one order. Each flush takes
