@@ -25,10 +25,10 @@ public struct FluentAccountStore: AccountStore {
         /// Rolls the transaction back: the invitation does not admit one more account.
         struct NotAdmitted: Error {}
         do {
-            let rooms = try await self.database.transaction { database in
-                // The use is counted first: the write locks the row (PostgreSQL) or the database (SQLite), so two
-                // registrations with the last use of one invitation are one after the other, and the second sees
-                // it used up.
+            let rooms = try await self.database.writeTransaction { database in
+                // The use is counted first: on PostgreSQL the write locks the row (SQLite runs the whole transaction
+                // alone), so two registrations with the last use of one invitation are one after the other, and the
+                // second sees it used up.
                 guard let sql = database as? any SQLDatabase else { throw NotAdmitted() }
                 try await sql.raw("UPDATE invitations SET uses = uses + 1 WHERE code = \(bind: code)").run()
                 guard let invitation = try await InvitationRecord.find(code, on: database), invitation.admits(at: now)
@@ -45,14 +45,14 @@ public struct FluentAccountStore: AccountStore {
     }
 
     public func storePasswordReset(hash: String, for id: UUID, expiresAt: Date, audit entry: AuditEntry) async throws {
-        try await self.database.transaction { database in
+        try await self.database.writeTransaction { database in
             try await PasswordResetRecord(codeHash: hash, userID: id, expiresAt: expiresAt).create(on: database)
             try await AuditRecord(entry).create(on: database)
         }
     }
 
     public func usePasswordReset(hash: String, now: Date, passwordHash: String) async throws -> UUID? {
-        try await self.database.transaction { database in
+        try await self.database.writeTransaction { database in
             guard let reset = try await PasswordResetRecord.find(hash, on: database) else { return nil }
             try await reset.delete(on: database)
             guard reset.expiresAt > now else { return nil }
@@ -91,7 +91,7 @@ public struct FluentAccountStore: AccountStore {
     }
 
     public func resetPassword(of id: UUID, toHash hash: String) async throws {
-        try await self.database.transaction { database in
+        try await self.database.writeTransaction { database in
             try await UserRecord.query(on: database).filter(\.$id == id).set(\.$passwordHash, to: hash).update()
             try await TokenRecord.query(on: database).filter(\.$userID == id).delete()
         }
@@ -128,9 +128,7 @@ public struct FluentAccountStore: AccountStore {
     }
 
     public func anonymize(_ id: UUID, username: String, passwordHash: String) async throws -> [RoomID] {
-        try await self.database.transaction { database in
-            // The write comes first: on SQLite it takes the write lock before anything is read, so a commit of
-            // another connection between a read and the write cannot make the write fail (SQLITE_BUSY_SNAPSHOT).
+        try await self.database.writeTransaction { database in
             try await UserRecord.query(on: database).filter(\.$id == id)
                 .set(\.$username, to: username).set(\.$usernameKey, to: AccountRules.usernameKey(username))
                 .set(\.$displayName, to: AccountRules.deletedDisplayName).set(\.$passwordHash, to: passwordHash)
@@ -151,16 +149,10 @@ public struct FluentAccountStore: AccountStore {
     }
 
     public func apply(_ change: AdministrativeChange, to id: UUID, audit entry: AuditEntry) async throws -> Bool {
-        try await self.database.transaction { database in
-            // On SQLite a write comes first: it takes the write lock before anything is read, so a commit of another
-            // connection between a read and the write cannot make the write fail (SQLITE_BUSY_SNAPSHOT), as in
-            // `anonymize`. SQLite then runs this transaction alone.
-            if let sql = database as? any SQLDatabase, sql.dialect.name == "sqlite" {
-                try await sql.raw("UPDATE users SET is_admin = is_admin WHERE id = \(bind: id)").run()
-            }
+        try await self.database.writeTransaction { database in
             if change.removesAnAdministrator {
                 // Two administrators revoking each other at once must not both succeed: on PostgreSQL the check
-                // and the change hold a lock of their own (on SQLite, the write above).
+                // and the change hold a lock of their own (SQLite runs the whole transaction alone).
                 if let sql = database as? any SQLDatabase, sql.dialect.name == "postgresql" {
                     try await sql.raw("SELECT pg_advisory_xact_lock(\(literal: Self.administratorsLock))").run()
                 }

@@ -53,7 +53,7 @@ public struct FluentAttachmentStore: AttachmentStore {
     }
 
     public func deleteUnsent(uploadedBefore cutoff: Date) async throws -> [String] {
-        try await self.database.transaction { database in
+        try await self.database.writeTransaction { database in
             guard let sql = database as? any SQLDatabase else { return [] }
             let unsent = try await sql.select().columns("id", "sha256").from(AttachmentRecord.schema)
                 .where("created_at", .lessThan, cutoff)

@@ -14,9 +14,9 @@ public struct FluentBotStore: BotStore {
         /// Rolls the transaction back: the owner has as many bots as allowed.
         struct TooMany: Error {}
         do {
-            try await self.database.transaction { database in
-                // The insert comes first: it takes SQLite's write lock (and on PostgreSQL the owner's bots are
-                // counted after it, so two creations at once both count each other and at most one goes over).
+            try await self.database.writeTransaction { database in
+                // The insert comes first: on PostgreSQL the owner's bots are counted after it, so two creations at
+                // once both count each other and at most one goes over.
                 try await UserRecord(bot).create(on: database)
                 let owned = try await Self.active(ownedBy: bot.botOwner, on: database).count()
                 guard owned <= limit else { throw TooMany() }
@@ -36,14 +36,14 @@ public struct FluentBotStore: BotStore {
     }
 
     public func replaceTokens(of bot: UUID, with hash: String) async throws {
-        try await self.database.transaction { database in
+        try await self.database.writeTransaction { database in
             try await TokenRecord.query(on: database).filter(\.$userID == bot).delete()
             try await TokenRecord(tokenHash: hash, userID: bot, expiresAt: BotTokens.expiry).create(on: database)
         }
     }
 
     public func retire(_ bot: UUID, at date: Date, audit entry: AuditEntry) async throws -> [RoomID] {
-        try await self.database.transaction { database in
+        try await self.database.writeTransaction { database in
             try await UserRecord.query(on: database).filter(\.$id == bot).set(\.$deactivatedAt, to: date).update()
             try await TokenRecord.query(on: database).filter(\.$userID == bot).delete()
             let left = try await FluentAccountStore.leaveAllButDirectRooms(bot, on: database)
@@ -53,7 +53,7 @@ public struct FluentBotStore: BotStore {
     }
 
     public func setWebhook(of bot: UUID, to webhook: BotWebhook?) async throws {
-        try await self.database.transaction { database in
+        try await self.database.writeTransaction { database in
             try await BotWebhookRecord.query(on: database).filter(\.$id == bot).delete()
             if let webhook { try await BotWebhookRecord(webhook).create(on: database) }
         }
@@ -77,7 +77,7 @@ public struct FluentBotStore: BotStore {
     }
 
     public func record(_ delivery: BotDelivery, keep: Int) async throws {
-        try await self.database.transaction { database in
+        try await self.database.writeTransaction { database in
             try await BotDeliveryRecord(delivery).create(on: database)
             let kept = try await BotDeliveryRecord.query(on: database).filter(\.$bot == delivery.bot)
                 .sort(\.$id, .descending).offset(keep).first()

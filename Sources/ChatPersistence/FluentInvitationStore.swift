@@ -11,7 +11,7 @@ public struct FluentInvitationStore: InvitationStore {
     }
 
     public func create(_ invitation: Invitation, audit entry: AuditEntry) async throws {
-        try await self.database.transaction { database in
+        try await self.database.writeTransaction { database in
             try await InvitationRecord(invitation).create(on: database)
             try await AuditRecord(entry).create(on: database)
         }
@@ -28,7 +28,7 @@ public struct FluentInvitationStore: InvitationStore {
     }
 
     public func delete(code: String, audit entry: AuditEntry) async throws -> Bool {
-        try await self.database.transaction { database in
+        try await self.database.writeTransaction { database in
             guard let record = try await InvitationRecord.find(code, on: database) else { return false }
             try await record.delete(on: database)
             try await AuditRecord(entry).create(on: database)

@@ -12,8 +12,7 @@ public struct FluentPushSubscriptionStore: PushSubscriptionStore {
 
     public func subscribe(_ subscription: PushSubscription, limit: Int) async throws -> Bool {
         do {
-            return try await self.database.transaction { database in
-                // Written first, so SQLite takes its write lock before anything is read.
+            return try await self.database.writeTransaction { database in
                 try await PushSubscriptionRecord.query(on: database)
                     .filter(\.$endpoint == subscription.endpoint).delete()
                 let others = try await PushSubscriptionRecord.query(on: database)

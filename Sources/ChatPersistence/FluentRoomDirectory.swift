@@ -30,7 +30,7 @@ public struct FluentRoomDirectory: RoomDirectory {
     }
 
     public func create(_ room: RoomInfo, members: [UUID]) async throws {
-        try await self.database.transaction { transaction in
+        try await self.database.writeTransaction { transaction in
             try await RoomRecord(room).create(on: transaction)
             for member in Set(members) {
                 let role: RoomRole = member == room.createdBy && room.kind != .direct ? .owner : .member
@@ -56,7 +56,7 @@ public struct FluentRoomDirectory: RoomDirectory {
         }
         let room = RoomInfo(id: RoomID(UUID().uuidString), kind: .direct, name: nil, createdBy: first)
         do {
-            try await self.database.transaction { transaction in
+            try await self.database.writeTransaction { transaction in
                 try await RoomRecord(room, directKey: key).create(on: transaction)
                 for member in Set([first, second]) {
                     try await MembershipRecord(room: room.id, user: member).create(on: transaction)
@@ -313,7 +313,7 @@ public struct FluentRoomDirectory: RoomDirectory {
 
     public func deleteRoom(_ id: RoomID) async throws {
         let room = id.rawValue
-        try await self.database.transaction { transaction in
+        try await self.database.writeTransaction { transaction in
             let sql = transaction.requiredSQL(by: "FluentRoomDirectory.deleteRoom")
             // SQLite's search index lets go of the room's messages first (PostgreSQL's goes with the rows).
             if self.postgres == nil { try await Self.unindexMessages(of: room, on: sql) }

@@ -25,6 +25,8 @@ let sqliteFixture = StoreFixture(name: "SQLite file") {
 struct MigratedSQLiteFile: Sendable {
     let store: FluentMessageStore
     let database: any Database
+    /// Fluent's connections to the file, one per event loop.
+    let databases: Databases
     /// What the store writes through, which also indexes messages for search.
     let writer: SerialSQLWriter
     /// The database file.
@@ -38,6 +40,8 @@ struct MigratedSQLiteFile: Sendable {
         let databases = Databases(threadPool: NIOThreadPool.singleton, on: MultiThreadedEventLoopGroup.singleton)
         databases.use(.sqlite(.file(path)), as: .sqlite)
         let logger = Logger(label: "store-test")
+        try await SQLiteLockWaits.apply(
+            to: databases, .sqlite, eventLoops: MultiThreadedEventLoopGroup.singleton, logger: logger)
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let database = try await migrateDefaultDatabase(of: databases, logger: logger, on: loop)
         let writer = try await SQLiteWriteConnection.open(
@@ -45,7 +49,7 @@ struct MigratedSQLiteFile: Sendable {
             searchDelay: searchDelay)
         return MigratedSQLiteFile(
             store: FluentMessageStore(database: database, writer: writer.writer), database: database,
-            writer: writer.writer, path: path
+            databases: databases, writer: writer.writer, path: path
         ) {
             await writer.close()
             await databases.shutdownAsync()

@@ -27,7 +27,7 @@ struct AddSearchPrefixIndex: AsyncMigration {
     /// `messages` would then refuse every insert), and the migration runs again at the next start.
     private static func recreate(_ create: String, on database: any Database) async throws {
         guard database.sql(ifDialect: "sqlite") != nil else { return }
-        try await database.transaction { transaction in
+        try await database.writeTransaction { transaction in
             let sql = transaction.requiredSQL(by: "AddSearchPrefixIndex")
             try await sql.raw("DROP TABLE message_search").run()
             try await sql.raw(SQLQueryString(create)).run()

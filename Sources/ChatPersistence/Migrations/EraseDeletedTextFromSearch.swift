@@ -12,7 +12,7 @@ struct EraseDeletedTextFromSearch: AsyncMigration {
     func prepare(on database: any Database) async throws {
         guard database.sql(ifDialect: "sqlite") != nil else { return }
         // In one transaction: a server stopped halfway keeps the old index and migrates again at its next start.
-        try await database.transaction { transaction in
+        try await database.writeTransaction { transaction in
             let sql = transaction.requiredSQL(by: "EraseDeletedTextFromSearch")
             try await sql.raw("INSERT INTO message_search(message_search, rank) VALUES ('secure-delete', 1)").run()
             try await sql.raw("INSERT INTO message_search(message_search) VALUES ('delete-all')").run()

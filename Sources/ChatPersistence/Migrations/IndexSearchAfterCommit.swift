@@ -22,7 +22,7 @@ struct IndexSearchAfterCommit: AsyncMigration {
 
     func prepare(on database: any Database) async throws {
         guard database.sql(ifDialect: "sqlite") != nil else { return }
-        try await database.transaction { transaction in
+        try await database.writeTransaction { transaction in
             let sql = transaction.requiredSQL(by: "IndexSearchAfterCommit")
             // Every message stored so far is indexed: the insert trigger ran for each.
             try await sql.raw(
@@ -39,7 +39,7 @@ struct IndexSearchAfterCommit: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         guard database.sql(ifDialect: "sqlite") != nil else { return }
-        try await database.transaction { transaction in
+        try await database.writeTransaction { transaction in
             let sql = transaction.requiredSQL(by: "IndexSearchAfterCommit")
             for statement in SQLiteWordIndex.indexPending { try await sql.raw(SQLQueryString(statement)).run() }
             try await sql.raw("DROP TRIGGER message_search_update").run()

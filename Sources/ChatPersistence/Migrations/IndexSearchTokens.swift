@@ -22,7 +22,7 @@ struct IndexSearchTokens: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         if database.sql(ifDialect: "sqlite") != nil {
-            try await database.transaction { transaction in
+            try await database.writeTransaction { transaction in
                 let sql = transaction.requiredSQL(by: "IndexSearchTokens")
                 try await sql.raw("DROP TABLE message_search").run()
                 try await sql.raw(SQLQueryString(SQLiteWordIndex.createIndex)).run()
@@ -39,7 +39,7 @@ struct IndexSearchTokens: AsyncMigration {
 
     /// In one transaction: a server stopped halfway keeps the old index and migrates again at its next start.
     private static func prepareSQLite(_ sql: any SQLDatabase, on database: any Database) async throws {
-        try await database.transaction { transaction in
+        try await database.writeTransaction { transaction in
             let sql = transaction.requiredSQL(by: "IndexSearchTokens")
             try await sql.raw("DROP TRIGGER IF EXISTS message_search_update").run()
             try await sql.raw("DROP TABLE message_search").run()

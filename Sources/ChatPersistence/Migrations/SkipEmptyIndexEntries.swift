@@ -27,7 +27,7 @@ struct SkipEmptyIndexEntries: AsyncMigration {
 
     /// In one transaction, so a server stopped halfway keeps the old indexes and migrates at its next start.
     private static func recreate(partial: Bool, on database: any Database) async throws {
-        try await database.transaction { transaction in
+        try await database.writeTransaction { transaction in
             let sql = transaction.requiredSQL(by: "SkipEmptyIndexEntries")
             for index in Self.indexes {
                 let unique = index.unique ? "UNIQUE " : ""

@@ -13,7 +13,7 @@ struct BotsController: Sendable {
         authenticated.on(.createBot) { request in
             let created = try await self.bots.create(
                 try request.content.decode(BotCreateRequest.self), by: try request.authenticated.account)
-            return try Response.json(created, status: .created)
+            return Response.json(created, status: .created)
         }
         authenticated.on(.bots) { request in
             Response.json(try await self.bots.list(for: try request.authenticated.account.id))

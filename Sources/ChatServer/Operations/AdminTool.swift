@@ -102,7 +102,7 @@ public enum AdminTool {
         return lines.joined(separator: "\n")
     }
 
-    /// Opens the configured database without the server's lock (SQLite's write lock and busy handler let this run
+    /// Opens the configured database without the server's lock (SQLite's write lock and busy timeout let this run
     /// beside a server), migrates it if it is new, and closes it after `body`. `body` gets how to tell running
     /// servers of a deactivation: on PostgreSQL, the notification every node listens to; on SQLite, nothing
     /// reaches the running server, whose open sockets of that account end when they reconnect.
@@ -131,6 +131,9 @@ public enum AdminTool {
             } else {
                 try DataDirectory.prepare(configuration.dataDirectory, database: configuration.databasePath)
                 application.databases.use(.sqlite(.file(configuration.databasePath), sqlLogLevel: nil), as: .sqlite)
+                try await SQLiteLockWaits.apply(
+                    to: application.databases, .sqlite, eventLoops: application.eventLoopGroup,
+                    logger: application.logger)
                 application.migrations.add(ChatMigrations.all)
                 try await application.autoMigrate()
                 notify = { _ in }

@@ -37,6 +37,8 @@ struct SQLiteStorage: ServerStorage {
         do {
             // No SQL in the log: its bound values are message texts, password digests and token digests.
             application.databases.use(.sqlite(.file(configuration.databasePath), sqlLogLevel: nil), as: .sqlite)
+            try await SQLiteLockWaits.apply(
+                to: application.databases, .sqlite, eventLoops: application.eventLoopGroup, logger: logger)
             application.migrations.add(ChatMigrations.all)
             try await application.autoMigrate()
             guard let sql = application.db as? any SQLDatabase else { throw ChatServiceError.searchNeedsSQL }
