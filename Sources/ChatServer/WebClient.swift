@@ -16,8 +16,9 @@ extension Application {
 /// inline scripts, no other hosts), forbids sniffing and framing, and makes browsers revalidate what they cached.
 ///
 /// This and the other middleware every request passes are `Middleware`, not `AsyncMiddleware`: Vapor runs each
-/// `AsyncMiddleware` of a request in a task of its own, and while a WebSocket opened by that request stays open those
-/// tasks' memory stays allocated (docs/BENCHMARKS.md "Scale"). A future's `map` costs neither.
+/// `AsyncMiddleware` of a request in a task of its own, created, scheduled and freed per layer and request, and
+/// `heaptrack` counted those tasks' memory among what a node holds per open modern WebSocket (docs/BENCHMARKS.md
+/// "Scale"). A future's `map` costs none of that.
 struct SecurityHeadersMiddleware: Middleware {
     static let policy = [
         "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' blob: data:",
