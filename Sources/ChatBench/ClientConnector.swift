@@ -4,9 +4,10 @@ import NIOPosix
 import NIOWebSocket
 
 /// Opens the clients: TCP connect, then the HTTP upgrade to WebSocket, at most `connectRate` new connections a
-/// second so that a burst of SYNs does not overflow the server's listen backlog.
+/// second so that a burst of SYNs does not overflow the server's listen backlog. An upgrade the server refuses is
+/// tried again after a backoff (``ConnectionTracker/upgradeFinished(index:result:)``).
 struct ClientConnector: Sendable {
-    /// How long the upgrades may take once every connection has been started.
+    /// How long the upgrades may go on without one more completing, once every connection has been started.
     private static let upgradeTimeoutNanos: UInt64 = 30_000_000_000
     /// The largest frame accepted from the server; its messages are at most a few KiB.
     private static let maxFrameSize = 1 << 16
@@ -24,29 +25,36 @@ struct ClientConnector: Sendable {
         let start = Monotonic.now
         var started = 0
         var lastReport = start
-        var allStartedAt: UInt64?
+        // When the last client was started or the last upgrade completed, whichever came later.
+        var lastProgress = start
+        var lastUpgraded = 0
         while true {
             let now = Monotonic.now
             let due = min(count, Int(Double(now - start) / 1e9 * Double(self.connectRate)) + 1)
             while started < due {
                 try self.connect(index: started, global: slice.global(started))
                 started += 1
+                lastProgress = now
             }
-            if started == count, allStartedAt == nil {
-                allStartedAt = now
+            let (upgraded, retries, failure) = try await self.run.read {
+                ($0.tracker.upgraded, $0.tracker.retries, $0.tracker.failure)
             }
-            let (upgraded, failure) = try await self.run.read { ($0.tracker.upgraded, $0.tracker.failure) }
             if let failure {
                 throw BenchError.connectFailed(failure)
             }
             if upgraded == count {
+                if retries > 0 { self.progress.say("\(retries) refused upgrades were tried again") }
                 return
             }
-            if let allStartedAt, now - allStartedAt > Self.upgradeTimeoutNanos {
+            if upgraded != lastUpgraded {
+                lastUpgraded = upgraded
+                lastProgress = now
+            }
+            if started == count, now - lastProgress > Self.upgradeTimeoutNanos {
                 throw BenchError.upgradeTimeout(upgraded: upgraded, total: count)
             }
             if now - lastReport >= 1_000_000_000 {
-                self.progress.say("\(upgraded) of \(count) clients connected")
+                self.progress.say("\(upgraded) of \(count) clients connected (\(retries) refused upgrades retried)")
                 lastReport = now
             }
             try await Task.sleep(nanoseconds: 10_000_000)
@@ -69,7 +77,11 @@ struct ClientConnector: Sendable {
                     let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
                         configuration: Self.pipelineConfiguration(target: target, index: index, run: run.bound))
                     upgrade.whenComplete { result in
-                        run.bound.value.tracker.upgradeFinished(index: index, result: result)
+                        guard let delay = run.bound.value.tracker.upgradeFinished(index: index, result: result) else {
+                            return
+                        }
+                        channel.close(promise: nil)
+                        run.loop.scheduleTask(in: delay) { self.retry(index: index, global: global) }
                     }
                 }
             }
@@ -77,6 +89,16 @@ struct ClientConnector: Sendable {
             .whenFailure { error in
                 run.bound.value.tracker.connectFailed(index: index, target: target, error: error)
             }
+    }
+
+    /// Tries client `index`'s connection again; a failure to start it counts as the connection's failure.
+    private func retry(index: Int, global: Int) {
+        do {
+            try self.connect(index: index, global: global)
+        } catch {
+            self.run.bound.value.tracker.connectFailed(
+                index: index, target: self.target.forClient(global), error: error)
+        }
     }
 
     /// The HTTP client pipeline that asks for the upgrade and, on success, installs the client's handler.

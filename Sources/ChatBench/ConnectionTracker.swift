@@ -12,12 +12,20 @@ final class ConnectionTracker {
     private(set) var serverCloses = 0
     /// Keepalive pings the server sent, all clients together (each answered with a pong).
     private(set) var pings = 0
+    /// Upgrades the server refused (a busy server's `503`) or cut off, each tried again later, as real clients do.
+    private(set) var retries = 0
+    /// Each client's refused upgrades so far.
+    private var refusals: [Int]
     private var connectFailure: String?
     private var upgradeFailure: String?
     private var closingAll = false
 
+    /// How often one client's upgrade may be refused before the run gives up.
+    static let maxRefusals = 20
+
     init(clients: Int) {
         self.handlers = Array(repeating: nil, count: clients)
+        self.refusals = Array(repeating: 0, count: clients)
     }
 
     /// The first reason a client could not be opened. A refused connection also fails its upgrade, so the
@@ -37,17 +45,30 @@ final class ConnectionTracker {
             ?? "client \(index) could not connect to \(target.hostHeader) (is the server running there?): \(error)"
     }
 
-    func upgradeFinished(index: Int, result: Result<UpgradeOutcome, any Error>) {
+    /// Records how client `index`'s upgrade ended; returns how long to wait before trying it again, or nil.
+    ///
+    /// A refusal is retried with the backoff of the `ChatClient` library (`ReconnectBackoff`: from 250 ms, doubling,
+    /// drawn between half the bound and the bound), capped at 8 s: a server shedding a burst of upgrades answers
+    /// `503` to what it cannot start on (`--max-pending-requests`), and a client that gave up would measure nothing.
+    /// After ``maxRefusals`` refusals of one client the run fails, naming why.
+    func upgradeFinished(index: Int, result: Result<UpgradeOutcome, any Error>) -> TimeAmount? {
+        let why: String
         switch result {
         case .success(.upgraded):
-            return
+            return nil
         case .success(.declined):
-            self.upgradeFailure =
-                self.upgradeFailure
-                ?? "the server answered client \(index)'s upgrade request without switching to WebSocket (wrong path?)"
+            why = "the server answered client \(index)'s upgrade request without switching to WebSocket (wrong path?)"
         case .failure(let error):
-            self.upgradeFailure = self.upgradeFailure ?? "client \(index)'s WebSocket upgrade failed: \(error)"
+            why = "client \(index)'s WebSocket upgrade failed: \(error)"
         }
+        self.refusals[index] += 1
+        guard self.refusals[index] < Self.maxRefusals else {
+            self.upgradeFailure = self.upgradeFailure ?? "\(why), \(Self.maxRefusals) times"
+            return nil
+        }
+        self.retries += 1
+        let bound = min(250 << min(self.refusals[index] - 1, 5), 8000)
+        return .milliseconds(Int64(Double(bound) * Double.random(in: 0.5...1)))
     }
 
     func pinged() {

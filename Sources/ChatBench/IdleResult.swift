@@ -3,6 +3,8 @@ struct IdleResult {
     let settings: IdleRun.Settings
     let connected: Int
     let connectSeconds: Double
+    /// Upgrades the server refused (and that were tried again) while the clients connected.
+    let refusedUpgrades: Int
     let rssBeforeKiB: Int
     let rssAfterKiB: Int
     let historyFrames: Int
@@ -27,6 +29,7 @@ struct IdleResult {
                     "clients connected",
                     "\(self.connected) of \(self.settings.clients) in \(self.connectSeconds.fixed(2)) s"
                 ),
+                ("upgrades refused, retried", "\(self.refusedUpgrades)"),
                 ("history frames received", "\(self.historyFrames)"),
                 ("server RSS before", "\(self.rssBeforeKiB) KiB"),
                 ("server RSS after", "\(self.rssAfterKiB) KiB"),
@@ -50,6 +53,7 @@ struct IdleResult {
             ("clients", .integer(self.settings.clients)),
             ("connected", .integer(self.connected)),
             ("connectSeconds", .number(self.connectSeconds, decimals: 3)),
+            ("refusedUpgrades", .integer(self.refusedUpgrades)),
             ("historyFrames", .integer(self.historyFrames)),
             ("serverRSSBeforeKiB", .integer(self.rssBeforeKiB)),
             ("serverRSSAfterKiB", .integer(self.rssAfterKiB)),

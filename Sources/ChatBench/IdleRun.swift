@@ -42,12 +42,12 @@ struct IdleRun {
             try await Monotonic.sleep(seconds: Self.settleSeconds)
             let after = try self.server.residentKiB()
             let held = try await self.hold(run)
-            let (connected, frames, disconnects) = try await run.read {
-                ($0.tracker.upgraded, $0.recorder.frames, $0.tracker.disconnects)
+            let (connected, retries, frames, disconnects) = try await run.read {
+                ($0.tracker.upgraded, $0.tracker.retries, $0.recorder.frames, $0.tracker.disconnects)
             }
             return IdleResult(
-                settings: settings, connected: connected, connectSeconds: connectSeconds, rssBeforeKiB: before,
-                rssAfterKiB: after, historyFrames: frames, disconnects: disconnects, held: held)
+                settings: settings, connected: connected, connectSeconds: connectSeconds, refusedUpgrades: retries,
+                rssBeforeKiB: before, rssAfterKiB: after, historyFrames: frames, disconnects: disconnects, held: held)
         }
     }
 

@@ -113,7 +113,8 @@ public final class ChatService: Sendable {
             storage = (hub, database)
             let lobby = try await hub.room(.lobby)
             let hasher = BcryptPool(cost: configuration.bcryptCost, threads: max(1, AvailableCPUs.count / 2))
-            let readiness = Readiness()
+            let readiness = Readiness(
+                requestLimit: configuration.maxPendingRequests, refusals: metrics.refusals(.requests))
             bcrypt = hasher
             let publicURL = PublicURL(configured: configuration.publicURL)
             let endpoints = try await Self.endpoints(

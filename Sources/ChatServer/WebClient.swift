@@ -14,47 +14,56 @@ extension Application {
 
 /// Adds a Content-Security-Policy that allows only this origin's scripts, styles, images and connections (no
 /// inline scripts, no other hosts), forbids sniffing and framing, and makes browsers revalidate what they cached.
-struct SecurityHeadersMiddleware: AsyncMiddleware {
+///
+/// This and the other middleware every request passes are `Middleware`, not `AsyncMiddleware`: Vapor runs each
+/// `AsyncMiddleware` of a request in a task of its own, created, scheduled and freed per layer and request, and
+/// `heaptrack` counted those tasks' memory among what a node holds per open modern WebSocket (docs/BENCHMARKS.md
+/// "Scale"). A future's `map` costs none of that.
+struct SecurityHeadersMiddleware: Middleware {
     static let policy = [
         "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' blob: data:",
         "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
     ].joined(separator: "; ")
 
-    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        let response = try await next.respond(to: request)
-        guard response.status != .switchingProtocols else { return response }
-        response.headers.replaceOrAdd(name: "Content-Security-Policy", value: Self.policy)
-        response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
-        response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
-        // The client's modules must come from one version: revalidate them (cheap, with their ETags) every time.
-        if !response.headers.contains(name: .cacheControl) {
-            response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
+    func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+        next.respond(to: request).map { response in
+            guard response.status != .switchingProtocols else { return response }
+            response.headers.replaceOrAdd(name: "Content-Security-Policy", value: Self.policy)
+            response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
+            response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
+            // The client's modules must come from one version: revalidate them (cheap, with their ETags) every time.
+            if !response.headers.contains(name: .cacheControl) {
+                response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
+            }
+            return response
         }
-        return response
     }
 }
 
 /// Gives the web app manifest its type, `application/manifest+json`, which Vapor's table of file types lacks: with
 /// `nosniff`, a manifest without a type is not one to a browser that checks.
-struct ManifestTypeMiddleware: AsyncMiddleware {
-    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        let response = try await next.respond(to: request)
-        if request.url.path.hasSuffix(".webmanifest"), response.status == .ok {
-            response.headers.replaceOrAdd(name: .contentType, value: "application/manifest+json")
+struct ManifestTypeMiddleware: Middleware {
+    func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+        let isManifest = request.url.path.hasSuffix(".webmanifest")
+        return next.respond(to: request).map { response in
+            if isManifest, response.status == .ok {
+                response.headers.replaceOrAdd(name: .contentType, value: "application/manifest+json")
+            }
+            return response
         }
-        return response
     }
 }
 
 /// Refuses (400) a path that holds a NUL or another control character once percent-decoded: a file path cut short
 /// at `%00` (`/index.html%00.js`) would be served with the type its tail suggests.
-struct ControlCharactersInPathMiddleware: AsyncMiddleware {
-    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+struct ControlCharactersInPathMiddleware: Middleware {
+    func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
         let path = request.url.path.removingPercentEncoding ?? request.url.path
         guard !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
             // In the API's error shape (PROTOCOL.md §6.1) whatever the path, `/api/v1` or a file.
-            return APIErrorMiddleware.response(for: .badRequest(.badRequest, "The path holds a control character."))
+            return request.eventLoop.makeSucceededFuture(
+                APIErrorMiddleware.response(for: .badRequest(.badRequest, "The path holds a control character.")))
         }
-        return try await next.respond(to: request)
+        return next.respond(to: request)
     }
 }

@@ -8,4 +8,6 @@ public enum RateLimitKind: String, Sendable, CaseIterable {
     case socketsPerAccount = "sockets_per_account"
     case tutorialSend = "tutorial_send"
     case connections
+    /// HTTP requests refused while the node works on `--max-pending-requests` others.
+    case requests
 }

@@ -233,6 +233,15 @@ struct ModernSocketTests {
             let annsView = try await server.api.send(.GET, "/rooms", token: ann.token).decode([RoomSummary].self).first
             { $0.id == dm.id }
             #expect(annsView?.peerLastReadSeq == 2)
+            // A page's last word before it closes (read, then reload) still counts: the laptop reads to the end and
+            // drops its connection at once, while the server still reads the history it asked for first.
+            try await bobLaptop.send(.history(HistoryRequest(room: dm.id, limit: 100)))
+            try await bobLaptop.send(.read(ReadRequest(room: dm.id, seq: 3)))
+            await bobLaptop.reset()
+            try await eventually("the read of a connection that closed right after it is kept") {
+                try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self)
+                    .first { $0.id == dm.id }?.lastReadSeq == 3
+            }
 
             try await bobPhone.send(.read(ReadRequest(room: dm.id, seq: 9, ref: "beyond")))
             #expect(try await bobPhone.next(.error, as: ErrorFrame.self).code == .badSeq)
@@ -245,7 +254,7 @@ struct ModernSocketTests {
             bobsView = try await server.api.send(.GET, "/rooms", token: bob.token).decode([RoomSummary].self).first {
                 $0.id == dm.id
             }
-            #expect(bobsView?.lastReadSeq == 2)
+            #expect(bobsView?.lastReadSeq == 3)
         }
     }
 

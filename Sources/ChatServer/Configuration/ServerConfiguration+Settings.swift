@@ -108,6 +108,10 @@ extension ServerConfiguration {
         .integer(
             "max-connections-per-address", "CHAT_MAX_CONNECTIONS_PER_ADDRESS", \.maxConnectionsPerAddress,
             1...1_000_000, "Connections one IP address may hold at once"),
+        .integer(
+            "max-pending-requests", "CHAT_MAX_PENDING_REQUESTS", \.maxPendingRequests, 1...1_000_000,
+            "HTTP requests (WebSocket upgrades included) the server works on at once; more are answered `503` with `Retry-After: 1` at once rather than queued (a reconnect storm, a burst of logins)"
+        ),
         .boolean(
             "proxy-protocol", "CHAT_PROXY_PROTOCOL", \.proxyProtocol,
             "Behind a proxy that sends the PROXY protocol (HAProxy's `send-proxy-v2`, v1 too) on the HTTP and TCP ports: each connection's header names its client, for every per-address limit, the logs and the audit trail; a connection without one is closed, unless this machine opened it (OPERATIONS.md §3)"

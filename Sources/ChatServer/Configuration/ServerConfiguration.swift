@@ -63,6 +63,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxSocketsPerAccount = 32
     /// How many connections (HTTP, WebSocket, TCP) the server holds in all.
     public var maxConnections = 10_000
+    /// HTTP requests handled at once; more are answered 503 at once (``InFlightRequests``).
+    public var maxPendingRequests = 1000
     /// How many connections one IP address may hold.
     public var maxConnectionsPerAddress = 256
     /// Seconds an HTTP connection may stay silent before a complete request (and a TCP client before `iam:`).

@@ -3,21 +3,21 @@ import Vapor
 /// One line per HTTP request — method, path, status, time — at `debug` unless `--access-log true` asks for
 /// `info`. The query string is left out: `?token=` carries a bearer token (WebSocket and attachment links), and
 /// no token may reach a log. Each request is also counted in the metrics by its route template.
-struct AccessLogMiddleware: AsyncMiddleware {
+struct AccessLogMiddleware: Middleware {
     /// SwiftChat's own logger: the request's logger is Vapor's, which never logs below `info`.
     let logger: Logger
     let level: Logger.Level
 
-    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+    func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
         let start = ContinuousClock.now
         let path = request.url.path
-        do {
-            let response = try await next.respond(to: request)
-            self.log(request, path: path, status: response.status.code, since: start)
-            return response
-        } catch {
-            self.log(request, path: path, status: (error as? any AbortError)?.status.code ?? 500, since: start)
-            throw error
+        return next.respond(to: request).always { result in
+            let status =
+                switch result {
+                case .success(let response): response.status.code
+                case .failure(let error): (error as? any AbortError)?.status.code ?? 500
+                }
+            self.log(request, path: path, status: status, since: start)
         }
     }
 

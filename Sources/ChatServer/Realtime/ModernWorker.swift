@@ -32,13 +32,20 @@ actor ModernWorker {
     }
 
     /// Handles the connection's frames until it closes. Frames still queued when the socket closes (or the
-    /// server shuts down) are dropped: nothing was acknowledged for them, and their client resends.
+    /// server shuts down) are dropped: nothing was acknowledged for them, and their client resends. A `read` is
+    /// handled all the same, unless the server is shutting down: it is often a page's last word before it closes
+    /// (read, then reload), it needs no answer, and moving a read position twice is harmless.
     func run(_ frames: AsyncStream<ClientMessage>, backlog: InboundBacklog) async {
         self.context.presence.connected(self.account.id)
         await self.sendPresenceSnapshot()
         for await frame in frames {
             backlog.handled()
-            guard self.connection.channel.isActive, !Task.isCancelled else { continue }
+            guard !Task.isCancelled else { continue }
+            if case .read(let request) = frame {
+                await self.markRead(request)
+                continue
+            }
+            guard self.connection.channel.isActive else { continue }
             await self.handle(frame)
         }
         for room in self.joined.values {
