@@ -10,6 +10,8 @@
 #        SCALE_PROCESSES=4             chat-bench processes (each holds at most its descriptor limit less 100)
 #        SCALE_SOURCE_ADDRESSES=64     loopback source addresses the clients connect from
 #        SCALE_SUSTAIN_SECONDS=60      length of the sustained-rate window
+#        SCALE_STORM_CLIENTS=18000     /api/v1/ws clients on the node the reconnect storm kills
+#        SCALE_NODE_ARGS=              more chat-server flags for every node (split on spaces)
 #        SCALE_PORT=19000              node k listens on SCALE_PORT + 10k (TCP protocol and metrics on the next two)
 #
 # Before it starts, it checks what the scenarios need of the machine (descriptors per process, the ephemeral port
@@ -23,6 +25,7 @@ scenarios=" ${SCALE_SCENARIOS:-1 2 3} "
 one_node_clients=${SCALE_ONE_NODE_CLIENTS:-19000}
 lobby_clients=${SCALE_LOBBY_CLIENTS:-72000}
 room_members=${SCALE_ROOM_MEMBERS:-50000}
+storm_clients=${SCALE_STORM_CLIENTS:-18000}
 processes=${SCALE_PROCESSES:-4}
 sources=${SCALE_SOURCE_ADDRESSES:-64}
 sustain=${SCALE_SUSTAIN_SECONDS:-60}
@@ -87,6 +90,7 @@ stop_all() {
 }
 trap stop_all EXIT
 
+read -r -a node_args <<<"${SCALE_NODE_ARGS:-}"
 limits=(--max-connections-per-address 1000000 --tutorial-send-burst 100000 --tutorial-send-rate 100000
     --send-burst 100000 --send-rate 100000 --bcrypt-cost 4 --registrations-per-hour 1000000)
 # Starts COUNT nodes (default SCALE_NODES) on a fresh database, each accepting MAX connections (default its share of
@@ -101,7 +105,7 @@ start_nodes() {
         "$bin/chat-server" --port "$port" --tcp-port $((port + 1)) --metrics-port $((port + 2)) \
             --data-dir "$work/node$k" --attachments-dir "$work/attachments" --node-name "n$k" --log-level warning \
             --demo-bot false --database-url "postgres:///bench?host=$pg&user=chat" --attachments-shared true \
-            --max-connections "$max" "${limits[@]}" >>"$work/node$k.log" 2>&1 &
+            --max-connections "$max" "${limits[@]}" "${node_args[@]}" >>"$work/node$k.log" 2>&1 &
         node_pids+=($!)
         # One at a time: the first migrates the database, the others find it done.
         wait_for_port "$port" $!
@@ -219,5 +223,22 @@ if [[ $scenarios == *" 3 "* ]]; then
     start_nodes "$nodes" $((room_members / nodes + 100))
     echo "# one room of $room_members /api/v1/ws members over $nodes nodes; 5 msg/s for $sustain s, a sender on each node"
     bench --protocol modern --clients "$room_members" --senders "$nodes" --rate 5 --warmup 2 --duration "$sustain"
+    stop_nodes
+fi
+
+# ---------------------------------------------------------------------------------------------------------------
+# Scenario 4: a reconnect storm. SCALE_STORM_CLIENTS /api/v1/ws clients on the first node, a sender on the second
+# sending 5 numbered messages a second into the lobby; after 10 s the first node gets SIGKILL. Its clients come
+# back on the others with a real client's backoff and resume; each checks it has every message once.
+# ---------------------------------------------------------------------------------------------------------------
+if [[ $scenarios == *" 4 "* ]]; then
+    start_nodes "$nodes" $((storm_clients + 100))
+    echo "# reconnect storm: $storm_clients /api/v1/ws clients on one of $nodes nodes, killed after 10 s at 5 msg/s"
+    urls=()
+    for k in $(seq 0 $((nodes - 1))); do
+        urls+=(--url "ws://127.0.0.1:$((base_port + 10 * k))/chat" --server-pid "${node_pids[$k]}")
+    done
+    "$bin/chat-bench" "${urls[@]}" --protocol modern --clients "$storm_clients" --storm 10 --rate 5 --duration 10 \
+        --source-addresses "$sources" --connect-rate 1000 --json-only || echo "# chat-bench failed: exit $?"
     stop_nodes
 fi

@@ -1,8 +1,22 @@
 import NIOCore
 import NIOWebSocket
 
-/// One client's WebSocket frames: records what it receives, answers pings and the closing handshake, and sends
-/// what the pacer gives it. Lives on the generator's event loop.
+/// What a client's frames mean to the run it belongs to: a load run's recorder and tracker (``BenchRun``), or a
+/// reconnect storm's checks (``Storm``). Called on the generator's event loop.
+protocol ClientEvents: AnyObject {
+    /// The frame to send in answer to the server's first one (the modern protocol's `resume`), if any.
+    func opening(client: Int) -> ByteBuffer?
+    func received(_ payload: ByteBuffer, client: Int)
+    /// A keepalive ping arrived (and is answered).
+    func pinged()
+    /// The server started the closing handshake.
+    func serverClosed()
+    /// The connection is gone, whoever closed it.
+    func disconnected(client: Int)
+}
+
+/// One client's WebSocket frames: hands what it receives to its run, answers pings and the closing handshake, and
+/// sends what the run gives it. Lives on the generator's event loop.
 final class BenchClientHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
@@ -11,18 +25,14 @@ final class BenchClientHandler: ChannelInboundHandler {
     private static let closeTimeout = TimeAmount.seconds(2)
 
     private let index: Int
-    private let recorder: DeliveryRecorder
-    private let tracker: ConnectionTracker
+    private let events: any ClientEvents
     private var context: ChannelHandlerContext?
     private var closeSent = false
-    /// Sent in answer to the server's first frame: the modern protocol's `resume` after its `hello`.
-    private var opening: ByteBuffer?
+    private var openingSent = false
 
-    init(index: Int, recorder: DeliveryRecorder, tracker: ConnectionTracker, opening: ByteBuffer?) {
+    init(index: Int, events: any ClientEvents) {
         self.index = index
-        self.recorder = recorder
-        self.tracker = tracker
-        self.opening = opening
+        self.events = events
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -37,18 +47,18 @@ final class BenchClientHandler: ChannelInboundHandler {
         let frame = Self.unwrapInboundIn(data)
         switch frame.opcode {
         case .text:
-            if let opening = self.opening {
-                self.opening = nil
-                self.write(.text, opening)
+            if !self.openingSent {
+                self.openingSent = true
+                if let opening = self.events.opening(client: self.index) { self.write(.text, opening) }
             }
-            self.recorder.receive(frame.unmaskedData)
+            self.events.received(frame.unmaskedData, client: self.index)
         case .ping:
-            self.tracker.pinged()
+            self.events.pinged()
             self.write(.pong, frame.unmaskedData)
         case .connectionClose:
             if !self.closeSent {
                 // The server started the closing handshake: echo its status code, as RFC 6455 asks.
-                self.tracker.serverClosed()
+                self.events.serverClosed()
                 self.closeSent = true
                 var data = frame.unmaskedData
                 self.write(.connectionClose, data.readSlice(length: min(2, data.readableBytes)) ?? data)
@@ -60,7 +70,7 @@ final class BenchClientHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        self.tracker.disconnected(index: self.index)
+        self.events.disconnected(client: self.index)
         context.fireChannelInactive()
     }
 

@@ -6,6 +6,7 @@ enum BenchError: Error, CustomStringConvertible {
     case procUnavailable(path: String)
     case setupFailed(String)
     case spreadFailed(String)
+    case stormFailed(String)
 
     var description: String {
         switch self {
@@ -22,6 +23,8 @@ enum BenchError: Error, CustomStringConvertible {
             "Could not set up the modern protocol's accounts and rooms: \(reason)."
         case .spreadFailed(let reason):
             "The run over several processes stopped: \(reason)."
+        case .stormFailed(let reason):
+            "The reconnect storm stopped: \(reason)."
         }
     }
 }

@@ -7,7 +7,7 @@ final class BenchRun {
     let pacer: SendPacer
     let slice: ClientSlice
     /// The frame each client sends as soon as it is open: the modern protocol's `resume`, which starts delivery.
-    private let opening: ByteBuffer?
+    private let openingFrame: ByteBuffer?
 
     /// `slice`: the clients this process opens; `rooms`: on the modern protocol, each client's room by global index.
     init(
@@ -19,7 +19,7 @@ final class BenchRun {
         self.pacer = SendPacer(
             run: identity, own: slice.senders(of: senders), totalSenders: senders, rate: rate, textBytes: textBytes,
             rooms: rooms)
-        self.opening = rooms == nil ? nil : ByteBuffer(string: #"{"type":"resume","rooms":{}}"#)
+        self.openingFrame = rooms == nil ? nil : ByteBuffer(string: #"{"type":"resume","rooms":{}}"#)
     }
 
     /// Called once client `index` (of this process's slice) has upgraded: it is now tracked, and sends if it is a
@@ -30,8 +30,16 @@ final class BenchRun {
     }
 
     func makeHandler(index: Int) -> BenchClientHandler {
-        BenchClientHandler(index: index, recorder: self.recorder, tracker: self.tracker, opening: self.opening)
+        BenchClientHandler(index: index, events: self)
     }
+}
+
+extension BenchRun: ClientEvents {
+    func opening(client: Int) -> ByteBuffer? { self.openingFrame }
+    func received(_ payload: ByteBuffer, client: Int) { self.recorder.receive(payload) }
+    func pinged() { self.tracker.pinged() }
+    func serverClosed() { self.tracker.serverClosed() }
+    func disconnected(client: Int) { self.tracker.disconnected(index: client) }
 }
 
 /// The async side's handle on a ``BenchRun``: every access hops onto the event loop.

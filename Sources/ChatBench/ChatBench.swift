@@ -83,6 +83,12 @@ struct ChatBench: AsyncParsableCommand {
     )
     var sourceAddresses = 0
 
+    @Option(
+        help:
+            "Reconnect storm: every client (modern protocol) connects to the first --url and a sender to the second sends --rate numbered messages a second; after this many seconds the first node (the first --server-pid) is killed with SIGKILL, its clients come back on the other nodes with a real client's backoff and resume, sending goes on --duration seconds once all are back, and every client's messages are checked for gaps and duplicates."
+    )
+    var storm: Double?
+
     @Option(help: .hidden) var worker: Int?
     @Option(help: .hidden) var runID: String?
     @Option(help: .hidden) var audienceFile: String?
@@ -109,6 +115,15 @@ struct ChatBench: AsyncParsableCommand {
         if self.sourceAddresses > 0 {
             guard try ServerTargets(self.url).urls.allSatisfy({ $0.host.hasPrefix("127.") }) else {
                 throw ValidationError("--source-addresses needs every --url on loopback (127.x.x.x).")
+            }
+        }
+        if let storm = self.storm {
+            guard storm >= 0, storm.isFinite, !self.idle, self.processes == 1, self.protocol == "modern",
+                self.rooms == 1, self.url.count >= 2, self.serverPid.count == self.url.count
+            else {
+                throw ValidationError(
+                    "--storm needs --protocol modern in one process, at least two --url, and a --server-pid for each (the first is killed)."
+                )
             }
         }
         guard self.hold >= 0, self.hold.isFinite, self.hold == 0 || self.idle else {
@@ -147,6 +162,10 @@ struct ChatBench: AsyncParsableCommand {
         var target = try ServerTargets(self.url)
         let progress = ProgressLog(enabled: !self.jsonOnly)
         let identity = RunIdentity()
+        if let storm = self.storm {
+            try await self.runStorm(killAfter: storm, target: target, identity: identity, progress: progress)
+            return
+        }
         var audience: ModernAudience?
         if self.protocol == "modern" {
             let prepared = try await ModernAudience.prepare(
@@ -178,6 +197,21 @@ struct ChatBench: AsyncParsableCommand {
             ).run(identity: identity).report
         }
         report.print(jsonOnly: self.jsonOnly)
+    }
+
+    /// A reconnect storm (``StormRun``): the accounts (one more, the sender's), then the run.
+    private func runStorm(
+        killAfter: Double, target: ServerTargets, identity: RunIdentity, progress: ProgressLog
+    ) async throws {
+        let audience = try await ModernAudience.prepare(
+            on: target.urls[1], run: identity, clients: self.clients + 1, rooms: 1, progress: progress)
+        let settings = StormRun.Settings(
+            urls: target.urls, tokens: audience.tokens, victim: self.serverPid[0], rate: self.rate,
+            killAfterSeconds: killAfter, afterSeconds: self.duration, connectRate: self.connectRate,
+            sources: SourceAddresses(count: self.sourceAddresses), identity: identity)
+        let result = try await StormRun(settings: settings, progress: progress).run()
+        result.report.print(jsonOnly: self.jsonOnly)
+        if !result.passed { throw ExitCode.failure }
     }
 
     private func loadSettings(target: ServerTargets, audience: ModernAudience?, slice: ClientSlice)

@@ -65,30 +65,46 @@ struct ClientConnector: Sendable {
     private func connect(index: Int, global: Int) throws {
         let run = self.run
         let target = self.target.forClient(global)
-        var bootstrap = ClientBootstrap(group: run.loop)
-        if let source = try self.sources.address(forClient: global) {
-            bootstrap = bootstrap.bind(to: source)
-        }
+        Self.open(
+            target, from: try self.sources.address(forClient: global), on: run.loop,
+            opened: { channel in
+                let handler = run.bound.value.makeHandler(index: index)
+                try channel.pipeline.syncOperations.addHandler(handler)
+                run.bound.value.clientOpened(index: index, handler: handler)
+            },
+            upgradeFinished: { channel, result in
+                guard let delay = run.bound.value.tracker.upgradeFinished(index: index, result: result) else { return }
+                channel.close(promise: nil)
+                run.loop.scheduleTask(in: delay) { self.retry(index: index, global: global) }
+            },
+            connectFailed: { error in
+                run.bound.value.tracker.connectFailed(index: index, target: target, error: error)
+            })
+    }
+
+    /// Connects to `target` (from `source`, or the kernel's choice) and asks for the WebSocket upgrade. `opened`
+    /// installs the client's handler once upgraded; `upgradeFinished` learns how the upgrade ended, `connectFailed`
+    /// that the connection could not be opened. All three run on `loop`.
+    static func open(
+        _ target: ServerURL, from source: SocketAddress?, on loop: any EventLoop,
+        opened: @escaping @Sendable (any Channel) throws -> Void,
+        upgradeFinished: @escaping @Sendable (any Channel, Result<UpgradeOutcome, any Error>) -> Void,
+        connectFailed: @escaping @Sendable (any Error) -> Void
+    ) {
+        var bootstrap = ClientBootstrap(group: loop)
+        if let source { bootstrap = bootstrap.bind(to: source) }
         bootstrap
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .connectTimeout(.seconds(10))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
-                        configuration: Self.pipelineConfiguration(target: target, index: index, run: run.bound))
-                    upgrade.whenComplete { result in
-                        guard let delay = run.bound.value.tracker.upgradeFinished(index: index, result: result) else {
-                            return
-                        }
-                        channel.close(promise: nil)
-                        run.loop.scheduleTask(in: delay) { self.retry(index: index, global: global) }
-                    }
+                        configuration: Self.pipelineConfiguration(target: target, opened: opened))
+                    upgrade.whenComplete { upgradeFinished(channel, $0) }
                 }
             }
             .connect(host: target.host, port: target.port)
-            .whenFailure { error in
-                run.bound.value.tracker.connectFailed(index: index, target: target, error: error)
-            }
+            .whenFailure(connectFailed)
     }
 
     /// Tries client `index`'s connection again; a failure to start it counts as the connection's failure.
@@ -101,17 +117,14 @@ struct ClientConnector: Sendable {
         }
     }
 
-    /// The HTTP client pipeline that asks for the upgrade and, on success, installs the client's handler.
+    /// The HTTP client pipeline that asks for the upgrade and, on success, calls `opened` on the channel's event
+    /// loop to install the client's handler.
     private static func pipelineConfiguration(
-        target: ServerURL,
-        index: Int,
-        run: NIOLoopBound<BenchRun>
+        target: ServerURL, opened: @escaping @Sendable (any Channel) throws -> Void
     ) -> NIOUpgradableHTTPClientPipelineConfiguration<UpgradeOutcome> {
         let upgrader = NIOTypedWebSocketClientUpgrader<UpgradeOutcome>(maxFrameSize: Self.maxFrameSize) { channel, _ in
             channel.eventLoop.makeCompletedFuture {
-                let handler = run.value.makeHandler(index: index)
-                try channel.pipeline.syncOperations.addHandler(handler)
-                run.value.clientOpened(index: index, handler: handler)
+                try opened(channel)
                 return .upgraded
             }
         }

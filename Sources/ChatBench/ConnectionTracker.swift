@@ -47,8 +47,7 @@ final class ConnectionTracker {
 
     /// Records how client `index`'s upgrade ended; returns how long to wait before trying it again, or nil.
     ///
-    /// A refusal is retried with the backoff of the `ChatClient` library (`ReconnectBackoff`: from 250 ms, doubling,
-    /// drawn between half the bound and the bound), capped at 8 s: a server shedding a burst of upgrades answers
+    /// A refusal is retried with the backoff of the `ChatClient` library (``ReconnectDelay``), capped at 8 s: a server shedding a burst of upgrades answers
     /// `503` to what it cannot start on (`--max-pending-requests`), and a client that gave up would measure nothing.
     /// After ``maxRefusals`` refusals of one client the run fails, naming why.
     func upgradeFinished(index: Int, result: Result<UpgradeOutcome, any Error>) -> TimeAmount? {
@@ -67,8 +66,7 @@ final class ConnectionTracker {
             return nil
         }
         self.retries += 1
-        let bound = min(250 << min(self.refusals[index] - 1, 5), 8000)
-        return .milliseconds(Int64(Double(bound) * Double.random(in: 0.5...1)))
+        return ReconnectDelay.before(attempt: self.refusals[index], capMilliseconds: 8000)
     }
 
     func pinged() {
