@@ -20,6 +20,14 @@ final class StallingStore: MessageStore {
 
     var calls: Int { self.state.withLockedValue { $0.calls } }
 
+    /// Room "r" on this store, its calls given up after 200 ms.
+    func openRoom() async throws -> Room {
+        try await Room.open(
+            "r", on: MultiThreadedEventLoopGroup.singleton.next(),
+            store: DeadlineMessageStore(self, limit: .milliseconds(200)), recentCapacity: 10,
+            logger: Logger(label: "test"))
+    }
+
     func stall(_ stalled: Bool) {
         self.state.withLockedValue { $0.stalled = stalled }
     }
@@ -101,10 +109,7 @@ struct UnansweringStoreTests {
     func queuedEventsFailTogether() async throws {
         // setup: a room whose store calls give up after 200 ms
         let store = StallingStore()
-        let room = try await Room.open(
-            "r", on: MultiThreadedEventLoopGroup.singleton.next(),
-            store: DeadlineMessageStore(store, limit: .milliseconds(200)), recentCapacity: 10,
-            logger: Logger(label: "test"))
+        let room = try await store.openRoom()
         let sink = RecordingSink(renderer: LineRenderer())
         room.join(sink)
         await room.waitUntilIdle()

@@ -5,25 +5,54 @@ import NIOCore
 /// Delivery: committed events reach the members strictly in `seq` order, after the store has them; a resuming
 /// member is replayed what it missed first.
 extension Room {
-    func replay(to sink: any EventSink, after: Int64, maxReplay: Int) async {
+    /// A connection that has seen everything up to `after` and asks for the rest.
+    struct Resume {
+        let sink: any EventSink
+        let after: Int64
+        let maxReplay: Int
+    }
+
+    /// Sends each resuming connection every message after its `after`, then its `resumed` marker. One read of the
+    /// store serves them all, from the earliest `after` among those with at most their `maxReplay` missing (the
+    /// others get `complete: false` and nothing else), and each message is rendered once per wire format: when a
+    /// node dies, its clients come back to the others in thousands, and one read each, in turn, kept the room (and
+    /// its live messages) waiting for seconds.
+    func replay(_ resumes: [Resume]) async {
         let latest = self.nextSeq - 1
-        let missing = max(0, latest - max(after, 0))
-        var events: [RoomEvent] = []
-        var complete = missing <= Int64(maxReplay)
-        if complete && missing > 0 {
+        func missing(_ resume: Resume) -> Int64 { max(0, latest - max(resume.after, 0)) }
+        let replayed = resumes.filter { missing($0) <= Int64($0.maxReplay) }
+        let deepest = replayed.map(missing).max() ?? 0
+        var events: [StoredMessage] = []
+        var readFailed = false
+        if deepest > 0 {
             do {
                 events = try await self.fromStore {
-                    try await self.store.page(in: self.id, before: latest + 1, limit: Int(missing))
-                }.map(RoomEvent.message)
+                    try await self.store.page(in: self.id, before: latest + 1, limit: Int(deepest))
+                }
             } catch {
                 self.logger.error("could not read messages to replay: \(error)")
-                complete = false
+                readFailed = true
             }
         }
-        events.append(.resumed(room: self.id, latestSeq: latest, complete: complete))
-        (complete ? self.metrics.resumesComplete : self.metrics.resumesIncomplete).increment()
-        let payloads = events.compactMap(sink.renderer.render)
-        FanOut.write(payloads, to: [sink], on: sink.eventLoop)
+        var rendered: [ObjectIdentifier: [ByteBuffer?]] = [:]
+        for resume in resumes {
+            let complete = !readFailed && missing(resume) <= Int64(resume.maxReplay)
+            var payloads: [ByteBuffer] = []
+            if complete {
+                let renderer = resume.sink.renderer
+                let all = rendered[ObjectIdentifier(renderer)] ?? events.map { renderer.render(.message($0)) }
+                rendered[ObjectIdentifier(renderer)] = all
+                let first = events.firstIndex { $0.seq > resume.after } ?? events.endIndex
+                payloads = all[first...].compactMap { $0 }
+            }
+            (complete ? self.metrics.resumesComplete : self.metrics.resumesIncomplete).increment()
+            if let marker = resume.sink.renderer.render(
+                .resumed(room: self.id, latestSeq: latest, complete: complete))
+            {
+                payloads.append(marker)
+            }
+            FanOut.write(payloads, to: [resume.sink], on: resume.sink.eventLoop)
+        }
     }
 
     /// Delivers every committed event up to `seq` not delivered yet, in order: those held from this room's own

@@ -53,7 +53,17 @@ extension Room {
     func process(_ commands: [Command]) async {
         self.storeNotAnswering = nil
         var batch: [(MessageDraft, Completion?)] = []
+        var resumes: [Resume] = []
         for command in commands {
+            if case .resume(let sink, let after, let maxReplay) = command {
+                // Resumes in a row share one read of the store (a node's clients coming back together).
+                resumes.append(Resume(sink: sink, after: after, maxReplay: maxReplay))
+                continue
+            }
+            if !resumes.isEmpty {
+                await self.resume(resumes)
+                resumes.removeAll(keepingCapacity: true)
+            }
             if case .submit(let draft, let completion) = command, draft.body.target != nil {
                 // A draft that refers to another message is checked against that message as committed, so it is
                 // committed alone, after everything before it.
@@ -81,6 +91,15 @@ extension Room {
         if !batch.isEmpty {
             await self.commit(batch)
         }
+        if !resumes.isEmpty {
+            await self.resume(resumes)
+        }
+    }
+
+    /// Replays to each resuming connection what it missed, then makes it a member.
+    private func resume(_ resumes: [Resume]) async {
+        await self.replay(resumes)
+        for resume in resumes { self.members.insert(resume.sink) }
     }
 
     /// Tells the members here, and the other nodes' copies of the room unless it came from one of them.
@@ -105,8 +124,7 @@ extension Room {
         case .announce(let change, let relayed):
             self.announce(change, relayed: relayed)
         case .resume(let sink, let after, let maxReplay):
-            await self.replay(to: sink, after: after, maxReplay: maxReplay)
-            self.members.insert(sink)
+            await self.resume([Resume(sink: sink, after: after, maxReplay: maxReplay)])
         case .evict(let account):
             self.members.removeAll(of: account)
         case .receipt(let user, let seq, let relayed):
