@@ -46,6 +46,9 @@ public final class TestServer: Sendable {
         configuration.maxConnectionsPerAddress = 100_000
         configuration.drainSeconds = 0  // a test that stops its server does not wait for a load balancer
         configuration.metricsPort = 0  // many servers run at once
+        // The test clients never answer pings, and a test that ran past two intervals on a machine loaded by the
+        // whole suite lost its idle clients (1001). The keepalive tests set their own interval.
+        configuration.pingInterval = 3600
         // A message's link would be fetched from the internet: tests stay on loopback, and the previews' own turn it on.
         configuration.linkPreviews = false
         if ProcessInfo.processInfo.environment[Self.backendVariable] == "postgres" {

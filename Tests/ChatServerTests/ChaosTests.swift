@@ -157,7 +157,7 @@ struct ChaosTests {
     static var steps: Int { ProcessInfo.processInfo.environment["CHAOS_STEPS"].flatMap(Int.init) ?? 120 }
 
     @Test func everyViewEqualsTheDatabase() async throws {
-        try await withTestServer({ $0.pingInterval = 3600 }) { server in
+        try await withTestServer { server in
             try await Self.run(on: ChaosNodes(server))
         }
     }
