@@ -72,10 +72,7 @@ final class Storm: ClientEvents {
         self.clients = (0..<tokens.count).map { Client(node: $0 == tokens.count - 1 ? 1 : 0) }
     }
 
-    /// Clients without a connection right now.
-    var down: Int { self.clients.count - self.clients.count(where: { $0.handler != nil }) }
-
-    /// Clients still waiting to resume after losing their connection.
+    /// Clients that lost their connection and have not resumed since (reconnected or not).
     var waiting: Int { self.clients.count(where: { $0.lostAt != nil }) }
 
     /// Clients whose last message is not the last one sent.

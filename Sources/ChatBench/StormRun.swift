@@ -79,7 +79,7 @@ struct StormRun {
         try await loop.submit { storm.value.markKilled() }.get()
         // Its clients notice at once (the kernel resets their connections); then each must resume.
         try await Monotonic.sleep(seconds: 0.5)
-        try await self.waitUntil("clients back", total: count - 1, storm, on: loop) { $0.waiting + $0.down }
+        try await self.waitUntil("clients back", total: count - 1, storm, on: loop) { $0.waiting }
         self.progress.say("every client is back; sending \(settings.afterSeconds) s more")
         try await Monotonic.sleep(seconds: settings.afterSeconds)
         try await loop.submit { sending.cancel() }.get()
