@@ -239,6 +239,9 @@ if [[ $scenarios == *" 4 "* ]]; then
         urls+=(--url "ws://127.0.0.1:$((base_port + 10 * k))/chat" --server-pid "${node_pids[$k]}")
     done
     "$bin/chat-bench" "${urls[@]}" --protocol modern --clients "$storm_clients" --storm 10 --rate 5 --duration 10 \
-        --source-addresses "$sources" --connect-rate 1000 || echo "# chat-bench failed: exit $?"
+        --source-addresses "$sources" --connect-rate 1000 || {
+        echo "# chat-bench failed: exit $?; the nodes' last log lines:"
+        tail -n 20 "$work"/node*.log
+    }
     stop_nodes
 fi

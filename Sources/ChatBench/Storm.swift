@@ -163,6 +163,7 @@ final class Storm: ClientEvents {
 
     /// Opens client `index`'s connection to its node.
     func connect(_ index: Int) {
+        guard !self.stopping else { return }
         let url = self.urls[self.clients[index].node].with(path: "/api/v1/ws?token=\(self.tokens[index])")
         let bound = NIOLoopBound(self, eventLoop: self.loop)
         let source: SocketAddress?
