@@ -16,8 +16,8 @@ enum BenchFrame {
     case other
 
     private static let errorPrefix = Array(#"{"error""#.utf8)
-    private static let modernError = Array(#""type":"error""#.utf8)
-    private static let modernResumed = Array(#""type":"resumed""#.utf8)
+    static let modernError = Array(#""type":"error""#.utf8)
+    static let modernResumed = Array(#""type":"resumed""#.utf8)
 
     init(_ bytes: UnsafeRawBufferPointer, marker: [UInt8]) {
         guard let start = ByteScan.firstIndex(of: marker, in: bytes, from: 0) else {

@@ -55,11 +55,9 @@ final class Storm: ClientEvents {
     private(set) var incompleteResumes = 0
     private var stopping = false
 
-    private static let resumed = Array(#""type":"resumed""#.utf8)
     private static let latestSeq = Array(#""latestSeq":"#.utf8)
     private static let seq = Array(#""seq":"#.utf8)
     private static let incomplete = Array(#""complete":false"#.utf8)
-    private static let error = Array(#""type":"error""#.utf8)
 
     /// `tokens`: one per client, the sender's last. `urls[0]` is the node the storm kills.
     init(loop: any EventLoop, urls: [ServerURL], tokens: [String], sources: SourceAddresses, run: RunIdentity) {
@@ -98,9 +96,9 @@ final class Storm: ClientEvents {
 
     func received(_ payload: ByteBuffer, client index: Int) {
         payload.withUnsafeReadableBytes { bytes in
-            if ByteScan.firstIndex(of: Self.resumed, in: bytes, from: 0) != nil {
+            if ByteScan.firstIndex(of: BenchFrame.modernResumed, in: bytes, from: 0) != nil {
                 self.resumed(bytes, client: index)
-            } else if ByteScan.firstIndex(of: Self.error, in: bytes, from: 0) != nil {
+            } else if ByteScan.firstIndex(of: BenchFrame.modernError, in: bytes, from: 0) != nil {
                 self.errorFrames += 1
             }
             var from = 0
