@@ -14,14 +14,6 @@ LAST_ADMINISTRATOR = "This is the last active administrator: make someone else o
 
 
 class AdministrationTests(WebClientTestCase):
-    def open_user_page(self, page, username):
-        """Me → Administration → Users, searched for `username`, then that account's page."""
-        page.go("#/me/admin/users")
-        page.wait_for(lambda d: page.find_all("#admin-user-search"), "the user search")
-        page.find("#admin-user-search").send_keys(username)
-        page.click(f'#admin-users a[data-username="{username}"]', f"{username} in the list")
-        page.wait_for(lambda d: page.find_all("#user-active-toggle"), f"{username}'s page")
-
     def test_gh30_a_member_sees_no_administration(self):
         ann = self.user("ann")
         page = self.signed_in(ann)

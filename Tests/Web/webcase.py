@@ -170,6 +170,22 @@ class WebClientTestCase(unittest.TestCase):
         server.admin("grant", session["user"]["username"])
         return api(self.base(), "POST", "/login", {"username": session["user"]["username"], "password": PASSWORD})
 
+    def open_user_page(self, page, username):
+        """Me → Administration → Users, searched for `username`, then that account's page. The row is clicked only
+        once the search's answer is the list: the first page (A–Z) may hold the same row, and a click on it as the
+        search replaces the list lands on nothing."""
+        page.go("#/me/admin/users")
+        page.wait_for(lambda d: page.find_all("#admin-user-search"), "the user search")
+        page.find("#admin-user-search").send_keys(username)
+
+        def searched():
+            rows = page.find_all("#admin-users a[data-username]")
+            return page.find("#admin-users-status").text == "" and rows and all(
+                username in row.get_attribute("data-username") for row in rows)
+        page.wait_for(lambda d: searched(), f"the search for {username}")
+        page.click(f'#admin-users a[data-username="{username}"]', f"{username} in the list")
+        page.wait_for(lambda d: page.find_all("#user-active-toggle"), f"{username}'s page")
+
     def signed_in(self, session, **options):
         browser = self.browser(**options)
         browser.sign_in_with(session)

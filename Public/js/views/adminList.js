@@ -27,11 +27,10 @@ export class PagedList {
     this.element = el('div', { className: 'paged-list' }, this.list, this.status, this.moreButton);
   }
 
-  /** Starts again from the first page. */
+  /** Starts again from the first page. The rows shown stay until it comes, so the list does not blink empty. */
   reload() {
     this.generation += 1;
     this.next = null;
-    replaceChildren(this.list);
     this.moreButton.hidden = true;
     return this.fetch(null);
   }
@@ -48,12 +47,17 @@ export class PagedList {
     try {
       const { items, next } = await this.load(after);
       if (generation !== this.generation) return;
-      this.list.append(...items.map((item) => this.renderItem(item)));
+      const rows = items.map((item) => this.renderItem(item));
+      if (after === null) replaceChildren(this.list, ...rows);
+      else this.list.append(...rows);
       this.next = next ?? null;
       this.status.textContent = this.list.children.length === 0 ? this.empty : '';
       this.moreButton.hidden = this.next === null;
     } catch (error) {
-      if (generation === this.generation) this.status.textContent = adminErrorText(error);
+      if (generation === this.generation) {
+        if (after === null) replaceChildren(this.list);
+        this.status.textContent = adminErrorText(error);
+      }
     } finally {
       this.moreButton.disabled = false;
     }
