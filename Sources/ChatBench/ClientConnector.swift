@@ -93,7 +93,8 @@ struct ClientConnector: Sendable {
     ) {
         var bootstrap = ClientBootstrap(group: loop)
         if let source { bootstrap = bootstrap.bind(to: source) }
-        bootstrap
+        bootstrap =
+            bootstrap
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .connectTimeout(.seconds(10))
             .channelInitializer { channel in
@@ -103,8 +104,9 @@ struct ClientConnector: Sendable {
                     upgrade.whenComplete { upgradeFinished(channel, $0) }
                 }
             }
-            .connect(host: target.host, port: target.port)
-            .whenFailure(connectFailed)
+        let connected =
+            target.address.map { bootstrap.connect(to: $0) } ?? bootstrap.connect(host: target.host, port: target.port)
+        connected.whenFailure(connectFailed)
     }
 
     /// Tries client `index`'s connection again; a failure to start it counts as the connection's failure.

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// The host, port and path of a `ws://` URL.
 struct ServerURL: Sendable {
@@ -6,6 +7,10 @@ struct ServerURL: Sendable {
     let port: Int
     let path: String
     let text: String
+    /// The host's address when it is an IP address: a connection to it then needs no resolver. NIO's connect by
+    /// name resolves and races addresses (happy eyeballs) for every connection, which for a local IP address is
+    /// only work, and most of the generator's when thousands connect at once.
+    let address: SocketAddress?
 
     init(_ text: String) throws {
         guard let components = URLComponents(string: text), components.scheme?.lowercased() == "ws",
@@ -18,18 +23,21 @@ struct ServerURL: Sendable {
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         self.path = components.percentEncodedQuery.map { "\(path)?\($0)" } ?? path
         self.text = text
+        self.address = try? SocketAddress(ipAddress: host, port: self.port)
     }
 
     /// The same server, another path (with its query).
     func with(path: String) -> ServerURL {
-        ServerURL(host: self.host, port: self.port, path: path, text: "ws://\(self.hostHeader)\(path)")
+        ServerURL(
+            host: self.host, port: self.port, path: path, text: "ws://\(self.hostHeader)\(path)", address: self.address)
     }
 
-    private init(host: String, port: Int, path: String, text: String) {
+    private init(host: String, port: Int, path: String, text: String, address: SocketAddress?) {
         self.host = host
         self.port = port
         self.path = path
         self.text = text
+        self.address = address
     }
 
     /// The value of the upgrade request's `Host` header.

@@ -7,9 +7,12 @@ import SQLKit
 /// The ``AccountStore`` on a Fluent database.
 public struct FluentAccountStore: AccountStore {
     private let database: any Database
+    /// The same database, for the reads written in SQL.
+    private let rows: ColumnRows
 
     public init(database: any Database) {
         self.database = database
+        self.rows = ColumnRows(database.requiredSQL(by: "FluentAccountStore"))
     }
 
     public func create(_ account: Account) async throws -> Bool {
@@ -185,12 +188,18 @@ public struct FluentAccountStore: AccountStore {
         try await TokenRecord(tokenHash: hash, userID: userID, expiresAt: expiresAt).create(on: self.database)
     }
 
+    /// One query, without Fluent's models: every request and connection with a token asks.
     public func grant(forTokenHash hash: String, now: Date) async throws -> TokenGrant? {
-        try await TokenRecord.query(on: self.database)
-            .filter(\.$tokenHash == hash)
-            .filter(\.$expiresAt > now)
-            .first()
-            .map { TokenGrant(userID: $0.userID, expiresAt: $0.expiresAt) }
+        try await self.rows.all(
+            """
+            SELECT \(unsafeRaw: UserRecord.columns(of: "u")), t.expires_at AS expires_at
+            FROM tokens t JOIN users u ON u.id = t.user_id
+            WHERE t.token_hash = \(bind: hash) AND t.expires_at > \(bind: now) LIMIT 1
+            """
+        ) { row in
+            TokenGrant(
+                account: try UserRecord.account(from: row), expiresAt: try row.value("expires_at", as: Date.self))
+        }.first
     }
 
     public func revokeToken(hash: String) async throws {

@@ -13,14 +13,14 @@ public struct FluentRoomDirectory: RoomDirectory {
     private let sql: any SQLDatabase
     /// The same PostgreSQL database's client, for the statements prepared once per connection; `nil` on SQLite.
     private let postgres: PostgresClient?
-    /// On SQLite, for the queries of many rows (a thousand members of the lobby).
-    private let sqlite: SQLiteRows?
+    /// The same database, for the reads written in SQL that return many rows or run for every connection.
+    private let rows: ColumnRows
 
     public init(database: any Database, postgres: PostgresClient? = nil) {
         self.database = database
         self.sql = database.requiredSQL(by: "FluentRoomDirectory")
         self.postgres = postgres
-        self.sqlite = SQLiteRows(self.sql)
+        self.rows = ColumnRows(self.sql)
     }
 
     public func ensureLobby() async throws {
@@ -75,21 +75,30 @@ public struct FluentRoomDirectory: RoomDirectory {
         try await RoomRecord.find(id.rawValue, on: self.database)?.info()
     }
 
+    /// One query, without Fluent's models: every connection asks, and every `GET /rooms`.
     public func memberships(of user: UUID) async throws -> [Membership] {
-        let memberships = try await MembershipRecord.query(on: self.database).filter(\.$userID == user).all()
-        let rooms = try await RoomRecord.query(on: self.database).filter(\.$id ~~ memberships.map(\.roomID)).all()
-        let byID = Dictionary(uniqueKeysWithValues: try rooms.map { (try $0.requireID(), $0) })
-        let muted = Set(
-            try await RoomRestrictionRecord.query(on: self.database)
-                .filter(\.$userID == user).filter(\.$kind == RoomRestriction.mute.rawValue).all().map(\.roomID))
-        return try memberships.compactMap { membership in
-            guard let room = byID[membership.roomID] else { return nil }
+        try await self.rows.all(
+            """
+            SELECT r.id AS id, r.kind AS kind, r.name AS name, r.created_by AS created_by, r.direct_key AS direct_key,
+            r.avatar_id AS avatar_id, m.role AS role, m.last_read_seq AS last_read_seq,
+            m.notification_level AS notification_level, m.pinned_at IS NOT NULL AS pinned, m.draft AS draft,
+            COALESCE(m.marked_unread, FALSE) AS marked_unread,
+            EXISTS (SELECT 1 FROM room_restrictions x
+            WHERE x.room_id = m.room_id AND x.user_id = m.user_id AND x.kind = 'mute') AS muted
+            FROM memberships m JOIN rooms r ON r.id = m.room_id WHERE m.user_id = \(bind: user)
+            """
+        ) { row in
             let standing = MemberStanding(
-                role: RoomRole(rawValue: membership.role) ?? .member, muted: muted.contains(membership.roomID),
-                notifications: membership.notificationLevel.flatMap(NotificationLevel.init(rawValue:)))
+                role: RoomRole(rawValue: try row.value("role", as: String.self)) ?? .member,
+                muted: try row.value("muted", as: Bool.self),
+                notifications: try row.valueIfPresent("notification_level", as: String.self).flatMap(
+                    NotificationLevel.init(rawValue:)))
+            let personal = PersonalRoomState(
+                pinned: try row.value("pinned", as: Bool.self), draft: try row.valueIfPresent("draft", as: String.self),
+                markedUnread: try row.value("marked_unread", as: Bool.self))
             return Membership(
-                room: try room.info(), lastReadSeq: membership.lastReadSeq, standing: standing,
-                personal: membership.personal)
+                room: try RoomRecord.info(from: row), lastReadSeq: try row.value("last_read_seq", as: Int64.self),
+                standing: standing, personal: personal)
         }
     }
 
@@ -180,15 +189,26 @@ public struct FluentRoomDirectory: RoomDirectory {
                 NotificationLevel.init(rawValue:)))
     }
 
+    /// One query, without Fluent's models: a room opening reads every member's, 50,000 in a large room.
     public func standings(in room: RoomID) async throws -> [UUID: MemberStanding] {
-        let muted = Set(try await self.restricted(in: room, .mute))
-        var standings: [UUID: MemberStanding] = [:]
-        for membership in try await MembershipRecord.query(on: self.database).filter(\.$roomID == room.rawValue).all() {
-            standings[membership.userID] = MemberStanding(
-                role: RoomRole(rawValue: membership.role) ?? .member, muted: muted.contains(membership.userID),
-                notifications: membership.notificationLevel.flatMap(NotificationLevel.init(rawValue:)))
+        let rows = try await self.rows.all(
+            """
+            SELECT m.user_id AS user_id, m.role AS role, m.notification_level AS notification_level,
+            EXISTS (SELECT 1 FROM room_restrictions x
+            WHERE x.room_id = m.room_id AND x.user_id = m.user_id AND x.kind = 'mute') AS muted
+            FROM memberships m WHERE m.room_id = \(bind: room.rawValue)
+            """
+        ) { row in
+            (
+                try row.value("user_id", as: UUID.self),
+                MemberStanding(
+                    role: RoomRole(rawValue: try row.value("role", as: String.self)) ?? .member,
+                    muted: try row.value("muted", as: Bool.self),
+                    notifications: try row.valueIfPresent("notification_level", as: String.self).flatMap(
+                        NotificationLevel.init(rawValue:)))
+            )
         }
-        return standings
+        return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
 
     public func isRestricted(_ user: UUID, in room: RoomID, _ restriction: RoomRestriction) async throws -> Bool {
@@ -255,7 +275,9 @@ public struct FluentRoomDirectory: RoomDirectory {
     }
 
     public func members(of room: RoomID) async throws -> [UUID] {
-        try await MembershipRecord.query(on: self.database).filter(\.$roomID == room.rawValue).all().map(\.userID)
+        try await self.rows.all("SELECT user_id FROM memberships WHERE room_id = \(bind: room.rawValue)") {
+            try $0.value("user_id", as: UUID.self)
+        }
     }
 
     /// One query of two columns, not Fluent's models: it runs for every batch of presence changes, and the lobby alone
@@ -274,14 +296,13 @@ public struct FluentRoomDirectory: RoomDirectory {
                     LIMIT 1 OFFSET \(literal: limit)))
             """
         var members: [RoomID: [UUID]] = [:]
-        func add(_ row: some EventColumns) throws {
-            members[RoomID(try row.value("room_id", as: String.self)), default: []].append(
-                try row.value("user_id", as: UUID.self))
-        }
-        if let sqlite {
-            for row in try await sqlite.all(query) { try add(SQLiteEventColumns(row: row)) }
-        } else {
-            for row in try await self.sql.raw(query).all() { try add(DecodedEventColumns(row: row)) }
+        for (room, user) in try await self.rows.all(
+            query,
+            {
+                (RoomID(try $0.value("room_id", as: String.self)), try $0.value("user_id", as: UUID.self))
+            })
+        {
+            members[room, default: []].append(user)
         }
         return members
     }

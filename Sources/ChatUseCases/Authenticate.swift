@@ -30,9 +30,9 @@ public struct Authenticate: Sendable {
         return try await StoreUnavailable.guarding("the token could not be checked") {
             // Deactivation revokes the tokens; the account's state is checked too, for a token stored meanwhile.
             guard let grant = try await self.accounts.grant(forTokenHash: hash, now: Date()),
-                let account = try await self.accounts.account(id: grant.userID), account.deactivatedAt == nil
+                grant.account.deactivatedAt == nil
             else { return nil }
-            return AuthenticatedAccount(account: account, tokenHash: hash, expiresAt: grant.expiresAt)
+            return AuthenticatedAccount(account: grant.account, tokenHash: hash, expiresAt: grant.expiresAt)
         }
     }
 }

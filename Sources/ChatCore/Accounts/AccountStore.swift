@@ -79,7 +79,7 @@ public protocol AccountStore: Sendable {
     func apply(_ change: AdministrativeChange, to id: UUID, audit entry: AuditEntry) async throws -> Bool
 
     func storeToken(hash: String, userID: UUID, expiresAt: Date) async throws
-    /// The owner and expiry of an unexpired, unrevoked token.
+    /// The owner and expiry of an unexpired, unrevoked token, read together: every request and connection asks.
     func grant(forTokenHash hash: String, now: Date) async throws -> TokenGrant?
     func revokeToken(hash: String) async throws
     /// When the user was last connected (set when they go offline), or `nil` if never.
@@ -87,13 +87,13 @@ public protocol AccountStore: Sendable {
     func setLastSeen(_ id: UUID, at date: Date) async throws
 }
 
-/// What a valid bearer token grants: whose it is, and until when.
+/// What a valid bearer token grants: whose account it is, as stored now, and until when.
 public struct TokenGrant: Sendable, Equatable {
-    public let userID: UUID
+    public let account: Account
     public let expiresAt: Date
 
-    public init(userID: UUID, expiresAt: Date) {
-        self.userID = userID
+    public init(account: Account, expiresAt: Date) {
+        self.account = account
         self.expiresAt = expiresAt
     }
 }

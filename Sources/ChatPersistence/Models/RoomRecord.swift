@@ -28,12 +28,28 @@ final class RoomRecord: Model, @unchecked Sendable {
     }
 
     func info() throws -> RoomInfo {
-        var info = RoomInfo(
-            id: RoomID(try self.requireID()), kind: RoomKind(rawValue: self.kind) ?? .group, name: self.name,
-            createdBy: self.createdBy)
+        Self.info(
+            id: try self.requireID(), kind: self.kind, name: self.name, createdBy: self.createdBy,
+            directKey: self.directKey, avatar: self.avatar)
+    }
+
+    /// The room of a row read without the model, whose columns have the table's names.
+    static func info(from row: any EventColumns) throws -> RoomInfo {
+        Self.info(
+            id: try row.value("id", as: String.self), kind: try row.value("kind", as: String.self),
+            name: try row.valueIfPresent("name", as: String.self),
+            createdBy: try row.valueIfPresent("created_by", as: UUID.self),
+            directKey: try row.valueIfPresent("direct_key", as: String.self),
+            avatar: try row.valueIfPresent("avatar_id", as: UUID.self))
+    }
+
+    private static func info(
+        id: String, kind: String, name: String?, createdBy: UUID?, directKey: String?, avatar: UUID?
+    ) -> RoomInfo {
+        var info = RoomInfo(id: RoomID(id), kind: RoomKind(rawValue: kind) ?? .group, name: name, createdBy: createdBy)
         // The direct key is the two accounts' ids: who the room is between, whoever is a member now.
-        info.avatar = self.avatar
-        info.pair = self.directKey?.split(separator: ":").compactMap { UUID(uuidString: String($0)) }
+        info.avatar = avatar
+        info.pair = directKey?.split(separator: ":").compactMap { UUID(uuidString: String($0)) }
         return info
     }
 }

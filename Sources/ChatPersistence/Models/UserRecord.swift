@@ -44,3 +44,29 @@ final class UserRecord: Model, @unchecked Sendable {
             isBot: self.isBot, botOwner: self.botOwner, avatar: self.avatar)
     }
 }
+
+extension UserRecord {
+    /// The columns ``account(from:)`` reads, of the table `alias`: for the reads made without the model.
+    static func columns(of alias: String) -> String {
+        [
+            "id", "username", "display_name", "avatar_color", "password_hash", "is_admin", "deactivated_at",
+            "created_at", "last_seen_at", "is_bot", "bot_owner_id", "avatar_id",
+        ].map { "\(alias).\($0) AS \($0)" }.joined(separator: ", ")
+    }
+
+    /// The account of a row holding ``columns(of:)``.
+    static func account(from row: any EventColumns) throws -> Account {
+        Account(
+            id: try row.value("id", as: UUID.self), username: try row.value("username", as: String.self),
+            displayName: try row.value("display_name", as: String.self),
+            avatarColor: try row.value("avatar_color", as: String.self),
+            passwordHash: try row.value("password_hash", as: String.self),
+            isAdministrator: try row.value("is_admin", as: Bool.self),
+            deactivatedAt: try row.valueIfPresent("deactivated_at", as: Date.self),
+            createdAt: try row.valueIfPresent("created_at", as: Date.self),
+            lastSeenAt: try row.valueIfPresent("last_seen_at", as: Date.self),
+            isBot: try row.value("is_bot", as: Bool.self),
+            botOwner: try row.valueIfPresent("bot_owner_id", as: UUID.self),
+            avatar: try row.valueIfPresent("avatar_id", as: UUID.self))
+    }
+}
