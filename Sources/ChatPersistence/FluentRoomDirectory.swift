@@ -80,25 +80,17 @@ public struct FluentRoomDirectory: RoomDirectory {
         try await self.rows.all(
             """
             SELECT r.id AS id, r.kind AS kind, r.name AS name, r.created_by AS created_by, r.direct_key AS direct_key,
-            r.avatar_id AS avatar_id, m.role AS role, m.last_read_seq AS last_read_seq,
-            m.notification_level AS notification_level, m.pinned_at IS NOT NULL AS pinned, m.draft AS draft,
-            COALESCE(m.marked_unread, FALSE) AS marked_unread,
-            EXISTS (SELECT 1 FROM room_restrictions x
-            WHERE x.room_id = m.room_id AND x.user_id = m.user_id AND x.kind = 'mute') AS muted
+            r.avatar_id AS avatar_id, m.last_read_seq AS last_read_seq, m.pinned_at IS NOT NULL AS pinned,
+            m.draft AS draft, COALESCE(m.marked_unread, FALSE) AS marked_unread, \(unsafeRaw: Self.standingColumns)
             FROM memberships m JOIN rooms r ON r.id = m.room_id WHERE m.user_id = \(bind: user)
             """
         ) { row in
-            let standing = MemberStanding(
-                role: RoomRole(rawValue: try row.value("role", as: String.self)) ?? .member,
-                muted: try row.value("muted", as: Bool.self),
-                notifications: try row.valueIfPresent("notification_level", as: String.self).flatMap(
-                    NotificationLevel.init(rawValue:)))
             let personal = PersonalRoomState(
                 pinned: try row.value("pinned", as: Bool.self), draft: try row.valueIfPresent("draft", as: String.self),
                 markedUnread: try row.value("marked_unread", as: Bool.self))
             return Membership(
                 room: try RoomRecord.info(from: row), lastReadSeq: try row.value("last_read_seq", as: Int64.self),
-                standing: standing, personal: personal)
+                standing: try Self.standing(from: row), personal: personal)
         }
     }
 
@@ -172,20 +164,27 @@ public struct FluentRoomDirectory: RoomDirectory {
                 }
             }
         }
-        guard
-            let row = try await self.sql.raw(
-                """
-                SELECT m.role AS role, EXISTS (SELECT 1 FROM room_restrictions r
-                WHERE r.room_id = m.room_id AND r.user_id = m.user_id AND r.kind = 'mute') AS muted,
-                m.notification_level AS notifications
-                FROM memberships m WHERE m.room_id = \(bind: room.rawValue) AND m.user_id = \(bind: user) LIMIT 1
-                """
-            ).first()
-        else { return nil }
-        return MemberStanding(
-            role: RoomRole(rawValue: try row.decode(column: "role", as: String.self)) ?? .member,
-            muted: try row.decode(column: "muted", as: Bool.self),
-            notifications: try row.decode(column: "notifications", as: String?.self).flatMap(
+        return try await self.rows.all(
+            """
+            SELECT \(unsafeRaw: Self.standingColumns) FROM memberships m
+            WHERE m.room_id = \(bind: room.rawValue) AND m.user_id = \(bind: user) LIMIT 1
+            """, Self.standing(from:)
+        ).first
+    }
+
+    /// A membership `m`'s standing, as the columns ``standing(from:)`` reads: its role, its notification level, and
+    /// whether a mute of the member in the room exists.
+    private static let standingColumns = """
+        m.role AS role, m.notification_level AS notification_level,
+        EXISTS (SELECT 1 FROM room_restrictions x
+        WHERE x.room_id = m.room_id AND x.user_id = m.user_id AND x.kind = 'mute') AS muted
+        """
+
+    private static func standing(from row: any EventColumns) throws -> MemberStanding {
+        MemberStanding(
+            role: RoomRole(rawValue: try row.value("role", as: String.self)) ?? .member,
+            muted: try row.value("muted", as: Bool.self),
+            notifications: try row.valueIfPresent("notification_level", as: String.self).flatMap(
                 NotificationLevel.init(rawValue:)))
     }
 
@@ -193,21 +192,10 @@ public struct FluentRoomDirectory: RoomDirectory {
     public func standings(in room: RoomID) async throws -> [UUID: MemberStanding] {
         let rows = try await self.rows.all(
             """
-            SELECT m.user_id AS user_id, m.role AS role, m.notification_level AS notification_level,
-            EXISTS (SELECT 1 FROM room_restrictions x
-            WHERE x.room_id = m.room_id AND x.user_id = m.user_id AND x.kind = 'mute') AS muted
+            SELECT m.user_id AS user_id, \(unsafeRaw: Self.standingColumns)
             FROM memberships m WHERE m.room_id = \(bind: room.rawValue)
             """
-        ) { row in
-            (
-                try row.value("user_id", as: UUID.self),
-                MemberStanding(
-                    role: RoomRole(rawValue: try row.value("role", as: String.self)) ?? .member,
-                    muted: try row.value("muted", as: Bool.self),
-                    notifications: try row.valueIfPresent("notification_level", as: String.self).flatMap(
-                        NotificationLevel.init(rawValue:)))
-            )
-        }
+        ) { row in (try row.value("user_id", as: UUID.self), try Self.standing(from: row)) }
         return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
 
