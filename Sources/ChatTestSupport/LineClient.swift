@@ -48,7 +48,7 @@ public final class LineClient: Sendable {
     }
 
     /// The next line, or a thrown error naming what was expected if none arrives in time.
-    public func nextLine(timeout: Duration = .seconds(5)) async throws -> String {
+    public func nextLine(timeout: Duration = TestDeadline.reply) async throws -> String {
         guard let line = await self.lines.next(timeout: timeout) else {
             throw TestClientError("no line received within \(timeout)")
         }
@@ -57,7 +57,7 @@ public final class LineClient: Sendable {
 
     /// Reads lines until one equals `expected`, returning those skipped.
     @discardableResult
-    public func waitForLine(_ expected: String, timeout: Duration = .seconds(5)) async throws -> [String] {
+    public func waitForLine(_ expected: String, timeout: Duration = TestDeadline.reply) async throws -> [String] {
         var skipped: [String] = []
         while true {
             guard let line = await self.lines.next(timeout: timeout) else {

@@ -15,7 +15,7 @@ extension WebSocketTestClient {
     }
 
     /// The next frame of `kind`, skipping frames of other kinds.
-    public func next(_ kind: ServerMessage.Kind, timeout: Duration = .seconds(5)) async throws -> ServerMessage {
+    public func next(_ kind: ServerMessage.Kind, timeout: Duration = TestDeadline.reply) async throws -> ServerMessage {
         while true {
             let text = try await self.nextText(timeout: timeout)
             if let message = try? ServerMessage.decode(Data(text.utf8)), message.kind == kind { return message }
@@ -24,7 +24,7 @@ extension WebSocketTestClient {
 
     /// The next frame of `kind` decoded as its frame struct, skipping frames of other kinds.
     public func next<Frame: Decodable>(
-        _ kind: ServerMessage.Kind, as _: Frame.Type, timeout: Duration = .seconds(5)
+        _ kind: ServerMessage.Kind, as _: Frame.Type, timeout: Duration = TestDeadline.reply
     ) async throws -> Frame {
         while true {
             let text = try await self.nextText(timeout: timeout)
@@ -43,7 +43,7 @@ extension WebSocketTestClient {
     }
 
     /// Sends `message` and returns its ack; an error frame for it is thrown, with its code.
-    public func acked(_ message: ClientMessage, timeout: Duration = .seconds(5)) async throws -> AckFrame {
+    public func acked(_ message: ClientMessage, timeout: Duration = TestDeadline.reply) async throws -> AckFrame {
         try await self.send(message)
         while true {
             switch try? ServerMessage.decode(Data(try await self.nextText(timeout: timeout).utf8)) {

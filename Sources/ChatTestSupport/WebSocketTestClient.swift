@@ -106,7 +106,7 @@ public final class WebSocketTestClient: Sendable {
     }
 
     /// The next data frame's text, skipping pings; throws if none comes in time or the connection closes.
-    public func nextText(timeout: Duration = .seconds(5)) async throws -> String {
+    public func nextText(timeout: Duration = TestDeadline.reply) async throws -> String {
         while let frame = await self.frames.next(timeout: timeout) {
             switch frame.opcode {
             case Opcode.text: return frame.text
@@ -119,7 +119,7 @@ public final class WebSocketTestClient: Sendable {
     }
 
     /// Decodes the next text frame as JSON of type `T`.
-    public func nextJSON<T: Decodable>(_ type: T.Type, timeout: Duration = .seconds(5)) async throws -> T {
+    public func nextJSON<T: Decodable>(_ type: T.Type, timeout: Duration = TestDeadline.reply) async throws -> T {
         let text = try await self.nextText(timeout: timeout)
         do {
             return try JSONDecoder().decode(T.self, from: Data(text.utf8))
@@ -129,7 +129,7 @@ public final class WebSocketTestClient: Sendable {
     }
 
     /// Waits for the server's close frame and returns its code (skipping data frames).
-    public func nextCloseCode(timeout: Duration = .seconds(5)) async throws -> UInt16? {
+    public func nextCloseCode(timeout: Duration = TestDeadline.reply) async throws -> UInt16? {
         while let frame = await self.frames.next(timeout: timeout) {
             if frame.opcode == Opcode.close { return frame.closeCode }
         }

@@ -82,20 +82,30 @@ struct OperationsTests {
             opcode: WebSocketTestClient.Opcode.ping, payload: Array(repeating: 0x61, count: 125))
         let burst = Array((0..<100).map { _ in ping }.joined())
         // A write waits for room in the socket; should the server stop reading without closing, the flooder is
-        // closed after a minute (failing the writes still pending), so the test fails instead of hanging.
+        // closed after three minutes (failing the writes still pending), so the test fails instead of hanging. The
+        // server gives up once about 4 MB of pongs fill the kernel's send buffer: seconds on a quiet machine, over a
+        // minute for this debug build beside every other suite on two cores.
         let flooding = Task {
+            var written = 0
             for _ in 0..<3000 {
                 do { try await flooder.channel.writeAndFlush(ByteBuffer(bytes: burst)) } catch { break }
+                written += 1
             }
+            return written
         }
         let watchdog = Task {
-            try await Task.sleep(for: .seconds(60))
+            try await Task.sleep(for: .seconds(180))
             await flooder.close()
         }
-        await flooding.value
+        let bursts = await flooding.value
         watchdog.cancel()
         await flooder.close()
-        let line = try await server.waitForOutput("dropped a slow client")
+        let line: String
+        do {
+            line = try await server.waitForOutput("dropped a slow client")
+        } catch {
+            throw TestClientError("nothing logged after \(bursts) of 3,000 bursts of pings were written: \(error)")
+        }
         await server.terminate()
         let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
         #expect(object["proto"] as? String == "echo" && object["reason"] as? String == "pong_backlog", "\(line)")
