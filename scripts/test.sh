@@ -7,6 +7,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-test-deps.sh
+# The tests' files (SQLite databases, PostgreSQL clusters, uploads, browser profiles) go to memory when /dev/shm is
+# there. On a fresh clone the build leaves gigabytes for the disk to write back as the tests start, and in CI a
+# SQLite commit's fsync waited behind them for over ten seconds (its busy timeout), failing ten tests at once. What
+# the tests check never depends on the disk under those files; a TMPDIR of your own is kept.
+if [[ -z "${TMPDIR:-}" && -d /dev/shm && -w /dev/shm ]]; then
+    TMPDIR="$(mktemp -d /dev/shm/swiftchat-tests.XXXXXX)"
+    # As /tmp: the test PostgreSQL runs as the postgres user when the tests run as root.
+    chmod 1777 "$TMPDIR"
+    export TMPDIR
+    trap 'rm -rf "$TMPDIR"' EXIT
+fi
 scripts/format.sh --check
 # The package graph keeps the layers: each target depends only on what its layer may use (docs/ARCHITECTURE.md §1).
 scripts/check-layers.py

@@ -192,7 +192,7 @@ struct AttachmentTests {
             let chat = try await WebSocketTestClient.connect(host: server.host, port: server.httpPort, path: "/chat")
             let tcp = try await LineClient.connect(host: server.host, port: server.tcpPort)
             try await tcp.write("iam:luke\n")
-            _ = await tcp.lines.next(timeout: .seconds(5))
+            _ = await tcp.lines.next(timeout: TestDeadline.reply)
             let upload = try await server.api.send(
                 .POST, "/attachments?name=a.png", bytes: pngBytes(width: 1, height: 1), contentType: "image/png",
                 token: ann.token)
@@ -214,7 +214,7 @@ struct AttachmentTests {
             // Live: messages as sent; the reaction, the edit and the delete are not shown.
             #expect(try await Self.annsTexts(on: chat, count: 4) == ["look \(url)", "tpyo", "secret", "after"])
             var tcpLines: [String] = []
-            while tcpLines.count < 4, let line = await tcp.lines.next(timeout: .seconds(5)) {
+            while tcpLines.count < 4, let line = await tcp.lines.next(timeout: TestDeadline.reply) {
                 if line.hasPrefix("ann:") { tcpLines.append(line) }
             }
             #expect(tcpLines == ["ann:look \(url)", "ann:tpyo", "ann:secret", "ann:after"])

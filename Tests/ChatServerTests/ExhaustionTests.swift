@@ -104,7 +104,8 @@ struct ExhaustionTests {
             await attacker.reset()
             // The connection's work ends with the socket: its owner goes offline without waiting for the queue.
             var offline = false
-            while !offline, let presence = try? await bob.next(.presence, as: PresenceFrame.self, timeout: .seconds(5))
+            while !offline,
+                let presence = try? await bob.next(.presence, as: PresenceFrame.self, timeout: TestDeadline.reply)
             {
                 offline = presence.users.contains { $0.id == flooder.user.id && !$0.online }
             }
@@ -316,7 +317,7 @@ struct SlowConnectionTests {
             for index in 0..<10 { try await chat.send(text: #"{"message":"c\#(index)","user":"chatter"}"#) }
             var errors = 0
             var delivered: Set<String> = []
-            while errors + delivered.count < 10, let text = try? await chat.nextText(timeout: .seconds(5)) {
+            while errors + delivered.count < 10, let text = try? await chat.nextText(timeout: TestDeadline.reply) {
                 if text.contains(#""error""#) {
                     errors += 1
                 } else if let message = try? JSONDecoder().decode(TutorialMessage.self, from: Data(text.utf8)),

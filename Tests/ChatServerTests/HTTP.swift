@@ -7,7 +7,7 @@ func httpGet(host: String, port: Int, path: String) async throws -> String {
     let client = try await LineClient.connect(host: host, port: port)
     try await client.write("GET \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
     var lines: [String] = []
-    while let line = await client.lines.next(timeout: .seconds(5)) {
+    while let line = await client.lines.next(timeout: TestDeadline.reply) {
         lines.append(line)
     }
     await client.close()
