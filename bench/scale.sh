@@ -93,11 +93,13 @@ trap stop_all EXIT
 read -r -a node_args <<<"${SCALE_NODE_ARGS:-}"
 limits=(--max-connections-per-address 1000000 --tutorial-send-burst 100000 --tutorial-send-rate 100000
     --send-burst 100000 --send-rate 100000 --bcrypt-cost 4 --registrations-per-hour 1000000)
-# Starts COUNT nodes (default SCALE_NODES) on a fresh database, each accepting MAX connections (default its share of
-# the lobby).
+# Starts COUNT nodes (default SCALE_NODES) on a fresh database (on the last one's with KEEP=keep), each accepting MAX
+# connections (default its share of the lobby).
 start_nodes() {
-    local count=${1:-$nodes} max=${2:-$((per_node + 100))}
-    "$pg_bin/psql" -X -q -h "$pg" -U chat -d postgres -c "DROP DATABASE IF EXISTS bench" -c "CREATE DATABASE bench"
+    local count=${1:-$nodes} max=${2:-$((per_node + 100))} keep=${3:-}
+    if [[ $keep != keep ]]; then
+        "$pg_bin/psql" -X -q -h "$pg" -U chat -d postgres -c "DROP DATABASE IF EXISTS bench" -c "CREATE DATABASE bench"
+    fi
     node_pids=()
     for k in $(seq 0 $((count - 1))); do
         local port=$((base_port + 10 * k))
@@ -213,16 +215,19 @@ fi
 
 # ---------------------------------------------------------------------------------------------------------------
 # Scenario 3: one room of SCALE_ROOM_MEMBERS members on /api/v1/ws over every node (an account each, registered
-# before the window; every account is in the lobby): one message to all, then 5 a second.
+# before the window, over every node; every account is in the lobby): one message to all, then, on new nodes of the
+# same database (the accounts registered once), 5 a second.
 # ---------------------------------------------------------------------------------------------------------------
 if [[ $scenarios == *" 3 "* ]]; then
+    accounts="$work/room-accounts.json"
     start_nodes "$nodes" $((room_members / nodes + 100))
     echo "# one room of $room_members /api/v1/ws members over $nodes nodes; one message to all"
-    bench --protocol modern --clients "$room_members" --senders 1 --rate 1 --warmup 0 --duration 1
+    bench --protocol modern --accounts "$accounts" --clients "$room_members" --senders 1 --rate 1 --warmup 0 --duration 1
     stop_nodes
-    start_nodes "$nodes" $((room_members / nodes + 100))
+    start_nodes "$nodes" $((room_members / nodes + 100)) keep
     echo "# one room of $room_members /api/v1/ws members over $nodes nodes; 5 msg/s for $sustain s, a sender on each node"
-    bench --protocol modern --clients "$room_members" --senders "$nodes" --rate 5 --warmup 2 --duration "$sustain"
+    bench --protocol modern --accounts "$accounts" --clients "$room_members" --senders "$nodes" --rate 5 --warmup 2 \
+        --duration "$sustain"
     stop_nodes
 fi
 

@@ -89,6 +89,12 @@ struct ChatBench: AsyncParsableCommand {
     )
     var storm: Double?
 
+    @Option(
+        help:
+            "Modern protocol: a file of the run's accounts and rooms. When it exists (an earlier run with as many clients, on the same database), they are used instead of registering; else the new ones are written to it."
+    )
+    var accounts: String?
+
     @Option(help: .hidden) var worker: Int?
     @Option(help: .hidden) var runID: String?
     @Option(help: .hidden) var audienceFile: String?
@@ -169,7 +175,8 @@ struct ChatBench: AsyncParsableCommand {
         var audience: ModernAudience?
         if self.protocol == "modern" {
             let prepared = try await ModernAudience.prepare(
-                on: target.urls[0], run: identity, clients: self.clients, rooms: self.rooms, progress: progress)
+                on: target.urls, run: identity, clients: self.clients, rooms: self.rooms, reusing: self.accounts,
+                progress: progress)
             target.tokens = prepared.tokens
             audience = prepared
         }
@@ -204,7 +211,8 @@ struct ChatBench: AsyncParsableCommand {
         killAfter: Double, target: ServerTargets, identity: RunIdentity, progress: ProgressLog
     ) async throws {
         let audience = try await ModernAudience.prepare(
-            on: target.urls[1], run: identity, clients: self.clients + 1, rooms: 1, progress: progress)
+            on: target.urls, run: identity, clients: self.clients + 1, rooms: 1, reusing: self.accounts,
+            progress: progress)
         let settings = StormRun.Settings(
             urls: target.urls, tokens: audience.tokens, victim: self.serverPid[0], rate: self.rate,
             killAfterSeconds: killAfter, afterSeconds: self.duration, connectRate: self.connectRate,

@@ -34,7 +34,10 @@ struct MessageEncoder {
         self.textBytes = textBytes
         if let room {
             self.modern = true
-            self.envelopePrefix = Array(#"{"type":"send","room":"\#(room)","clientMsgID":"s\#(sender)-"#.utf8)
+            // The run's id in it: a later run with the same accounts (`--accounts`) must not repeat an earlier
+            // run's clientMsgIDs, which the server would answer as retries without delivering them again.
+            self.envelopePrefix = Array(
+                #"{"type":"send","room":"\#(room)","clientMsgID":"\#(run.id)-s\#(sender)-"#.utf8)
             self.envelopeSuffix = Array(#""}"#.utf8)
         } else {
             self.modern = false
@@ -64,7 +67,7 @@ struct MessageEncoder {
     }
 
     /// Wraps the text written by `writeText` in the JSON envelope, padded with `x` to ``textBytes`` if asked. On
-    /// the modern protocol the `clientMsgID` is `s<sender>-<id>`, or `s<sender>-hello` for the greeting.
+    /// the modern protocol the `clientMsgID` is `<run>-s<sender>-<id>`, or `<run>-s<sender>-hello` for the greeting.
     private func frame(id: UInt64?, padded: Bool, _ writeText: (inout ByteBuffer) -> Void) -> ByteBuffer {
         var buffer = self.allocator.buffer(
             capacity: Self.frameHeaderRoom + self.envelopePrefix.count + 32 + self.textBytes
