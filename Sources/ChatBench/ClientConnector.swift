@@ -84,7 +84,9 @@ struct ClientConnector: Sendable {
 
     /// Connects to `target` (from `source`, or the kernel's choice) and asks for the WebSocket upgrade. `opened`
     /// installs the client's handler once upgraded; `upgradeFinished` learns how the upgrade ended, `connectFailed`
-    /// that the connection could not be opened. All three run on `loop`.
+    /// that the connection could not be opened: each try ends in exactly one of the two (a connection that never
+    /// opened also fails its upgrade, and a client told twice would try again twice, and hold two connections). All
+    /// three run on `loop`.
     static func open(
         _ target: ServerURL, from source: SocketAddress?, on loop: any EventLoop,
         opened: @escaping @Sendable (any Channel) throws -> Void,
@@ -93,20 +95,28 @@ struct ClientConnector: Sendable {
     ) {
         var bootstrap = ClientBootstrap(group: loop)
         if let source { bootstrap = bootstrap.bind(to: source) }
+        // Set by the channel's initializer, which runs before the connection is made.
+        let upgrade = NIOLoopBoundBox<EventLoopFuture<UpgradeOutcome>?>(nil, eventLoop: loop)
         bootstrap =
             bootstrap
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .connectTimeout(.seconds(10))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+                    upgrade.value = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
                         configuration: Self.pipelineConfiguration(target: target, opened: opened))
-                    upgrade.whenComplete { upgradeFinished(channel, $0) }
                 }
             }
         let connected =
             target.address.map { bootstrap.connect(to: $0) } ?? bootstrap.connect(host: target.host, port: target.port)
-        connected.whenFailure(connectFailed)
+        connected.whenComplete { result in
+            switch result {
+            case .success(let channel):
+                upgrade.value?.whenComplete { upgradeFinished(channel, $0) }
+            case .failure(let error):
+                connectFailed(error)
+            }
+        }
     }
 
     /// Tries client `index`'s connection again; a failure to start it counts as the connection's failure.
