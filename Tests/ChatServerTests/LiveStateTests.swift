@@ -52,14 +52,7 @@ struct LiveStateTests {
             {
                 #expect(Self.repeatsOnline(repeated, ann.user.id), "ann flapped: \(repeated.users)")
             }
-            let offline = try await Self.moving(time) { () -> PresenceFrame? in
-                while let frame = try? await bobSocket.next(
-                    .presence, as: PresenceFrame.self, timeout: .milliseconds(100))
-                {
-                    if !Self.repeatsOnline(frame, ann.user.id) { return frame }
-                }
-                return nil
-            }
+            let offline = try await Self.firstChange(on: bobSocket, besidesOnline: ann.user.id, moving: time)
             #expect(
                 offline.users.count == 1 && offline.users[0].id == ann.user.id && !offline.users[0].online
                     && offline.users[0].lastSeen != nil)
@@ -190,14 +183,7 @@ struct LiveStateTests {
             await cySocket.close()
             await annSocket.close()
             // Bob's snapshot listed ann; her connect's own news may still come, and says the same.
-            let offline = try await Self.moving(time) { () -> PresenceFrame? in
-                while let frame = try? await bobSocket.next(
-                    .presence, as: PresenceFrame.self, timeout: .milliseconds(100))
-                {
-                    if !Self.repeatsOnline(frame, ann.user.id) { return frame }
-                }
-                return nil
-            }
+            let offline = try await Self.firstChange(on: bobSocket, besidesOnline: ann.user.id, moving: time)
             #expect(offline.users.map(\.id) == [ann.user.id] && !offline.users[0].online)
             // Nothing about cyd or dan came before it or comes after: dan types in the lobby, and bob hears only that.
             try await danSocket.send(.typing(TypingRequest(room: "lobby")))
@@ -302,14 +288,26 @@ struct LiveStateTests {
         }
     }
 
-    /// Moves `time` a second at a time until `result` gives a value (each try waits a little real time), so timers
-    /// started before run out without the test knowing exactly when they started.
     /// Whether the frame only says again that `user` is online, as a snapshot already did: a change that raced the
     /// snapshot may (PROTOCOL.md §9.5).
     static func repeatsOnline(_ frame: PresenceFrame, _ user: UUID) -> Bool {
         frame.users.allSatisfy { $0.id == user && $0.online }
     }
 
+    /// The first presence frame on `socket` that is not such a repeat about `user`, moving `time` until it comes.
+    static func firstChange(
+        on socket: WebSocketTestClient, besidesOnline user: UUID, moving time: ManualTime
+    ) async throws -> PresenceFrame {
+        try await Self.moving(time) { () -> PresenceFrame? in
+            while let frame = try? await socket.next(.presence, as: PresenceFrame.self, timeout: .milliseconds(100)) {
+                if !Self.repeatsOnline(frame, user) { return frame }
+            }
+            return nil
+        }
+    }
+
+    /// Moves `time` a second at a time until `result` gives a value (each try waits a little real time), so timers
+    /// started before run out without the test knowing exactly when they started.
     static func moving<T>(_ time: ManualTime, until result: () async -> T?) async throws -> T {
         for _ in 0..<60 {
             time.advance(by: .seconds(1))
