@@ -466,6 +466,12 @@ class Browser:
     def find_all(self, selector):
         return self.driver.find_elements(By.CSS_SELECTOR, selector)
 
+    def texts(self, selector):
+        """The rendered text of every element `selector` matches, read in one step: lists re-render when presence,
+        unread counts or messages change, and reading element by element can meet a node the page just replaced."""
+        return self.js("return [...document.querySelectorAll(arguments[0])]"
+                       ".map(node => node.innerText.replace(/\\s+/g, ' ').trim())", selector)
+
     def js(self, script, *args):
         return self.driver.execute_script(script, *args)
 

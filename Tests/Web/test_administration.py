@@ -81,7 +81,7 @@ class AdministrationTests(WebClientTestCase):
             more = page.find_all("#admin-audit-more")
             if more and more[0].is_displayed():
                 more[0].click()
-            return [row.text for row in page.find_all("#admin-audit .audit-row")]
+            return page.texts("#admin-audit .audit-row")
         page.wait_for(lambda d: any(text.startswith(audit_line) for text in audit_texts()), "the deactivation in the audit log")
         page.go("#/me/admin/rooms")
         lobby = page.wait_for(lambda d: page.find('#admin-rooms [data-room-id="lobby"]'), "the lobby in the rooms")

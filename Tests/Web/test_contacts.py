@@ -15,7 +15,7 @@ from webcase import setUpModule  # noqa: F401 (it starts the server the test mod
 
 class ContactsTests(WebClientTestCase):
     def names(self, page):
-        return [node.text for node in page.find_all("#contact-list .contact-item .contact-name")]
+        return page.texts("#contact-list .contact-item .contact-name")
 
     def contacts(self, session):
         return sorted(c["user"]["username"] for c in api(self.base(), "GET", "/me/contacts", token=session["token"])["contacts"])
@@ -89,7 +89,7 @@ class ContactsTests(WebClientTestCase):
         page.click("#new-chat-button", "⊕")
         page.click('#new-chat-menu [data-mode="group"]', "New group")
         page.find("#people-search").send_keys(tag)
-        page.wait_for(lambda d: [n.text for n in page.find_all("#people-results .contact-name")] == [f"Bob {tag}"],
+        page.wait_for(lambda d: page.texts("#people-results .contact-name") == [f"Bob {tag}"],
                       "only a contact to pick, not the stranger")
         page.find("#people-picker .dialog-close").click()
         page.go("#/contacts")

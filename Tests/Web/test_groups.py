@@ -109,7 +109,7 @@ class NewChatTests(WebClientTestCase):
         def choose(mode):
             page.find("#new-chat-button").click()
             page.wait_for(lambda d: page.find("#new-chat-menu").is_displayed(), "the ⊕ menu")
-            self.assertEqual([item.text for item in page.find_all("#new-chat-menu [role=menuitem]")], ["New chat", "New group", "Add contact"])
+            self.assertEqual(page.texts("#new-chat-menu [role=menuitem]"), ["New chat", "New group", "Add contact"])
             page.find(f'#new-chat-menu [data-mode="{mode}"]').click()
             page.wait_for(lambda d: page.find("#people-picker").is_displayed(), f"the {mode} dialog")
 

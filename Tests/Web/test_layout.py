@@ -219,7 +219,7 @@ class TabTests(WebClientTestCase):
 
         page.go("#/contacts")
         page.find("#contacts-filter").send_keys(tag)
-        page.wait_for(lambda d: [node.text for node in page.find_all(".contact-item .contact-name")]
+        page.wait_for(lambda d: page.texts(".contact-item .contact-name")
                       == [f"{name} {tag}" for name in ("alpha", "Bravo", "charlie", "Delta")], "contacts A–Z, any case")
 
         def online(person):
@@ -264,7 +264,7 @@ class ChatListTests(WebClientTestCase):
         self.assertRegex(time_text, r"^\d\d:\d\d$", "today's messages show their clock time")
         self.open_chat(page, rooms[0])
         self.wait_for_texts(page, ["hello 0", "again"], "the chat")
-        self.assertEqual([node.text for node in page.find_all("#messages .day-separator")], ["Today"])
+        self.assertEqual(page.texts("#messages .day-separator"), ["Today"])
 
         # Issue 34: Ctrl+K finds a chat by name; Enter opens it.
         ActionChains(page.driver).key_down(Keys.CONTROL).send_keys("k").key_up(Keys.CONTROL).perform()

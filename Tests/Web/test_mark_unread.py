@@ -33,7 +33,7 @@ class MarkUnreadTests(WebClientTestCase):
         # act: right-click, Mark as unread
         page.js(RIGHT_CLICK_JS, room_id)
         page.wait_for(lambda d: page.find("#chat-item-menu").is_displayed(), "the chat's menu")
-        self.assertEqual([b.text for b in page.find_all("#chat-item-menu [role=menuitem]")], ["Pin to top", "Mark as unread"])
+        self.assertEqual(page.texts("#chat-item-menu [role=menuitem]"), ["Pin to top", "Mark as unread"])
         for dark in (False, True):
             page.set_dark(dark)
             self.assertEqual(axe_violations(page, f"chat menu {'dark' if dark else 'light'}"), [])
@@ -85,7 +85,7 @@ class MarkUnreadTests(WebClientTestCase):
         page.wait_for(lambda d: page.find_all(f'.chat-item[data-room-id="{room_id}"]'), "the chat")
         page.js(RIGHT_CLICK_JS, room_id)  # a long press: the browser sends a context menu for it
         page.wait_for(lambda d: page.find("#chat-item-menu").is_displayed(), "the chat's menu")
-        self.assertEqual([b.text for b in page.find_all("#chat-item-menu [role=menuitem]")], ["置顶", "标为未读"])
+        self.assertEqual(page.texts("#chat-item-menu [role=menuitem]"), ["置顶", "标为未读"])
         page.find('#chat-item-menu [data-action="markUnread"]').click()
         page.wait_for(lambda d: self.dot(page, room_id), "the unread dot")
         self.assertEqual(self.dot(page, room_id)[0].get_attribute("aria-label"), "已标为未读")

@@ -78,7 +78,7 @@ class CompletionTests(MentionTestCase):
         sent = api(self.base(), "GET", f"/rooms/{room_id}/messages?limit=10", token=ann["token"])["messages"][-1]
         self.assertEqual(sorted(sent["mentions"]), sorted([bob["user"]["id"], carol["user"]["id"]]), "the server took both")
         # My own message marks the real mentions too (Carol's and Bob's names), though none is mine.
-        page.wait_for(lambda d: [m.text for m in page.find_all("#messages .message.mine .mention")]
+        page.wait_for(lambda d: page.texts("#messages .message.mine .mention")
                       == [f"@{carol_name}", f"@{bob_name}", f"@{carol_name}"], "the mentions marked in my bubble")
         self.assertEqual(page.find_all("#messages .mentions-me"), [])
         self.assert_no_alerts(page)

@@ -112,7 +112,7 @@ class ModerationTests(WebClientTestCase):
         page.click(f'{self.member_row(page, username)} .member-action[data-action="{action}"]', f"{action} for {username}")
 
     def tags(self, page, username):
-        return [tag.text for tag in page.find_all(f"{self.member_row(page, username)} .tag")]
+        return page.texts(f"{self.member_row(page, username)} .tag")
 
     def test_the_owner_gives_roles_removes_bans_and_unbans_from_the_chat_info(self):
         # setup: Ann's channel with Bob, Carol and Dan; Carol's page is open on it

@@ -70,7 +70,7 @@ class SafetyTests(WebClientTestCase):
         api(self.base(), "POST", "/me/contacts", {"username": attacker_username}, token=viewer["token"])
         browser.go("#/contacts")
         browser.find("#contacts-filter").send_keys(attacker_username)
-        browser.wait_for(lambda d: [item.text for item in browser.find_all(".contact-item .contact-name")] == [evil_name],
+        browser.wait_for(lambda d: browser.texts(".contact-item .contact-name") == [evil_name],
                          "the display name as text in Contacts")
         self.assertEqual(browser.find_all('img[src="x"]'), [])
         self.assertEqual(browser.find_all("#app script, #app b, #app a[href^=javascript]"), [])

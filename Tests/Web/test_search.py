@@ -63,8 +63,8 @@ class NameTests(WebClientTestCase):
         page.click("#search-messages", "the message search")
         page.wait_for(lambda d: len(page.find_all("#search-results .search-result")) == 2, "two results")
         # Issue 32: results are grouped by chat, so the chat's name heads its hits and each hit names its sender.
-        self.assertEqual([node.text for node in page.find_all("#search-results .search-group-name")], ["Dave Davis"])
-        labels = sorted(node.text for node in page.find_all("#search-results .search-result .chat-item-name"))
+        self.assertEqual(page.texts("#search-results .search-group-name"), ["Dave Davis"])
+        labels = sorted(page.texts("#search-results .search-result .chat-item-name"))
         self.assertEqual(labels, ["Dave Davis", "You"])
         self.assertEqual(page.find_all("#search-more"), [], "no More for two results")
 

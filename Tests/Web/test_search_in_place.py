@@ -225,7 +225,7 @@ class SearchInPlaceTests(WebClientTestCase):
         page.find("#chat-search").send_keys("预算")
         page.click("#search-messages", "the message search")
         page.wait_for(lambda d: len(page.find_all("#search-results .search-result")) == 3, "three hits")
-        self.assertEqual([node.text for node in page.find_all("#search-results mark")], ["预算"] * 3)
+        self.assertEqual(page.texts("#search-results mark"), ["预算"] * 3)
         page.screenshot(os.path.join(out, "desktop-light-search.png"))
 
 

@@ -68,7 +68,7 @@ class TutorialSenderTests(WebClientTestCase):
         self.assertEqual(len(lookups), len(set(lookups)), f"no lookup repeated: {lookups}")
         self.assertLessEqual(sum(name in lookup for lookup in lookups), 1, "the TCP sender was looked up once at most")
         self.assertEqual(page.console_errors(), "", "no errors in the console")
-        names = [node.text for node in page.find_all("#messages .message-sender")]
+        names = page.texts("#messages .message-sender")
         self.assertIn(name, names, "the sender's name from the message")
 
 
