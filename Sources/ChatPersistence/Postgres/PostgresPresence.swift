@@ -9,9 +9,9 @@ import PostgresNIO
 /// a connection of (its ``PresenceTracker`` counts them, with the grace period), and pushes the rows' expiry
 /// forward every quarter of `lifetime`. An account is online while an unexpired row names it.
 ///
-/// The tracker is the truth; rows follow it. Each change of one account runs in a transaction holding an advisory
-/// lock on that account and writes what the tracker says *then* (so a late report of an old change cannot undo a
-/// newer one), and the heartbeat writes the tracker's whole set again, so a write that failed, or rows another node
+/// The tracker is the truth; rows follow it. The changes reported while the previous ones were written go together
+/// in one transaction (``PresenceRows``), holding an advisory lock on each account, and write what the tracker says
+/// *then* (so a late report of an old change cannot undo a newer one), and the heartbeat writes the tracker's whole set again, so a write that failed, or rows another node
 /// swept while this one could not reach the database, are repaired within a quarter of `lifetime`.
 ///
 /// A change is news only when it changes the answer: an account's first row, its last row gone. The news goes out
@@ -34,20 +34,37 @@ public final class PostgresPresence: PresenceAnnouncer {
         var lastSeen: Int64?
     }
 
-    /// This process: its rows are its own, whatever node name it was given.
-    private let instance = UUID()
-    private let here = NIOLockedValueBox<PresenceTracker?>(nil)
+    private let here: NIOLockedValueBox<PresenceTracker?>
     private let client: PostgresClient
     private let broadcaster: any PresenceAudience
     private let lifetime: Int
     private let logger: Logger
     private let tasks = BackgroundTasks()
+    private let rows: PresenceRows
+    /// The changes reported while the previous batch was written go together in the next.
+    private let changes: BatchQueue<PresenceRows.Change, Void>
+
+    /// Changes taken together at most (written a transaction per ``PresenceRows/accountsPerTransaction``).
+    static let maxBatch = 1000
 
     public init(client: PostgresClient, broadcaster: any PresenceAudience, lifetime: Int, logger: Logger) {
         self.client = client
         self.broadcaster = broadcaster
         self.lifetime = lifetime
         self.logger = logger
+        let here = NIOLockedValueBox<PresenceTracker?>(nil)
+        self.here = here
+        // This process's rows are its own, whatever node name it was given.
+        let rows = PresenceRows(client: client, instance: UUID(), lifetime: lifetime, here: here, logger: logger)
+        self.rows = rows
+        self.changes = BatchQueue(maxBatch: Self.maxBatch) { batch in
+            do {
+                try await Deadline.run(within: Self.writeDeadline) { try await rows.reconcile(batch) }
+                return batch.map { _ in .success(()) }
+            } catch {
+                return batch.map { _ in .failure(error) }
+            }
+        }
     }
 
     public func start(following tracker: PresenceTracker) {
@@ -57,7 +74,7 @@ public final class PostgresPresence: PresenceAnnouncer {
 
     public func changed(_ user: UUID, online: Bool, lastSeen: Date?) async {
         do {
-            try await Deadline.run(within: Self.writeDeadline) { try await self.reconcile(user, lastSeen: lastSeen) }
+            try await self.changes.submit(PresenceRows.Change(user: user, lastSeen: lastSeen))
         } catch is CancellationError {
             // The node is stopping: its rows stay until they expire, as a stopped node's do (see the type's comment).
         } catch {
@@ -100,29 +117,6 @@ public final class PostgresPresence: PresenceAnnouncer {
         await self.broadcaster.drained()
     }
 
-    /// Makes this process's row of `user` say what the tracker says now, under the account's lock, and announces
-    /// the account online if that row is its only one, offline if the row was its last.
-    private func reconcile(_ user: UUID, lastSeen: Date?) async throws {
-        let online = self.here.withLockedValue { $0 }?.isOnline(user) ?? false
-        try await self.client.withTransaction(logger: self.logger) { connection in
-            try await self.lock(user, on: connection)
-            let (mine, others) = try await self.rows(of: user, on: connection)
-            if online {
-                try await connection.query(
-                    """
-                    INSERT INTO presence (instance, account, expires_at)
-                    VALUES (\(self.instance), \(user), now() + make_interval(secs => \(self.lifetime)))
-                    ON CONFLICT (account, instance) DO UPDATE SET expires_at = EXCLUDED.expires_at
-                    """, logger: self.logger)
-                if !mine && others == 0 { try await self.notify(user, online: true, lastSeen: nil, on: connection) }
-            } else if mine {
-                try await connection.query(
-                    "DELETE FROM presence WHERE account = \(user) AND instance = \(self.instance)", logger: self.logger)
-                if others == 0 { try await self.wentOffline(user, at: lastSeen ?? Date(), on: connection) }
-            }
-        }
-    }
-
     /// Every quarter of the lifetime: this process's rows live on, missing ones are written, stale ones removed,
     /// and rows no process refreshed are swept.
     private func heartbeat() async {
@@ -141,21 +135,20 @@ public final class PostgresPresence: PresenceAnnouncer {
         }
     }
 
-    /// Pushes the expiry of this process's rows forward; an account online here without a row, or with a row but
-    /// no longer online here, is reconciled one by one (rare: a write that failed, an outage longer than the
-    /// lifetime, a report still on its way).
+    /// Pushes the expiry of this process's rows forward; accounts online here without a row, or with a row but no
+    /// longer online here, are reconciled (rare: a write that failed, an outage longer than the lifetime, a report
+    /// still on its way).
     private func refresh() async throws {
         let online = self.here.withLockedValue { $0 }?.onlineUsers ?? []
         let rows = try await self.client.query(
             """
             UPDATE presence SET expires_at = now() + make_interval(secs => \(self.lifetime))
-            WHERE instance = \(self.instance) RETURNING account
+            WHERE instance = \(self.rows.instance) RETURNING account
             """, logger: self.logger)
         var written: Set<UUID> = []
         for try await account in rows.decode(UUID.self) { written.insert(account) }
-        for user in online.symmetricDifference(written) {
-            try await self.reconcile(user, lastSeen: nil)
-        }
+        try await self.rows.reconcile(
+            online.symmetricDifference(written).map { PresenceRows.Change(user: $0, lastSeen: nil) })
     }
 
     /// Deletes expired rows; an account left with none is announced offline, by whichever node deleted its row.
@@ -164,47 +157,6 @@ public final class PostgresPresence: PresenceAnnouncer {
             "DELETE FROM presence WHERE expires_at <= now() RETURNING account", logger: self.logger)
         var accounts: Set<UUID> = []
         for try await account in rows.decode(UUID.self) { accounts.insert(account) }
-        for user in accounts {
-            let lastSeen = Date()
-            try await self.client.withTransaction(logger: self.logger) { connection in
-                try await self.lock(user, on: connection)
-                let (mine, others) = try await self.rows(of: user, on: connection)
-                guard !mine, others == 0 else { return }
-                try await self.wentOffline(user, at: lastSeen, on: connection)
-            }
-        }
-    }
-
-    private func lock(_ user: UUID, on connection: PostgresConnection) async throws {
-        try await connection.query(
-            "SELECT pg_advisory_xact_lock(\(Self.lockSpace), hashtext(\(user.uuidString)))", logger: self.logger)
-    }
-
-    /// Whether this process has a row of `user` (expired or not: until swept, nobody announced it offline), and
-    /// how many unexpired rows other processes have.
-    private func rows(of user: UUID, on connection: PostgresConnection) async throws -> (mine: Bool, others: Int64) {
-        let rows = try await connection.query(
-            """
-            SELECT count(*) FILTER (WHERE instance = \(self.instance)),
-                   count(*) FILTER (WHERE instance <> \(self.instance) AND expires_at > now())
-            FROM presence WHERE account = \(user)
-            """, logger: self.logger)
-        for try await (mine, others) in rows.decode((Int64, Int64).self) { return (mine > 0, others) }
-        return (false, 0)
-    }
-
-    /// Records when the account was last seen and announces it offline, both at commit.
-    private func wentOffline(_ user: UUID, at lastSeen: Date, on connection: PostgresConnection) async throws {
-        try await connection.query(
-            "UPDATE users SET last_seen_at = \(lastSeen) WHERE id = \(user)", logger: self.logger)
-        try await self.notify(user, online: false, lastSeen: lastSeen, on: connection)
-    }
-
-    /// Queued in the transaction: sent to every listening node when it commits.
-    private func notify(_ user: UUID, online: Bool, lastSeen: Date?, on connection: PostgresConnection) async throws {
-        let payload = Payload(
-            user: user, online: online, lastSeen: lastSeen?.milliseconds)
-        let text = String(decoding: try JSONEncoder().encode(payload), as: UTF8.self)
-        try await connection.query("SELECT pg_notify(\(Self.channel), \(text))", logger: self.logger)
+        try await self.rows.announceExpired(Array(accounts))
     }
 }
