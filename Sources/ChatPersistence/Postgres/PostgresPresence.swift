@@ -135,8 +135,8 @@ public final class PostgresPresence: PresenceAnnouncer {
     }
 
     /// Pushes the expiry of this process's rows forward; accounts online here without a row, or with a row but no
-    /// longer online here, are reconciled (rare: a write that failed, an outage longer than the lifetime, a report
-    /// still on its way).
+    /// longer online here, go to the next batch (rare: a write that failed, an outage longer than the lifetime, a
+    /// change still on its way).
     private func refresh() async throws {
         let online = self.here.withLockedValue { $0 }?.onlineUsers ?? []
         let rows = try await self.client.query(
@@ -146,8 +146,11 @@ public final class PostgresPresence: PresenceAnnouncer {
             """, logger: self.logger)
         var written: Set<UUID> = []
         for try await account in rows.decode(UUID.self) { written.insert(account) }
-        try await self.rows.reconcile(
-            online.symmetricDifference(written).map { PresenceRows.Change(user: $0, lastSeen: nil) })
+        // Into the changes' queue rather than written here: a heartbeat writing them itself waited for the locks of
+        // the batch in flight, which holds the same accounts while their rows are still being written.
+        for user in online.symmetricDifference(written) {
+            self.changes.enqueue(PresenceRows.Change(user: user, lastSeen: nil))
+        }
     }
 
     /// Deletes expired rows; an account left with none is announced offline, by whichever node deleted its row.
