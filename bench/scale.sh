@@ -5,8 +5,12 @@
 #
 # Usage: bench/scale.sh BIN_DIR
 #        BIN_DIR: where the release chat-server and chat-bench are.
-# Env:   SCALE_NODES=4                 chat-server nodes on the one database
+# Env:   SCALE_SCENARIOS="1 2 3 4"     which scenarios to run (1 one node at its limit, 2 the lobby over the nodes,
+#                                      3 the 50,000-member modern room, 4 the reconnect storm)
+#        SCALE_NODES=4                 chat-server nodes on the one database
+#        SCALE_ONE_NODE_CLIENTS=19000  connections of the one-node scenario, half /chat and half /api/v1/ws
 #        SCALE_LOBBY_CLIENTS=72000     /chat clients of the lobby scenario, spread over the nodes
+#        SCALE_ROOM_MEMBERS=50000      /api/v1/ws members of the one-room scenario, spread over the nodes
 #        SCALE_PROCESSES=4             chat-bench processes (each holds at most its descriptor limit less 100)
 #        SCALE_SOURCE_ADDRESSES=64     loopback source addresses the clients connect from
 #        SCALE_SUSTAIN_SECONDS=60      length of the sustained-rate window
@@ -21,7 +25,7 @@ cd "$(dirname "$0")/.."
 
 bin=${1:?usage: bench/scale.sh BIN_DIR}
 nodes=${SCALE_NODES:-4}
-scenarios=" ${SCALE_SCENARIOS:-1 2 3} "
+scenarios=" ${SCALE_SCENARIOS:-1 2 3 4} "
 one_node_clients=${SCALE_ONE_NODE_CLIENTS:-19000}
 lobby_clients=${SCALE_LOBBY_CLIENTS:-72000}
 room_members=${SCALE_ROOM_MEMBERS:-50000}
@@ -36,23 +40,34 @@ base_port=${SCALE_PORT:-19000}
 # ---------------------------------------------------------------------------------------------------------------
 missing=()
 descriptors=$(ulimit -Hn)
-per_node=$(((lobby_clients + nodes - 1) / nodes))
-per_process=$(((lobby_clients + processes - 1) / processes))
-if [[ $descriptors != unlimited ]]; then
-    ((per_node + 200 <= descriptors)) ||
-        missing+=("each node would hold $per_node connections, but a process may open $descriptors descriptors: raise SCALE_NODES")
-    ((per_process + 100 <= descriptors)) ||
-        missing+=("each chat-bench process would open $per_process clients, but a process may open $descriptors descriptors: raise SCALE_PROCESSES")
-fi
 read -r low high </proc/sys/net/ipv4/ip_local_port_range
-per_pair=$(((lobby_clients + sources - 1) / sources))
-((per_pair <= high - low)) ||
-    missing+=("each source address would need $per_pair ephemeral ports, but $low-$high holds $((high - low)): raise SCALE_SOURCE_ADDRESSES")
 available_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
-# About 5 KiB per connection in a node, 4 in the kernel and 3 in chat-bench (BENCHMARKS.md), and 1 GiB besides.
-needed_kib=$((lobby_clients * 12 + 1048576))
-((needed_kib <= available_kib)) ||
-    missing+=("about $((needed_kib / 1024)) MiB of memory is needed, $((available_kib / 1024)) MiB is available")
+# needs SCENARIO PER_NODE PER_PROCESS TOTAL KIB_PER_CLIENT [HINT]: what one scenario asks of the machine. A
+# connection costs about 5 KiB in a node, 4 in the kernel and 3 in chat-bench on /chat, and up to 80 KiB on
+# /api/v1/ws while a burst of upgrades is authenticated (BENCHMARKS.md "Scale"); 1 GiB besides.
+needs() {
+    local scenario=$1 per_node=$2 per_process=$3 total=$4 kib=$5 hint=${6:-}
+    if [[ $descriptors != unlimited ]]; then
+        ((per_node + 200 <= descriptors)) ||
+            missing+=("scenario $scenario: a node would hold $per_node connections, but a process may open $descriptors descriptors$hint")
+        ((per_process + 100 <= descriptors)) ||
+            missing+=("scenario $scenario: a chat-bench process would open $per_process clients, but a process may open $descriptors descriptors$hint")
+    fi
+    local per_pair=$(((total + sources - 1) / sources))
+    ((per_pair <= high - low)) ||
+        missing+=("scenario $scenario: each source address would need $per_pair ephemeral ports, but $low-$high holds $((high - low)): raise SCALE_SOURCE_ADDRESSES")
+    ((total * kib + 1048576 <= available_kib)) ||
+        missing+=("scenario $scenario: about $(((total * kib + 1048576) / 1024)) MiB of memory is needed, $((available_kib / 1024)) MiB is available")
+}
+[[ $scenarios == *" 1 "* ]] && needs 1 "$one_node_clients" $(((one_node_clients + 1) / 2)) "$one_node_clients" 46
+[[ $scenarios == *" 2 "* ]] &&
+    needs 2 $(((lobby_clients + nodes - 1) / nodes)) $(((lobby_clients + processes - 1) / processes)) "$lobby_clients" 12 \
+        ": raise SCALE_NODES and SCALE_PROCESSES"
+[[ $scenarios == *" 3 "* ]] &&
+    needs 3 $(((room_members + nodes - 1) / nodes)) $(((room_members + processes - 1) / processes)) "$room_members" 80 \
+        ": raise SCALE_NODES and SCALE_PROCESSES"
+[[ $scenarios == *" 4 "* ]] && needs 4 "$storm_clients" "$storm_clients" "$storm_clients" 80
+per_node=$(((lobby_clients + nodes - 1) / nodes))
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
 [[ -x $pg_bin/initdb ]] || missing+=("PostgreSQL's binaries: apt-get install postgresql")
 for product in chat-server chat-bench; do
@@ -216,9 +231,33 @@ fi
 # ---------------------------------------------------------------------------------------------------------------
 # Scenario 3: one room of SCALE_ROOM_MEMBERS members on /api/v1/ws over every node (an account each, registered
 # before the window, over every node; every account is in the lobby): one message to all, then, on new nodes of the
-# same database (the accounts registered once), 5 a second.
+# same database (the accounts registered once), 5 a second. First the small room it is compared with.
 # ---------------------------------------------------------------------------------------------------------------
+# The figure the room's cost per delivery is compared with, taken in the same run: one node with 100 members in the
+# lobby, 10 senders, 200 msg/s for 10 s (bench.sh's scenario), on SQLite and then on this PostgreSQL; the node on
+# CPU 0, chat-bench on CPU 1.
+small_room() {
+    local storage=$1 port=$((base_port + 100)) database=()
+    if [[ $storage == PostgreSQL ]]; then
+        "$pg_bin/psql" -X -q -h "$pg" -U chat -d postgres -c "DROP DATABASE IF EXISTS bench" -c "CREATE DATABASE bench"
+        database=(--database-url "postgres:///bench?host=$pg&user=chat" --attachments-shared true)
+    fi
+    mkdir -p "$work/small-$storage"
+    taskset -c 0 "$bin/chat-server" --port "$port" --tcp-port $((port + 1)) --metrics-port $((port + 2)) \
+        --data-dir "$work/small-$storage" --log-level warning --demo-bot false "${limits[@]}" "${database[@]}" \
+        >>"$work/small-$storage.log" 2>&1 &
+    node_pids=($!)
+    wait_for_port "$port" "${node_pids[0]}"
+    echo "# one node on $storage: 100 /api/v1/ws members of the lobby, 10 senders, 200 msg/s"
+    taskset -c 1 "$bin/chat-bench" --url "ws://127.0.0.1:$port/chat" --server-pid "${node_pids[0]}" --protocol modern \
+        --clients 100 --senders 10 --rate 200 --duration 10 --message-bytes 128 --json-only ||
+        echo "# chat-bench failed: exit $?"
+    stop_nodes
+}
+
 if [[ $scenarios == *" 3 "* ]]; then
+    small_room SQLite
+    small_room PostgreSQL
     accounts="$work/room-accounts.json"
     start_nodes "$nodes" $((room_members / nodes + 100))
     echo "# one room of $room_members /api/v1/ws members over $nodes nodes; one message to all"
