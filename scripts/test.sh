@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: the format check, the unit and integration suites (swift test, real sockets, real SQLite files
-# and a throwaway PostgreSQL server), the integration suites again with every test server on PostgreSQL, 10 s of
-# each fuzz target, the Autobahn WebSocket conformance suite against /echo, the web client's tests in headless
-# Chromium against the real server, then (with RELEASE_ARCHIVE=1, as in CI) the release archive, unpacked and run.
+# and a throwaway PostgreSQL server), the integration suites again with every test server on PostgreSQL, a short run
+# of chat-bench in each of its modes, 10 s of each fuzz target, the Autobahn WebSocket conformance suite against
+# /echo, the web client's tests in headless Chromium against the real server, then (with RELEASE_ARCHIVE=1, as in CI)
+# the release archive, unpacked and run.
 # Missing Debian packages are installed first when running as root (scripts/install-test-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,6 +43,9 @@ half=$((${#suites[@]} / 2))
 for part in "${suites[*]:0:half}" "${suites[*]:half}"; do
     stdbuf -oL -eL env CHAT_TEST_DATABASE=postgres SWIFTNIO_STRICT=1 swift test --skip-build --filter "${part// /|}"
 done
+# The load generator in each mode the benchmarks use, a few seconds each: no benchmark runs in the tests, and a broken
+# chat-bench would otherwise be found on the day of one.
+bench/smoke.sh "$(swift build --show-bin-path)"
 scripts/fuzz.sh --seconds 10
 scripts/autobahn.sh
 # Screenshots go to a temporary folder unless asked for (UPDATE_SCREENSHOTS=1 rewrites docs/screenshots/).

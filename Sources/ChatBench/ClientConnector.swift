@@ -95,8 +95,9 @@ struct ClientConnector: Sendable {
     ) {
         var bootstrap = ClientBootstrap(group: loop)
         if let source { bootstrap = bootstrap.bind(to: source) }
-        // Set by the channel's initializer, which runs before the connection is made.
-        let upgrade = NIOLoopBoundBox<EventLoopFuture<UpgradeOutcome>?>(nil, eventLoop: loop)
+        // Set by the channel's initializer, which runs before the connection is made. Made empty, so that it may be
+        // made off the loop (`connectAll` starts clients from a task; retries start them on the loop).
+        let upgrade = NIOLoopBoundBox.makeEmptyBox(valueType: EventLoopFuture<UpgradeOutcome>.self, eventLoop: loop)
         bootstrap =
             bootstrap
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
