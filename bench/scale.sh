@@ -11,6 +11,7 @@
 #        SCALE_ONE_NODE_CLIENTS=19000  connections of the one-node scenario, half /chat and half /api/v1/ws
 #        SCALE_LOBBY_CLIENTS=72000     /chat clients of the lobby scenario, spread over the nodes
 #        SCALE_ROOM_MEMBERS=50000      /api/v1/ws members of the one-room scenario, spread over the nodes
+#        SCALE_ROOM_CONNECT_RATE=400   new connections a second of the one-room scenario, all nodes together
 #        SCALE_PROCESSES=4             chat-bench processes (each holds at most its descriptor limit less 100)
 #        SCALE_SOURCE_ADDRESSES=64     loopback source addresses the clients connect from
 #        SCALE_SUSTAIN_SECONDS=60      length of the sustained-rate window
@@ -145,14 +146,16 @@ stop_nodes() {
 }
 # postgres_cpu: CPU seconds used so far by every PostgreSQL process.
 source bench/postgres-cpu.sh
-# chat-bench over every node, its clients spread over the processes and source addresses; one JSON line.
+# chat-bench over every node, its clients spread over the processes and source addresses, started at connect_rate
+# a second in all; one JSON line.
+connect_rate=2000
 bench() {
     local urls=() pids=() k before
     for k in $(seq 0 $((nodes - 1))); do
         urls+=(--url "ws://127.0.0.1:$((base_port + 10 * k))/chat" --server-pid "${node_pids[$k]}")
     done
     before=$(postgres_cpu)
-    "$bin/chat-bench" "${urls[@]}" --processes "$processes" --source-addresses "$sources" --connect-rate 2000 \
+    "$bin/chat-bench" "${urls[@]}" --processes "$processes" --source-addresses "$sources" --connect-rate "$connect_rate" \
         --json-only "$@" || echo "# chat-bench failed: exit $?"
     awk -v a="$before" -v b="$(postgres_cpu)" 'BEGIN { printf "# PostgreSQL CPU during the scenario: %.2f s\n", b - a }'
 }
@@ -259,6 +262,9 @@ if [[ $scenarios == *" 3 "* ]]; then
     small_room SQLite
     small_room PostgreSQL
     accounts="$work/room-accounts.json"
+    # About what four nodes complete in upgrades and first `resume`s a second here: started faster, the requests
+    # queue past the store's deadline and are refused after their work is done.
+    connect_rate=${SCALE_ROOM_CONNECT_RATE:-400}
     start_nodes "$nodes" $((room_members / nodes + 100))
     echo "# one room of $room_members /api/v1/ws members over $nodes nodes; one message to all"
     bench --protocol modern --accounts "$accounts" --clients "$room_members" --senders 1 --rate 1 --warmup 0 --duration 1
@@ -268,6 +274,7 @@ if [[ $scenarios == *" 3 "* ]]; then
     bench --protocol modern --accounts "$accounts" --clients "$room_members" --senders "$nodes" --rate 5 --warmup 2 \
         --duration "$sustain"
     stop_nodes
+    connect_rate=2000
 fi
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -4,8 +4,8 @@ import NIOPosix
 import NIOWebSocket
 
 /// Opens the clients: TCP connect, then the HTTP upgrade to WebSocket, at most `connectRate` new connections a
-/// second so that a burst of SYNs does not overflow the server's listen backlog. An upgrade the server refuses is
-/// tried again after a backoff (``ConnectionTracker/upgradeFinished(index:result:)``).
+/// second so that a burst of SYNs does not overflow the server's listen backlog. An upgrade the server refuses, or a
+/// connect that times out, is tried again after a backoff (``ConnectionTracker``).
 struct ClientConnector: Sendable {
     /// How long the upgrades may go on without one more completing, once every connection has been started.
     private static let upgradeTimeoutNanos: UInt64 = 30_000_000_000
@@ -78,7 +78,9 @@ struct ClientConnector: Sendable {
                 run.loop.scheduleTask(in: delay) { self.retry(index: index, global: global) }
             },
             connectFailed: { error in
-                run.bound.value.tracker.connectFailed(index: index, target: target, error: error)
+                guard let delay = run.bound.value.tracker.connectFailed(index: index, target: target, error: error)
+                else { return }
+                run.loop.scheduleTask(in: delay) { self.retry(index: index, global: global) }
             })
     }
 
@@ -125,7 +127,8 @@ struct ClientConnector: Sendable {
         do {
             try self.connect(index: index, global: global)
         } catch {
-            self.run.bound.value.tracker.connectFailed(
+            // Not a timeout (a source address that cannot be bound): the run fails, so no delay comes back.
+            _ = self.run.bound.value.tracker.connectFailed(
                 index: index, target: self.target.forClient(global), error: error)
         }
     }

@@ -12,15 +12,16 @@ final class ConnectionTracker {
     private(set) var serverCloses = 0
     /// Keepalive pings the server sent, all clients together (each answered with a pong).
     private(set) var pings = 0
-    /// Upgrades the server refused (a busy server's `503`) or cut off, each tried again later, as real clients do.
+    /// Upgrades the server refused (a busy server's `503`) or cut off, and connects that timed out, each tried again
+    /// later, as real clients do.
     private(set) var retries = 0
-    /// Each client's refused upgrades so far.
+    /// Each client's failed tries so far.
     private var refusals: [Int]
     private var connectFailure: String?
     private var upgradeFailure: String?
     private var closingAll = false
 
-    /// How often one client's upgrade may be refused before the run gives up.
+    /// How often one client's try may fail before the run gives up.
     static let maxRefusals = 20
 
     init(clients: Int) {
@@ -39,17 +40,25 @@ final class ConnectionTracker {
         self.upgraded += 1
     }
 
-    func connectFailed(index: Int, target: ServerURL, error: any Error) {
-        self.connectFailure =
-            self.connectFailure
-            ?? "client \(index) could not connect to \(target.hostHeader) (is the server running there?): \(error)"
+    /// Records that client `index`'s connection could not be opened; returns how long to wait before trying it
+    /// again, or nil.
+    ///
+    /// A connect that timed out is retried as a refused upgrade is: a node whose accept queue is full drops the
+    /// connection request (the kernel's listen backlog), and a real client tries again. Any other failure (the
+    /// connection refused: no server there) fails the run at once.
+    func connectFailed(index: Int, target: ServerURL, error: any Error) -> TimeAmount? {
+        let why = "client \(index) could not connect to \(target.hostHeader) (is the server running there?): \(error)"
+        guard let channelError = error as? ChannelError, case .connectTimeout = channelError else {
+            self.connectFailure = self.connectFailure ?? why
+            return nil
+        }
+        return self.retryDelay(index: index) { self.connectFailure = self.connectFailure ?? "\(why), \($0) times" }
     }
 
     /// Records how client `index`'s upgrade ended; returns how long to wait before trying it again, or nil.
     ///
-    /// A refusal is retried with the backoff of the `ChatClient` library (``ReconnectDelay``), capped at 8 s: a server shedding a burst of upgrades answers
-    /// `503` to what it cannot start on (`--max-pending-requests`), and a client that gave up would measure nothing.
-    /// After ``maxRefusals`` refusals of one client the run fails, naming why.
+    /// A refusal is retried: a server shedding a burst of upgrades answers `503` to what it cannot start on
+    /// (`--max-pending-requests`), and a client that gave up would measure nothing.
     func upgradeFinished(index: Int, result: Result<UpgradeOutcome, any Error>) -> TimeAmount? {
         let why: String
         switch result {
@@ -60,9 +69,15 @@ final class ConnectionTracker {
         case .failure(let error):
             why = "client \(index)'s WebSocket upgrade failed: \(error)"
         }
+        return self.retryDelay(index: index) { self.upgradeFailure = self.upgradeFailure ?? "\(why), \($0) times" }
+    }
+
+    /// The wait before client `index`'s next try, with the backoff of the `ChatClient` library (``ReconnectDelay``)
+    /// capped at 8 s; after ``maxRefusals`` failed tries of one client, nil, and `giveUp` records why the run fails.
+    private func retryDelay(index: Int, giveUp: (Int) -> Void) -> TimeAmount? {
         self.refusals[index] += 1
         guard self.refusals[index] < Self.maxRefusals else {
-            self.upgradeFailure = self.upgradeFailure ?? "\(why), \(Self.maxRefusals) times"
+            giveUp(Self.maxRefusals)
             return nil
         }
         self.retries += 1
