@@ -308,7 +308,7 @@ class AccessibilityTests(WebClientTestCase):
             page.find("#bot-username").send_keys(unique_name("axe"))
             page.find("#create-bot").click()
             page.wait_for(lambda d: page.find_all("#new-bot-token"), "the new bot's token")
-            page.find(f'#bot-list .bot-row[data-username="{bot_name}"] .show-deliveries').click()
+            page.click(f'#bot-list .bot-row[data-username="{bot_name}"] .show-deliveries', "the bot's deliveries")
             page.wait_for(lambda d: "Nothing delivered yet." in page.find(f"#bot-deliveries-{bot_name}").text, "the deliveries")
             violations += axe_violations(page, f"me bots {scheme}")
         self.assertEqual(violations, [], "\n".join(violations))

@@ -373,7 +373,7 @@ class ScreenshotTests(WebClientTestCase):
             browser.find("#bot-username").send_keys(unique_name("alerts"))
             browser.find("#create-bot").click()
             browser.wait_for(lambda d: browser.find_all("#new-bot-token"), "the new bot's token")
-            browser.find(f'#bot-list .bot-row[data-username="{bot_name}"] .show-deliveries').click()
+            browser.click(f'#bot-list .bot-row[data-username="{bot_name}"] .show-deliveries', "the bot's deliveries")
             browser.js("document.activeElement?.blur()")
             time.sleep(0.3)
             browser.screenshot(os.path.join(out, f"{device}-light-bots.png"))
