@@ -11,8 +11,9 @@ import PostgresNIO
 ///
 /// The tracker is the truth; rows follow it. The changes reported while the previous ones were written go together
 /// in one transaction (``PresenceRows``), holding an advisory lock on each account, and write what the tracker says
-/// *then* (so a late report of an old change cannot undo a newer one), and the heartbeat writes the tracker's whole set again, so a write that failed, or rows another node
-/// swept while this one could not reach the database, are repaired within a quarter of `lifetime`.
+/// *then* (so a late report of an old change cannot undo a newer one), and the heartbeat writes the tracker's whole
+/// set again, so a write that failed, or rows another node swept while this one could not reach the database, are
+/// repaired within a quarter of `lifetime`.
 ///
 /// A change is news only when it changes the answer: an account's first row, its last row gone. The news goes out
 /// by `NOTIFY swiftchat_presence`, sent at commit, to every node, this one included: each node pushes it to its

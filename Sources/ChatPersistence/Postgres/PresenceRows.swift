@@ -37,10 +37,15 @@ struct PresenceRows: Sendable {
     func reconcile(_ changes: [Change]) async throws {
         var lastSeen: [UUID: Date] = [:]
         for change in changes { lastSeen[change.user] = change.lastSeen ?? lastSeen[change.user] }
-        let users = Array(Set(changes.map(\.user)))
-        for start in stride(from: 0, to: users.count, by: Self.accountsPerTransaction) {
-            let chunk = users[start..<min(start + Self.accountsPerTransaction, users.count)]
-            try await self.reconcile(chunk: Array(chunk), lastSeen: lastSeen)
+        for chunk in Self.perTransaction(Array(Set(changes.map(\.user)))) {
+            try await self.reconcile(chunk: chunk, lastSeen: lastSeen)
+        }
+    }
+
+    /// `users` in runs of at most ``accountsPerTransaction``, a transaction each.
+    private static func perTransaction(_ users: [UUID]) -> [[UUID]] {
+        stride(from: 0, to: users.count, by: Self.accountsPerTransaction).map {
+            Array(users[$0..<min($0 + Self.accountsPerTransaction, users.count)])
         }
     }
 
@@ -85,9 +90,8 @@ struct PresenceRows: Sendable {
     /// Announces offline, at commit, each account whose rows expired (just deleted by the sweep) if no process has
     /// an unexpired row of it and this one has none left, under the accounts' locks.
     func announceExpired(_ users: [UUID]) async throws {
-        for start in stride(from: 0, to: users.count, by: Self.accountsPerTransaction) {
-            try await self.announceExpired(
-                chunk: Array(users[start..<min(start + Self.accountsPerTransaction, users.count)]))
+        for chunk in Self.perTransaction(users) {
+            try await self.announceExpired(chunk: chunk)
         }
     }
 
