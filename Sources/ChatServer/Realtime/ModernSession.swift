@@ -7,12 +7,12 @@ import NIOCore
 import NIOWebSocket
 
 /// One connection to `/api/v1/ws`, on its event loop: decodes frames and hands them, in order, to the connection's
-/// ``ModernWorker``, which does everything that needs to await (opening rooms, reading history).
+/// ``ModernWorker``, which does everything that needs to await (opening rooms, reading history), through the
+/// connection's ``WorkerInbox``.
 final class ModernSession: WebSocketSession {
     private let connection: WebSocketConnection
     private let worker: ModernWorker
-    private let frames: AsyncStream<ClientMessage>.Continuation
-    private let backlog: InboundBacklog
+    private let inbox: WorkerInbox
     private var expiry: Scheduled<Void>?
 
     private let context: ModernContext
@@ -23,10 +23,7 @@ final class ModernSession: WebSocketSession {
         self.connection = connection
         self.context = context
         self.accountID = signedIn.account.id
-        let (stream, continuation) = AsyncStream.makeStream(of: ClientMessage.self)
-        self.frames = continuation
-        let backlog = InboundBacklog(channel: connection.channel)
-        self.backlog = backlog
+        self.inbox = WorkerInbox(channel: connection.channel)
         self.worker = ModernWorker(connection: connection, context: context, signedIn: signedIn, rooms: Set(rooms))
         // Checked again here, where it cannot race: the HTTP check before the upgrade only spares most clients
         // the upgrade.
@@ -35,8 +32,7 @@ final class ModernSession: WebSocketSession {
             return
         }
         self.registered = true
-        let worker = self.worker
-        context.background.run { await worker.run(stream, backlog: backlog) }
+        self.post(.opened)
         Self.send(HelloFrame(user: signedIn.account.profile, rooms: rooms.map(\.rawValue)), on: connection)
         self.expiry = connection.eventLoop.scheduleTask(
             in: .seconds(Int64(max(0, signedIn.expiresAt.timeIntervalSinceNow)))
@@ -46,6 +42,7 @@ final class ModernSession: WebSocketSession {
     }
 
     func didReceive(_ message: WebSocketMessage) {
+        guard self.registered else { return }
         guard case .text(let text, _) = message else {
             Self.send(ErrorFrame(code: .badFrame, message: "Frames are JSON text.", ref: nil), on: self.connection)
             return
@@ -67,18 +64,30 @@ final class ModernSession: WebSocketSession {
             Self.send(PongFrame(), on: self.connection)
             return
         }
-        guard self.backlog.added() else {
+        guard self.post(.frame(frame)) else {
             self.connection.evict(.inboundBacklog, reason: "too many frames waiting; wait for answers")
             return
         }
-        self.frames.yield(frame)
     }
 
     func didClose() {
         self.expiry?.cancel()
-        self.frames.finish()
         if self.registered {
+            self.post(.closed)
             self.context.sessions.remove(self.worker, for: self.accountID)
+        }
+    }
+
+    /// Hands an item to the worker, starting its task when none runs; `false` when the inbox refused a frame.
+    @discardableResult
+    private func post(_ item: WorkerInbox.Item) -> Bool {
+        switch self.inbox.post(item) {
+        case .queued: return true
+        case .overflow: return false
+        case .startWorker:
+            let (worker, inbox) = (self.worker, self.inbox)
+            self.context.background.run { await worker.work(through: inbox) }
+            return true
         }
     }
 

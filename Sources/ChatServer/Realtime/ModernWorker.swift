@@ -31,27 +31,32 @@ actor ModernWorker {
         self.rooms = rooms
     }
 
-    /// Handles the connection's frames until it closes. Frames still queued when the socket closes (or the
-    /// server shuts down) are dropped: nothing was acknowledged for them, and their client resends. A `read` is
-    /// handled all the same, unless the server is shutting down: it is often a page's last word before it closes
-    /// (read, then reload), it needs no answer, and moving a read position twice is harmless.
-    func run(_ frames: AsyncStream<ClientMessage>, backlog: InboundBacklog) async {
-        self.context.presence.connected(self.account.id)
-        await self.sendPresenceSnapshot()
-        for await frame in frames {
-            backlog.handled()
-            guard !Task.isCancelled else { continue }
-            if case .read(let request) = frame {
-                await self.markRead(request)
-                continue
+    /// Does what waits in the connection's inbox, in order, until it is empty (the inbox then lets this task end).
+    /// Frames still waiting when the socket has closed (or the server is shutting down) are dropped: nothing was
+    /// acknowledged for them, and their client resends. A `read` is handled all the same, unless the server is
+    /// shutting down: it is often a page's last word before it closes (read, then reload), it needs no answer, and
+    /// moving a read position twice is harmless.
+    func work(through inbox: WorkerInbox) async {
+        while let item = inbox.next() {
+            switch item {
+            case .opened:
+                self.context.presence.connected(self.account.id)
+                await self.sendPresenceSnapshot()
+            case .frame(let frame):
+                guard !Task.isCancelled else { continue }
+                if case .read(let request) = frame {
+                    await self.markRead(request)
+                    continue
+                }
+                guard self.connection.channel.isActive else { continue }
+                await self.handle(frame)
+            case .closed:
+                for room in self.joined.values {
+                    room.leave(self.connection)
+                }
+                self.context.presence.disconnected(self.account.id)
             }
-            guard self.connection.channel.isActive else { continue }
-            await self.handle(frame)
         }
-        for room in self.joined.values {
-            room.leave(self.connection)
-        }
-        self.context.presence.disconnected(self.account.id)
     }
 
     private func handle(_ frame: ClientMessage) async {
