@@ -187,7 +187,7 @@ class AdministrationTests(WebClientTestCase):
         late.wait_for(lambda d: late.find("#auth-error").text.startswith("That invitation is unknown, used up or expired."), "refused")
 
         # Revoked, it leaves the list.
-        page.find(f"{invite_row} .revoke-invite").click()
+        page.click(f"{invite_row} .revoke-invite", "the invitation's Revoke")
         page.wait_for(lambda d: page.find("#admin-invites-status").text == "Invitation revoked.", "revoked")
         self.assertEqual(page.find_all(invite_row), [])
 

@@ -76,7 +76,7 @@ class BotsTests(WebClientTestCase):
         page.wait_for(lambda d: page.find_all(row), "the bot's row")
         self.assertEqual(page.find_all("#new-bot-token"), [], "the token is shown once only")
         page.js(CONFIRM_YES_JS)
-        page.find(f"{row} .new-token").click()
+        page.click(f"{row} .new-token", "the bot's New token")
         page.wait_for(lambda d: page.find_all(f"#bot-token-{bot_name}"), "the new token")
         new_token = page.find(f"#bot-token-{bot_name}").get_attribute("value")
         self.assertNotEqual(new_token, token)
@@ -88,10 +88,10 @@ class BotsTests(WebClientTestCase):
 
         # a webhook URL the server may not reach is refused in words; deliveries are listed (none yet)
         page.find(f"#bot-webhook-{bot_name}").send_keys("http://10.1.2.3/hook")
-        page.find(f"{row} .save-webhook").click()
+        page.click(f"{row} .save-webhook", "the bot's Save webhook")
         page.wait_for(lambda d: "https on a public address" in page.find(f"{row} .bot-status").text, "invalid_endpoint in words")
         self.assertEqual(page.find_all(f"#bot-secret-{bot_name}"), [], "no signing key for a refused URL")
-        page.find(f"{row} .show-deliveries").click()
+        page.click(f"{row} .show-deliveries", "the bot's Deliveries")
         page.wait_for(lambda d: page.find(f"#bot-deliveries-{bot_name}").text == "Nothing delivered yet.", "no deliveries")
         self.assertEqual(page.find(f"{row} .show-deliveries").get_attribute("aria-expanded"), "true")
 
@@ -101,7 +101,7 @@ class BotsTests(WebClientTestCase):
         page.wait_for(lambda d: page.find("#bot-form-status").text == "That username is taken.", "username_taken in words")
 
         # act: delete the bot, once asked
-        page.find(f"{row} .delete-bot").click()
+        page.click(f"{row} .delete-bot", "the bot's Delete")
         page.wait_for(lambda d: "deleted" in page.find("#bot-list-status").text, "the bot deleted")
         self.assertEqual(page.find_all(row), [])
         self.assertEqual(api(self.base(), "GET", "/bots", token=ann["token"])["bots"], [])
@@ -156,7 +156,7 @@ class BotsTests(WebClientTestCase):
 
         # act: set the URL
         page.find(f"#bot-webhook-{bot_name}").send_keys(f"http://127.0.0.1:{receiver.server_port}/hook")
-        page.find(f"{row} .save-webhook").click()
+        page.click(f"{row} .save-webhook", "the bot's Save webhook")
 
         # validate: the signing key, once; a mention is delivered and answered, and the deliveries say so
         page.wait_for(lambda d: page.find_all(f"#bot-secret-{bot_name}"), "the signing key")
@@ -169,13 +169,13 @@ class BotsTests(WebClientTestCase):
         page.go("#/me/bots")
         page.wait_for(lambda d: page.find_all(row), "the bot's row again")
         self.assertEqual(page.find_all(f"#bot-secret-{bot_name}"), [], "the signing key is shown once only")
-        page.find(f"{row} .show-deliveries").click()
+        page.click(f"{row} .show-deliveries", "the bot's Deliveries")
         page.wait_for(lambda d: page.find_all(f"#bot-deliveries-{bot_name} .delivery-row"), "the delivery")
         self.assertEqual(page.find(f"#bot-deliveries-{bot_name} .delivery-outcome").text, "Replied")
         self.assertTrue(page.find(f"#bot-deliveries-{bot_name} .delivery-where").text.startswith("Ping · #1 · "))
 
         # act: remove the URL
-        page.find(f"{row} .remove-webhook").click()
+        page.click(f"{row} .remove-webhook", "the bot's Remove webhook")
         page.wait_for(lambda d: page.find(f"{row} .bot-status").text == "Webhook URL removed.", "the URL removed")
 
 

@@ -233,7 +233,7 @@ class ModerationTests(WebClientTestCase):
         self.assertEqual(axe_violations(admin_page, "Administration → Reports"), [])
         admin_page.js("const s = document.querySelector(arguments[0]); s.value = 'delete-message'; s.dispatchEvent(new Event('change'));",
                       f"{row} .resolve-action")
-        admin_page.find(f"{row} .resolve-button").click()
+        admin_page.click(f"{row} .resolve-button", "the report's Resolve")
         admin_page.wait_for(lambda d: "Resolved by Root Admin: Delete the message" in admin_page.find(row).text, "resolved")
         # validate: the message is removed, in a moderator's words for the pages that saw it go
         for page in (ann_page, bob_page):
@@ -246,7 +246,7 @@ class ModerationTests(WebClientTestCase):
         self.assertEqual(len(ann_page.find_all("#room-reports .report-row")), 1, "only the open one")
         self.assertEqual(axe_violations(ann_page, "the chat info with roles, bans and reports"), [])
         self.assertNotIn("deactivate-account", [o.get_attribute("value") for o in ann_page.find_all(f"{row} option")])
-        ann_page.find(f"{row} .resolve-button").click()
+        ann_page.click(f"{row} .resolve-button", "the report's Resolve")
         try:
             ann_page.wait_for(lambda d: "Resolved by Ann Lee: Dismiss" in ann_page.find(row).text, "dismissed")
         except AssertionError:

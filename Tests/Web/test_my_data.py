@@ -73,7 +73,7 @@ class MyDataTests(WebClientTestCase):
         page.go("#/me/data")
         row = f'#blocked-list [data-username="{bob["user"]["username"]}"]'
         page.wait_for(lambda d: page.find_all(row), "Bob among the blocked")
-        page.find(f"{row} .unblock-button").click()
+        page.click(f"{row} .unblock-button", "Unblock")
         page.wait_for(lambda d: page.find("#blocked-status").text == "Bob Chen is no longer blocked.", "unblocked")
         page.wait_for(lambda d: page.find("#blocked-list").text == "You have blocked nobody.", "nobody blocked")
         self.assertEqual(api(self.base(), "GET", "/me/blocks", token=ann["token"]), [])

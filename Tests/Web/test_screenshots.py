@@ -120,7 +120,7 @@ class ScreenshotTests(WebClientTestCase):
         browser.wait_for(lambda d: len(browser.find_all("#people-results .contact-item")) >= 2, "the people to pick")
         browser.find("#new-group-name").send_keys("Dinner club")
         for person in (bob, chloe):
-            browser.find(f'#people-results [data-username="{person["user"]["username"]}"] input').click()
+            browser.click(f'#people-results [data-username="{person["user"]["username"]}"] input', "a person to add")
         browser.screenshot(os.path.join(out, "desktop-light-new-group.png"))
         browser.find("#people-picker .dialog-close").click()
         # Forwarding (§7.6): Bob's picture of the terrace to the trip group: the picker, then the copy in the group.
@@ -128,7 +128,7 @@ class ScreenshotTests(WebClientTestCase):
         browser.wait_for(lambda d: chat_ready(), "the chat")
         self.choose_menu_item(browser, view_seq, "forward")
         browser.wait_for(lambda d: browser.find("#forward-picker").is_displayed(), "the forward picker")
-        browser.find(f'#forward-chats [data-room-id="{trip}"] input').click()
+        browser.click(f'#forward-chats [data-room-id="{trip}"] input', "a chat to forward to")
         browser.wait_for(lambda d: browser.find("#forward-chosen").text == "1 chosen", "the group ticked")
         browser.screenshot(os.path.join(out, "desktop-light-forward.png"))
         browser.find("#forward-send").click()
