@@ -97,6 +97,7 @@ public final class ChatService: Sendable {
         let application = try await Application.make(
             Environment(name: "production", arguments: ["chat-server"]), .shared(eventLoops))
         application.logger = Self.frameworkLogger(logger)
+        BlockingThreads.install(on: application, eventLoops: threads)
         let metrics = ServerMetrics(version: SwiftChatVersion.current)
         application.serverMetrics = metrics
         application.clientAddresses = ClientAddresses(trustedProxies: configuration.trustedProxies)

@@ -4,11 +4,39 @@ import Vapor
 extension Application {
     /// Serves the web client's files from `root` at `/` (`index.html` for a directory), every response with the
     /// headers that keep a page from running anything but its own scripts.
+    ///
+    /// The files answer a `GET` (or `HEAD`) that no route takes, rather than standing as middleware in front of every
+    /// request. Vapor's `FileMiddleware` looks the path up on disk before passing a request on, on the process-wide
+    /// blocking pool (`FileSystem.shared`), in a task of its own: as middleware it did that for every API call and
+    /// every WebSocket upgrade, and a pool taken by other work held them all (ARCHITECTURE.md §4).
     func serveWebClient(from root: String) {
         self.middleware.use(ControlCharactersInPathMiddleware())
         self.middleware.use(SecurityHeadersMiddleware())
         self.middleware.use(ManifestTypeMiddleware())
-        self.middleware.use(FileMiddleware(publicDirectory: root, defaultFile: "index.html"))
+        let files = WebClientFiles(files: FileMiddleware(publicDirectory: root, defaultFile: "index.html"))
+        self.get(use: files.respond)
+        self.get("**", use: files.respond)
+    }
+}
+
+/// The web client's file at a request's path, or `404` as for a path no route takes.
+private struct WebClientFiles: Sendable {
+    let files: FileMiddleware
+
+    @Sendable func respond(_ request: Request) async throws -> Response {
+        try await self.files.respond(to: request, chainingTo: NoSuchFile())
+    }
+
+    private struct NoSuchFile: AsyncResponder {
+        func respond(to request: Request) async throws -> Response { throw NotFound() }
+    }
+
+    /// Vapor's `RouteNotFound`, whose initializer it keeps to itself: `404`, logged at `debug` as that one is.
+    private struct NotFound: AbortError, DebuggableError {
+        var status: HTTPResponseStatus { .notFound }
+        var identifier: String { "notFound" }
+        var reason: String { "Not Found" }
+        var logLevel: Logger.Level { .debug }
     }
 }
 

@@ -1,9 +1,5 @@
 import ChatPersistence
 import ChatServer
-import Foundation
-import Logging
-import NIOPosix
-import SQLiteNIO
 
 extension TestServer {
     /// Makes the server's database fail for whatever reads or writes `tables`: each is renamed away, as a bad manual
@@ -23,18 +19,6 @@ extension TestServer {
             try await TestPostgres.shared().psql(sql, database: url.database)
             return
         }
-        let path = URL(fileURLWithPath: self.configuration.dataDirectory).appendingPathComponent("chat.sqlite").path
-        let connection = try await SQLiteConnection.open(
-            storage: .file(path: path), threadPool: .singleton, logger: Logger(label: "test-fault"),
-            on: MultiThreadedEventLoopGroup.singleton.any()
-        ).get()
-        do {
-            _ = try await connection.query("PRAGMA busy_timeout = 5000").get()
-            _ = try await connection.query(sql).get()
-        } catch {
-            try? await connection.close().get()
-            throw error
-        }
-        try await connection.close().get()
+        try await SQLiteStatement.run(sql, inDataDirectory: self.configuration.dataDirectory)
     }
 }

@@ -37,7 +37,11 @@ struct MigratedSQLiteFile: Sendable {
     static func open(searchDelay: TimeAmount = SerialSQLWriter.searchDelay) async throws -> MigratedSQLiteFile {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite")
             .path
-        let databases = Databases(threadPool: NIOThreadPool.singleton, on: MultiThreadedEventLoopGroup.singleton)
+        // Threads of its own, as a server has (ChatServer's BlockingThreads): a statement waiting for the write lock
+        // sleeps on its thread, and must not take one of the process-wide pool other tests' servers read files on.
+        let threads = NIOThreadPool(numberOfThreads: 2)
+        threads.start()
+        let databases = Databases(threadPool: threads, on: MultiThreadedEventLoopGroup.singleton)
         databases.use(.sqlite(.file(path)), as: .sqlite)
         let logger = Logger(label: "store-test")
         try await SQLiteLockWaits.apply(
@@ -45,7 +49,7 @@ struct MigratedSQLiteFile: Sendable {
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let database = try await migrateDefaultDatabase(of: databases, logger: logger, on: loop)
         let writer = try await SQLiteWriteConnection.open(
-            path: path, durability: .process, threadPool: NIOThreadPool.singleton, on: loop, logger: logger,
+            path: path, durability: .process, threadPool: threads, on: loop, logger: logger,
             searchDelay: searchDelay)
         return MigratedSQLiteFile(
             store: FluentMessageStore(database: database, writer: writer.writer), database: database,
@@ -53,6 +57,7 @@ struct MigratedSQLiteFile: Sendable {
         ) {
             await writer.close()
             await databases.shutdownAsync()
+            try? await threads.shutdownGracefully()
             try? FileManager.default.removeItem(atPath: path)
         }
     }

@@ -79,22 +79,36 @@ struct SenderChecksTests {
 
     @Test("the send limit passes the burst, refuses the rest with a wait, and is kept between transactions")
     func sendLimit() async throws {
-        let database = try await self.database(burst: 2, rate: 1)
-        let first = try await database.store.appendEach(
-            (1...3).map { self.send("a", "m\($0)", from: self.ann) }, isolation: nil)
-        #expect(first.map { (try? $0.get())?.seq } == [1, 2, nil])
-        guard case .failure(.rateLimited(let wait)) = first[2] else {
-            Issue.record("the third send was not rate limited: \(first[2])")
+        // The bucket gains a send a second, so whether it was kept between transactions shows only when the second
+        // comes within that second. On a machine busy with the whole suite it may come later (and pass, rightly):
+        // the scenario then runs again on a new database, until one run is quick enough to tell.
+        for _ in 1...5 {
+            let database = try await self.database(burst: 2, rate: 1)
+            let started = ContinuousClock.now
+            let first = try await database.store.appendEach(
+                (1...3).map { self.send("a", "m\($0)", from: self.ann) }, isolation: nil)
+            #expect(first.map { (try? $0.get())?.seq } == [1, 2, nil])
+            guard case .failure(.rateLimited(let wait)) = first[2] else {
+                Issue.record("the third send was not rate limited: \(first[2])")
+                await database.close()
+                return
+            }
+            #expect(wait > .milliseconds(900) && wait <= .milliseconds(1002))
+            let next = try await database.store.appendEach([self.send("a", "m4", from: self.ann)], isolation: nil)
+            guard ContinuousClock.now - started < .milliseconds(900) else {
+                await database.close()
+                continue
+            }
+            guard case .failure(.rateLimited) = next[0] else {
+                Issue.record("a send right after the burst passed: \(next[0])")
+                await database.close()
+                return
+            }
+            #expect(try await database.store.lastSequence(in: "a") == 2)
+            await database.close()
             return
         }
-        #expect(wait > .milliseconds(900) && wait <= .milliseconds(1002))
-        let next = try await database.store.appendEach([self.send("a", "m4", from: self.ann)], isolation: nil)
-        guard case .failure(.rateLimited) = next[0] else {
-            Issue.record("a send right after the burst passed: \(next[0])")
-            return
-        }
-        #expect(try await database.store.lastSequence(in: "a") == 2)
-        await database.close()
+        Issue.record("no run sent its second transaction within the second the bucket takes to gain a send")
     }
 
     @Test("a retry of a stored send gets its original back through the checks")

@@ -24,8 +24,11 @@ struct WriteTransactionTests {
     func readThenWrite() async throws {
         let file = try await MigratedSQLiteFile.open()
         let logger = Logger(label: "write-transaction-test")
-        // A second pool: another connection to the same file, as the message writer and the admin tool have.
-        let others = Databases(threadPool: NIOThreadPool.singleton, on: MultiThreadedEventLoopGroup.singleton)
+        // A second pool: another connection to the same file, as the message writer and the admin tool have. Its
+        // thread is its own: the connection sleeps on it while it waits for the lock.
+        let thread = NIOThreadPool(numberOfThreads: 1)
+        thread.start()
+        let others = Databases(threadPool: thread, on: MultiThreadedEventLoopGroup.singleton)
         others.use(.sqlite(.file(file.path)), as: .sqlite)
         try await SQLiteLockWaits.apply(
             to: others, .sqlite, eventLoops: MultiThreadedEventLoopGroup.singleton, logger: logger)
@@ -55,6 +58,7 @@ struct WriteTransactionTests {
             failure = error
         }
         await others.shutdownAsync()
+        try? await thread.shutdownGracefully()
         await file.close()
         if let failure { throw failure }
     }

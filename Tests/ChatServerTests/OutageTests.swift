@@ -1,10 +1,7 @@
 import ChatProtocol
 import ChatTestSupport
 import Foundation
-import Logging
 import NIOHTTP1
-import NIOPosix
-import SQLiteNIO
 import Testing
 
 /// A database that fails is not the user's mistake: it answers `unavailable` (error frame, or 503 with
@@ -32,7 +29,7 @@ struct OutageTests {
         _ = try await socket.next(.resumed, as: ResumedFrame.self)
 
         // The fault: the memberships table is gone, as after a bad manual change to the file.
-        try await Self.execute("ALTER TABLE memberships RENAME TO memberships_away", in: directory)
+        try await SQLiteStatement.run("ALTER TABLE memberships RENAME TO memberships_away", inDataDirectory: directory)
         try await socket.send(.send(SendRequest(room: "lobby", clientMsgID: "c1", text: "hello")))
         let error = try await socket.next(.error, as: ErrorFrame.self)
         #expect(error.code == .unavailable)
@@ -45,23 +42,11 @@ struct OutageTests {
         #expect(line.contains("\"level\":\"error\""), "\(line)")
 
         // Repaired: the same clientMsgID goes through, once.
-        try await Self.execute("ALTER TABLE memberships_away RENAME TO memberships", in: directory)
+        try await SQLiteStatement.run("ALTER TABLE memberships_away RENAME TO memberships", inDataDirectory: directory)
         let ack = try await socket.acked(.send(SendRequest(room: "lobby", clientMsgID: "c1", text: "hello")))
         #expect(ack.seq >= 1)
         #expect(try await api.get("/rooms/lobby/messages", token: ann.token).status == 200)
         await socket.close()
         #expect(await server.terminate() == 0)
-    }
-
-    /// Runs one statement on the server's database file from a connection of the test's own.
-    private static func execute(_ sql: String, in directory: String) async throws {
-        let path = URL(fileURLWithPath: directory).appendingPathComponent("chat.sqlite").path
-        let connection = try await SQLiteConnection.open(
-            storage: .file(path: path), threadPool: .singleton, logger: Logger(label: "outage-test"),
-            on: MultiThreadedEventLoopGroup.singleton.any()
-        ).get()
-        _ = try await connection.query("PRAGMA busy_timeout = 5000").get()
-        _ = try await connection.query(sql).get()
-        try await connection.close().get()
     }
 }
