@@ -411,7 +411,7 @@ public final class ChatService: Sendable {
             storage = try await PostgresStorage.open(
                 application, url: url,
                 sendLimit: SendLimitRule(burst: configuration.sendBurst, rate: configuration.sendRate),
-                logger: Self.frameworkLogger(logger))
+                metrics: metrics, logger: Self.frameworkLogger(logger))
         } else {
             storage = try await SQLiteStorage.open(
                 application, configuration: configuration, metrics: metrics, logger: Self.frameworkLogger(logger))

@@ -69,18 +69,20 @@ public final class TestPostgres: Sendable {
     }
 
     /// Runs one statement as the superuser on the `postgres` database (to create databases, or to end sessions as
-    /// the fault tests do).
-    public func psql(_ statement: String, database: String = "postgres") async throws {
+    /// the fault tests do), and returns what it printed: the rows without headers, columns separated by `|`.
+    @discardableResult
+    public func psql(_ statement: String, database: String = "postgres") async throws -> String {
         let psql = URL(fileURLWithPath: "\(self.binaries)/psql")
         let result = try await runToEnd(
             psql,
             arguments: [
-                "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", self.directory, "-p", "\(Self.socketPort)", "-U", Self.user,
-                "-d", database, "-c", statement,
+                "-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-h", self.directory, "-p", "\(Self.socketPort)", "-U",
+                Self.user, "-d", database, "-c", statement,
             ], withStandardError: true)
         guard result.status == 0 else {
             throw TestClientError("psql \(statement): exit \(result.status): \(result.output)")
         }
+        return result.output
     }
 
     private static func start(synchronousCommit: Bool) async throws -> TestPostgres {

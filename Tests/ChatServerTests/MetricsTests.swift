@@ -1,3 +1,4 @@
+import ChatPersistence
 import ChatProtocol
 import ChatServer
 import ChatTestSupport
@@ -149,6 +150,54 @@ struct MetricsTests {
             #expect(scrape.samples["process_max_fds"] == Double(limit.rlim_cur))
             #expect(scrape.text.contains("swiftchat_commit_duration_seconds_bucket{le=\"15.0\"}"))
         }
+    }
+
+    @Test("on PostgreSQL, the pool's connections, its most and its failed connects are metrics; they follow an outage")
+    func postgresPool() async throws {
+        let database = try await TestServer.makePostgresDatabase()
+        let server = try await TestServer.start { $0.databaseURL = database }
+        let postgres = try await TestPostgres.shared()
+        func sample(_ family: String) async throws -> Double {
+            try await MetricsScrape.take(server).samples[family] ?? -1
+        }
+        do {
+            let text = try await MetricsScrape.take(server).text
+            for family in ["swiftchat_postgres_connections", "swiftchat_postgres_connections_max"] {
+                #expect(text.contains("# HELP \(family) "), "\(family)")
+            }
+            #expect(try await sample("swiftchat_postgres_connections_max") == 20, "PostgresNIO's default")
+            #expect(try await sample("swiftchat_postgres_connect_failures_total") == 0)
+            // The node's listeners hold a connection each for as long as they listen.
+            #expect(try await sample("swiftchat_postgres_connections") >= 2)
+            try await eventually("as many as PostgreSQL counts") {
+                let counted = try await Self.backends(of: database.database, on: postgres)
+                return try await sample("swiftchat_postgres_connections") == Double(counted)
+            }
+
+            try await postgres.psql("ALTER DATABASE \"\(database.database)\" ALLOW_CONNECTIONS false")
+            try await postgres.psql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database.database)'")
+            try await eventually("the pool counts its connections closed, and fails to open new ones") {
+                let failures = try await sample("swiftchat_postgres_connect_failures_total")
+                let connections = try await sample("swiftchat_postgres_connections")
+                return failures > 0 && connections <= 1
+            }
+            try await postgres.psql("ALTER DATABASE \"\(database.database)\" ALLOW_CONNECTIONS true")
+            try await eventually("the pool connects again, the listeners among its connections") {
+                try await sample("swiftchat_postgres_connections") >= 2
+            }
+        } catch {
+            try? await postgres.psql("ALTER DATABASE \"\(database.database)\" ALLOW_CONNECTIONS true")
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    /// The connections PostgreSQL has open to `database`.
+    private static func backends(of database: String, on postgres: TestPostgres) async throws -> Int {
+        let count = try await postgres.psql("SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)'")
+        return Int(count.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
     @Test("only GET /metrics is served there; --metrics false serves nothing")

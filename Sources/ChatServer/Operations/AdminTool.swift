@@ -120,7 +120,7 @@ public enum AdminTool {
                 let defaults = ServerConfiguration()
                 storage = try await PostgresStorage.open(
                     application, url: url,
-                    sendLimit: SendLimitRule(burst: defaults.sendBurst, rate: defaults.sendRate),
+                    sendLimit: SendLimitRule(burst: defaults.sendBurst, rate: defaults.sendRate), metrics: nil,
                     logger: application.logger)
                 let sql = application.db as? any SQLDatabase
                 notify = { account in

@@ -27,6 +27,9 @@ enum MetricsHelp {
         "swiftchat_push_subscriptions_removed_total": "Web Push subscriptions removed because their service said gone.",
         "swiftchat_http_requests_total":
             "HTTP requests (WebSocket handshakes included), by route template, method, status.",
+        "swiftchat_postgres_connections": "Connections of the node's PostgreSQL pool, open or being opened.",
+        "swiftchat_postgres_connections_max": "The most connections the node's PostgreSQL pool opens.",
+        "swiftchat_postgres_connect_failures_total": "Attempts of the node's PostgreSQL pool to connect that failed.",
         "swiftchat_event_loop_lag_seconds": "How late a task scheduled every second on an event loop ran.",
         "swiftchat_process_start_time_seconds": "When the process started, in seconds since 1970.",
         "swiftchat_build_info": "Always 1; the version is in the label.",

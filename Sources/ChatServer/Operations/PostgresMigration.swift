@@ -83,7 +83,7 @@ public enum PostgresMigration {
             let defaults = ServerConfiguration()
             let opened = try await PostgresStorage.open(
                 application, url: target, sendLimit: SendLimitRule(burst: defaults.sendBurst, rate: defaults.sendRate),
-                logger: application.logger)
+                metrics: nil, logger: application.logger)
             storage = opened
             let counts = try await Self.copy(
                 from: sqlite.sql(), into: application.db, attachmentFiles: attachmentFiles)

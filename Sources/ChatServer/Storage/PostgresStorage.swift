@@ -70,11 +70,18 @@ final class PostgresStorage: ServerStorage {
     }
 
     /// Connects once to say clearly why the database cannot be used (unreachable, refused, wrong password), then
-    /// starts the pool, registers it with Fluent and migrates. `sendLimit` is every account's, shared by the nodes.
+    /// starts the pool, registers it with Fluent and migrates. `sendLimit` is every account's, shared by the nodes;
+    /// a server passes its `metrics` to have the pool among them (the tools pass `nil`).
     static func open(
-        _ application: Application, url: DatabaseURL, sendLimit: SendLimitRule, logger: Logger
+        _ application: Application, url: DatabaseURL, sendLimit: SendLimitRule, metrics: ServerMetrics?,
+        logger: Logger
     ) async throws -> PostgresStorage {
-        let client = PostgresClient(configuration: url.clientConfiguration(), backgroundLogger: logger)
+        let configuration = url.clientConfiguration()
+        let pool = metrics.map {
+            PostgresPoolMetrics(factory: $0.factory, maximumConnections: configuration.options.maximumConnections)
+        }
+        let client = PostgresClient(
+            configuration: configuration, backgroundLogger: pool?.logger(wrapping: logger) ?? logger)
         let running = Task { await client.run() }
         do {
             // First, so that the pool's `run()` has started by the first lease (PostgresNIO warns otherwise).
