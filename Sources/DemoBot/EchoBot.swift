@@ -88,7 +88,7 @@ public actor EchoBot {
         let token = try await self.token(false)
         do {
             return AuthSession(token: token, expiresAt: .max, user: try await api.me(token: token))
-        } catch ChatClientError.server(let status, _, _) where status == 401 {
+        } catch ChatClientError.unauthorized {
             let renewed = try await self.token(true)
             return AuthSession(token: renewed, expiresAt: .max, user: try await api.me(token: renewed))
         }

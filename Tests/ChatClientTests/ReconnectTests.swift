@@ -136,13 +136,16 @@ struct ReconnectBackoffTests {
 
 @Suite("Server addresses")
 struct ServerAddressTests {
-    @Test("URLs and host:port parse; nonsense does not")
+    @Test("URLs and host:port parse (a URL without a port means its scheme's, a bare host 8080); nonsense does not")
     func parsing() {
         #expect(ServerAddress("http://127.0.0.1:8080") == ServerAddress(host: "127.0.0.1", port: 8080))
         #expect(ServerAddress("localhost:9000/") == ServerAddress(host: "localhost", port: 9000))
         #expect(
             ServerAddress("https://chat.example.org")
                 == ServerAddress(host: "chat.example.org", port: 443, secure: true))
+        #expect(ServerAddress("http://chat.example.org/") == ServerAddress(host: "chat.example.org", port: 80))
+        #expect(ServerAddress("ws://chat.example.org")?.webSocketURL("/chat") == "ws://chat.example.org:80/chat")
+        #expect(ServerAddress("localhost") == ServerAddress(host: "localhost", port: 8080))
         #expect(ServerAddress("ws://h:1/api/v1/ws")?.webSocketURL("/chat") == "ws://h:1/chat")
         #expect(ServerAddress("http://h:99999") == nil)
         #expect(ServerAddress("") == nil)

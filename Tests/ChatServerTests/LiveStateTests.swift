@@ -234,14 +234,29 @@ struct LiveStateTests {
         }
     }
 
-    @Test("the demo bot gets its account back after its token file is lost: a new token, and it answers again")
-    func demoBotLostSecret() async throws {
+    /// What can happen to the demo bot's token file between two starts.
+    enum LostSecret: String, CaseIterable, CustomTestStringConvertible {
+        /// The file is gone.
+        case deleted
+        /// The file holds a token the server refuses: another node took the bot over without it, and made its own.
+        case refused
+        var testDescription: String { self.rawValue }
+    }
+
+    @Test(
+        "the demo bot gets its account back when its token file is lost or its token refused: a new token, and it answers",
+        arguments: LostSecret.allCases)
+    func demoBotLostSecret(_ lost: LostSecret) async throws {
         let directory = TestServer.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let first = try await TestServer.start(dataDirectory: directory) { $0.demoBot = true }
         try await Self.expectBotAnswers(on: first, as: "ann")
         await first.stop()
-        try FileManager.default.removeItem(atPath: directory + "/echo-bot.secret")
+        let secret = URL(fileURLWithPath: directory + "/echo-bot.secret")
+        switch lost {
+        case .deleted: try FileManager.default.removeItem(at: secret)
+        case .refused: try Data("a token the server no longer knows".utf8).write(to: secret)
+        }
         let second = try await TestServer.start(dataDirectory: directory) { $0.demoBot = true }
         try await Self.expectBotAnswers(on: second, as: "bob")
         await second.stop()

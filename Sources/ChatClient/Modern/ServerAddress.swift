@@ -17,20 +17,22 @@ public struct ServerAddress: Sendable, Hashable, CustomStringConvertible {
         self.secure = secure
     }
 
-    /// Parses `http://host:port`, `https://host`, `ws://host:port` or a bare `host:port` (default port 8080).
-    /// Returns `nil` for anything else.
+    /// Parses `http://host:port`, `https://host`, `ws://host:port` or a bare `host:port`. Without a port, a URL
+    /// means its scheme's (80, or 443 for `https` and `wss`), as a browser reads it; a bare host means the server's
+    /// default, 8080. Returns `nil` for anything else.
     public init?(_ text: String) {
         var rest = text.trimmingCharacters(in: .whitespaces)
         var secure = false
+        var port = 8080
         for (prefix, isSecure) in [("http://", false), ("ws://", false), ("https://", true), ("wss://", true)]
         where rest.lowercased().hasPrefix(prefix) {
             secure = isSecure
+            port = isSecure ? 443 : 80
             rest.removeFirst(prefix.count)
         }
         if let slash = rest.firstIndex(of: "/") { rest = String(rest[..<slash]) }
         guard !rest.isEmpty else { return nil }
         var host = rest
-        var port = secure ? 443 : 8080
         if let colon = rest.lastIndex(of: ":"), !rest.hasSuffix("]") {
             guard let parsed = Int(rest[rest.index(after: colon)...]), (1...65535).contains(parsed) else { return nil }
             host = String(rest[..<colon])
