@@ -38,13 +38,14 @@ final class PostgresPoolMetrics: Sendable {
         let count: Int? = self.connections.withLockedValue { connections in
             switch message {
             case "Creating new connection": connections.insert(connection)
-            case "Connection creation failed": connections.remove(connection)
+            case "Connection creation failed":
+                connections.remove(connection)
+                self.connectFailures.increment()
             case "Connection closed": connections.remove(connection)
             default: return nil
             }
             return connections.count
         }
-        if message == "Connection creation failed" { self.connectFailures.increment() }
         if let count { self.open.record(count) }
     }
 }
